@@ -1,0 +1,87 @@
+import { lstat, realpath } from 'node:fs/promises';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { BadRequest, Forbidden } from '../../ports/errors.js';
+
+/** Directories that are never a workspace, and whose contents are never one either. */
+const SYSTEM_TREES = ['/etc', '/proc', '/sys', '/dev', '/boot', '/run'];
+/** Directories that are never a workspace themselves (their subfolders may be). */
+const SYSTEM_ROOTS = ['/', '/usr', '/var', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/opt', '/home', '/srv', '/mnt', '/media', '/System', '/Library', '/Users'];
+
+export function isSystemPath(path: string): boolean {
+  const p = resolve(path);
+  return SYSTEM_ROOTS.includes(p) || SYSTEM_TREES.some((t) => p === t || p.startsWith(t + sep));
+}
+
+export function isInside(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}
+
+/** The canonical workspace root; Forbidden for system roots. */
+export async function canonicalRoot(root: string): Promise<string> {
+  if (!root || !isAbsolute(root)) throw new BadRequest('Workspace path must be absolute');
+  let real: string;
+  try {
+    real = await realpath(root);
+  } catch {
+    throw new BadRequest(`Workspace does not exist: ${root}`);
+  }
+  if (isSystemPath(real)) throw new Forbidden(`Refusing a system directory as a workspace: ${real}`);
+  return real;
+}
+
+export interface Resolved {
+  /** Canonical workspace root. */
+  root: string;
+  /** Absolute path inside it (symlinks in the final component not followed). */
+  abs: string;
+  /** The path relative to the root, with forward slashes ("" for the root). */
+  rel: string;
+}
+
+/**
+ * Resolves a workspace-relative path and proves it stays inside the workspace: no `..`
+ * escape, no absolute path, and no symlinked directory on the way that leads out.
+ */
+export async function resolveInside(rootPath: string, userPath: string): Promise<Resolved> {
+  if (typeof userPath !== 'string' || userPath.includes('\0')) throw new BadRequest('Invalid path');
+  const root = await canonicalRoot(rootPath);
+  const cleaned = userPath.replace(/\\/g, '/');
+  if (cleaned.startsWith('/') || /^[A-Za-z]:/.test(cleaned)) throw new Forbidden('Path must be relative to the workspace');
+  const abs = resolve(root, cleaned || '.');
+  if (!isInside(root, abs)) throw new Forbidden('Path is outside the workspace');
+  // The parent chain must stay inside after symlinks are followed.
+  const parentReal = await realExisting(dirname(abs));
+  if (!isInside(root, parentReal)) throw new Forbidden('Path is outside the workspace');
+  return { root, abs, rel: relative(root, abs).split(sep).join('/') };
+}
+
+/** Like resolveInside, and the target itself, if a symlink, must also point inside. */
+export async function resolveTarget(rootPath: string, userPath: string): Promise<Resolved> {
+  const r = await resolveInside(rootPath, userPath);
+  try {
+    const st = await lstat(r.abs);
+    if (st.isSymbolicLink() && !isInside(r.root, await realpath(r.abs).catch(() => r.abs))) {
+      throw new Forbidden('Symlink points outside the workspace');
+    }
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  return r;
+}
+
+/** realpath of the deepest existing ancestor, with the missing tail appended. */
+async function realExisting(path: string): Promise<string> {
+  let current = path;
+  const tail: string[] = [];
+  for (;;) {
+    try {
+      return resolve(await realpath(current), ...tail.reverse());
+    } catch {
+      const parent = dirname(current);
+      if (parent === current) return path;
+      tail.push(current.slice(parent.length + (parent.endsWith(sep) ? 0 : 1)));
+      current = parent;
+    }
+  }
+}

@@ -1,0 +1,170 @@
+import { createReadStream } from 'node:fs';
+import { lstat, mkdir, readdir, readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, relative, sep } from 'node:path';
+import { Readable } from 'node:stream';
+import { BadRequest, Conflict, Forbidden, NotFound } from '../../ports/errors.js';
+import type { FileEntry, RawFile, TextFile, WorkspaceFiles } from '../../ports/workspace-files.js';
+import { canonicalRoot, isInside, isSystemPath, resolveInside, resolveTarget } from './node-paths.js';
+
+const MAX_LIST_ENTRIES = 5000;
+
+function errno(err: unknown): string | undefined {
+  return (err as NodeJS.ErrnoException)?.code;
+}
+
+/** Maps "no such file" to NotFound; everything else passes through. */
+async function must<T>(work: Promise<T>, what = 'File not found'): Promise<T> {
+  try {
+    return await work;
+  } catch (err) {
+    if (errno(err) === 'ENOENT' || errno(err) === 'ENOTDIR') throw new NotFound(what);
+    throw err;
+  }
+}
+
+function checkName(name: string): string {
+  const n = name.trim();
+  if (!n || n === '.' || n === '..' || /[/\\\0]/.test(n)) throw new BadRequest('Name must be a single file or folder name');
+  return n;
+}
+
+/**
+ * Workspace files on the local disk. Every path goes through resolveInside/resolveTarget,
+ * which refuse `..`, absolute paths and symlinks that lead out of the workspace.
+ */
+export class NodeWorkspaceFiles implements WorkspaceFiles {
+  async checkWorkspace(path: string, options: { create?: boolean } = {}): Promise<string> {
+    if (!path || !path.startsWith('/')) throw new BadRequest('Workspace path must be absolute');
+    if (isSystemPath(path)) throw new Forbidden(`Refusing a system directory as a workspace: ${path}`);
+    if (options.create) await mkdir(path, { recursive: true });
+    const root = await canonicalRoot(path);
+    const st = await stat(root);
+    if (!st.isDirectory()) throw new BadRequest(`Workspace is not a directory: ${path}`);
+    return root;
+  }
+
+  async list(root: string, path: string): Promise<FileEntry[]> {
+    const dir = await resolveTarget(root, path);
+    const st = await must(stat(dir.abs), 'Directory not found');
+    if (!st.isDirectory()) throw new BadRequest('Not a directory');
+    const dirents = await readdir(dir.abs, { withFileTypes: true });
+    const entries: FileEntry[] = [];
+    for (const d of dirents.slice(0, MAX_LIST_ENTRIES)) {
+      const abs = join(dir.abs, d.name);
+      const rel = relative(dir.root, abs).split(sep).join('/');
+      try {
+        const l = await lstat(abs, { bigint: true });
+        if (l.isSymbolicLink()) {
+          const target = await realpath(abs).catch(() => null);
+          const t = target ? await stat(target).catch(() => null) : null;
+          entries.push({
+            name: d.name,
+            path: rel,
+            type: 'symlink',
+            is_dir: !!t?.isDirectory(),
+            size: t?.size ?? 0,
+            mtime_ns: (l.mtimeNs ?? 0n).toString(),
+            target: target ?? '',
+            target_outside_workspace: !target || !isInside(dir.root, target),
+          });
+        } else {
+          const isDir = l.isDirectory();
+          entries.push({ name: d.name, path: rel, type: isDir ? 'dir' : 'file', is_dir: isDir, size: isDir ? 0 : Number(l.size), mtime_ns: l.mtimeNs.toString() });
+        }
+      } catch {
+        // Vanished between readdir and lstat: leave it out.
+      }
+    }
+    entries.sort((a, b) => Number(b.is_dir) - Number(a.is_dir) || a.name.localeCompare(b.name, undefined, { sensitivity: 'base' }));
+    return entries;
+  }
+
+  async readText(root: string, path: string, maxBytes: number): Promise<TextFile> {
+    const r = await resolveTarget(root, path);
+    const st = await must(stat(r.abs));
+    if (st.isDirectory()) throw new BadRequest('Path is a directory');
+    if (st.size > maxBytes) throw new BadRequest('File too large', { size: st.size, max_bytes: maxBytes });
+    const content = new TextDecoder('utf-8').decode(await readFile(r.abs));
+    return { path: r.rel, content, size: st.size, lines: content.split('\n').length };
+  }
+
+  async readRaw(root: string, path: string): Promise<RawFile> {
+    const r = await resolveTarget(root, path);
+    const st = await must(stat(r.abs));
+    if (!st.isFile()) throw new BadRequest('Not a file');
+    const body = Readable.toWeb(createReadStream(r.abs)) as unknown as ReadableStream<Uint8Array>;
+    return { name: basename(r.abs), size: st.size, body };
+  }
+
+  async save(root: string, path: string, content: string) {
+    const r = await resolveInside(root, path);
+    const l = await must(lstat(r.abs));
+    if (l.isSymbolicLink()) throw new Forbidden('Refusing to write through a symlink');
+    if (!l.isFile()) throw new BadRequest('Not a file');
+    await writeFile(r.abs, content);
+    return { path: r.rel, size: Buffer.byteLength(content) };
+  }
+
+  async create(root: string, path: string, content: string) {
+    const r = await resolveInside(root, path);
+    if (!r.rel) throw new BadRequest('A file name is required');
+    await mkdir(dirname(r.abs), { recursive: true });
+    try {
+      await writeFile(r.abs, content, { flag: 'wx' });
+    } catch (err) {
+      if (errno(err) === 'EEXIST') throw new Conflict('File already exists');
+      throw err;
+    }
+    return { path: r.rel, size: Buffer.byteLength(content) };
+  }
+
+  async createDir(root: string, path: string) {
+    const r = await resolveInside(root, path);
+    if (!r.rel) throw new BadRequest('A folder name is required');
+    try {
+      await mkdir(r.abs);
+    } catch (err) {
+      if (errno(err) === 'EEXIST') throw new Conflict('Folder already exists');
+      if (errno(err) === 'ENOENT') throw new NotFound('Parent folder not found');
+      throw err;
+    }
+    return { path: r.rel };
+  }
+
+  async rename(root: string, path: string, newName: string) {
+    const r = await resolveInside(root, path);
+    if (!r.rel) throw new Forbidden('Cannot rename the workspace root');
+    await must(lstat(r.abs));
+    const dest = await resolveInside(root, join(dirname(r.rel), checkName(newName)));
+    return this.#moveTo(r.abs, dest.abs, dest.rel);
+  }
+
+  async move(root: string, path: string, destDir: string) {
+    const r = await resolveInside(root, path);
+    if (!r.rel) throw new Forbidden('Cannot move the workspace root');
+    await must(lstat(r.abs));
+    const dir = await resolveTarget(root, destDir);
+    const st = await must(stat(dir.abs), 'Destination folder not found');
+    if (!st.isDirectory()) throw new BadRequest('Destination is not a folder');
+    if (isInside(r.abs, dir.abs)) throw new BadRequest('Cannot move a folder into itself');
+    const dest = await resolveInside(root, join(dir.rel, basename(r.abs)));
+    return this.#moveTo(r.abs, dest.abs, dest.rel);
+  }
+
+  async #moveTo(from: string, to: string, rel: string) {
+    if (from === to) return { path: rel };
+    const exists = await lstat(to).then(() => true, () => false);
+    if (exists) throw new Conflict('A file or folder with that name already exists');
+    await rename(from, to);
+    return { path: rel };
+  }
+
+  async delete(root: string, path: string, recursive: boolean) {
+    const r = await resolveInside(root, path);
+    if (!r.rel) throw new Forbidden('Cannot delete the workspace root');
+    const l = await must(lstat(r.abs));
+    if (l.isSymbolicLink()) throw new BadRequest('Refusing to delete a symlink');
+    if (l.isDirectory() && !recursive) throw new BadRequest('Folder deletion needs recursive: true');
+    await rm(r.abs, { recursive: l.isDirectory() });
+  }
+}

@@ -1,0 +1,57 @@
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { AppDeps } from './deps.js';
+import { TooLarge } from './ports/errors.js';
+import { errorResponder } from './http/errors.js';
+import { requestLog } from './http/request-log.js';
+import { healthRoutes } from './routes/health.js';
+import { sessionRoutes } from './routes/sessions.js';
+import { sessionOpRoutes } from './routes/session-ops.js';
+import { projectRoutes } from './routes/projects.js';
+import { settingsRoutes } from './routes/settings.js';
+import { workspaceRoutes } from './routes/workspaces.js';
+import { fileRoutes } from './routes/files.js';
+import { uploadRoutes } from './routes/upload.js';
+import { shellRoutes } from './routes/shell.js';
+
+export type { AppDeps, AppOptions } from './deps.js';
+
+/** The incumbent's JSON body cap. */
+export const MAX_JSON_BYTES = 20 * 1024 * 1024;
+
+/**
+ * Builds the Hono app from its ports. Runtime-free: entry files pass in adapters.
+ *
+ * @example
+ * const app = createApp({ sessions, settings, projects, workspaces, files, attachments, clock, logger, options });
+ * serve({ fetch: app.fetch, port: 8787 });
+ */
+export function createApp(deps: AppDeps): Hono {
+  const app = new Hono();
+  const maxJson = deps.options.maxJsonBytes ?? MAX_JSON_BYTES;
+
+  app.use('*', requestLog(deps.logger));
+  app.use('/api/*', async (c, next) => {
+    if (c.req.path === '/api/upload' || c.req.method === 'GET' || c.req.method === 'HEAD') return next();
+    return bodyLimit({ maxSize: maxJson, onError: () => { throw new TooLarge('Request body too large'); } })(c, next);
+  });
+  app.use('/api/*', async (c, next) => {
+    await next();
+    // API answers are per-user and live: never cached by the browser or a proxy.
+    if (!c.res.headers.has('Cache-Control')) c.header('Cache-Control', 'no-store');
+  });
+
+  app.route('/', healthRoutes(deps));
+  app.route('/', sessionRoutes(deps));
+  app.route('/', sessionOpRoutes(deps));
+  app.route('/', projectRoutes(deps));
+  app.route('/', settingsRoutes(deps));
+  app.route('/', workspaceRoutes(deps));
+  app.route('/', fileRoutes(deps));
+  app.route('/', uploadRoutes(deps));
+  app.route('/', shellRoutes(deps));
+
+  app.notFound((c) => c.json({ error: 'not found' }, 404));
+  app.onError(errorResponder(deps.logger));
+  return app;
+}

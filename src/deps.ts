@@ -1,0 +1,31 @@
+import type { AttachmentStore } from './ports/attachment-store.js';
+import type { AssetSource, Clock, Logger } from './ports/platform.js';
+import type { ProjectStore } from './ports/project-store.js';
+import type { SessionStore } from './ports/session-store.js';
+import type { SettingsStore } from './ports/settings-store.js';
+import type { WorkspaceFiles } from './ports/workspace-files.js';
+import type { WorkspaceStore } from './ports/workspace-store.js';
+
+/** Everything the app needs from its runtime; entry files build it from adapters. */
+export interface AppDeps {
+  sessions: SessionStore;
+  settings: SettingsStore;
+  projects: ProjectStore;
+  workspaces: WorkspaceStore;
+  files: WorkspaceFiles;
+  attachments: AttachmentStore;
+  clock: Clock;
+  logger: Logger;
+  /** The built front end; without it only the API is served. */
+  assets?: AssetSource;
+  options: AppOptions;
+}
+
+export interface AppOptions {
+  /** Workspace for sessions that name none (created by the entry file). */
+  defaultWorkspace: string;
+  maxUploadBytes: number;
+  /** JSON request bodies larger than this are refused with 413. */
+  maxJsonBytes?: number;
+  version: string;
+}

@@ -1,0 +1,103 @@
+import { serve, type ServerType } from '@hono/node-server';
+import { mkdir } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { createApp } from '../app.js';
+import { ConfigError, isLoopbackHost, parseConfig, type Config } from '../config.js';
+import type { AppDeps } from '../deps.js';
+import type { Logger } from '../ports/platform.js';
+import { FsSessionStore } from '../adapters/storage/fs/fs-session-store.js';
+import { FsProjectStore, FsSettingsStore, FsWorkspaceStore } from '../adapters/storage/fs/fs-stores.js';
+import { MemorySessionStore } from '../adapters/storage/memory/memory-session-store.js';
+import { MemoryProjectStore, MemorySettingsStore, MemoryWorkspaceStore } from '../adapters/storage/memory/memory-stores.js';
+import { NodeWorkspaceFiles } from '../adapters/platform/node-workspace-files.js';
+import { NodeAttachmentStore } from '../adapters/platform/node-attachments.js';
+import { NodeAssetSource } from '../adapters/platform/node-assets.js';
+
+declare const __APP_VERSION__: string | undefined;
+const VERSION = typeof __APP_VERSION__ === 'string' ? __APP_VERSION__ : 'dev';
+
+/** JSON lines: requests to stdout, errors to stderr. */
+export const jsonLogger: Logger = {
+  info: (record) => process.stdout.write(JSON.stringify(record) + '\n'),
+  error: (record) => process.stderr.write(JSON.stringify({ level: 'error', ts: new Date().toISOString(), ...record }) + '\n'),
+};
+
+/** Builds the Node adapters for a configuration; the state directory is created if missing. */
+export async function buildNodeDeps(config: Config, logger: Logger, publicDir: string): Promise<AppDeps> {
+  const clock = { now: () => Date.now() / 1000 };
+  await mkdir(config.stateDir, { recursive: true });
+  await mkdir(config.defaultWorkspace, { recursive: true });
+  const files = new NodeWorkspaceFiles();
+  const defaultWorkspace = await files.checkWorkspace(config.defaultWorkspace);
+  const fs = config.storage === 'fs';
+  const sessions = fs ? new FsSessionStore({ stateDir: config.stateDir, clock, logger }) : new MemorySessionStore(clock);
+  await sessions.init();
+  return {
+    sessions,
+    settings: fs ? new FsSettingsStore(config.stateDir, logger) : new MemorySettingsStore(),
+    projects: fs ? new FsProjectStore(config.stateDir, logger) : new MemoryProjectStore(),
+    workspaces: fs ? new FsWorkspaceStore(config.stateDir, logger) : new MemoryWorkspaceStore(),
+    files,
+    attachments: new NodeAttachmentStore(config.stateDir),
+    assets: new NodeAssetSource(publicDir),
+    clock,
+    logger,
+    options: { defaultWorkspace, maxUploadBytes: config.maxUploadBytes, version: VERSION },
+  };
+}
+
+function fail(message: string): never {
+  process.stderr.write(`hermes-webui: ${message}\n`);
+  process.exit(1);
+}
+
+async function main() {
+  let config: Config;
+  try {
+    config = parseConfig(process.env, { home: homedir() });
+  } catch (err) {
+    if (err instanceof ConfigError) fail(err.message);
+    throw err;
+  }
+  if (!isLoopbackHost(config.host)) {
+    fail(
+      `refusing to listen on ${config.host}: password login is not available yet, so the server only binds ` +
+        `a loopback address (127.0.0.1, ::1, localhost). Reach it remotely through an SSH tunnel ` +
+        `(ssh -N -L 8787:127.0.0.1:8787 host) or a reverse proxy that adds authentication.`,
+    );
+  }
+  const publicDir = fileURLToPath(new URL('../public', import.meta.url));
+  const deps = await buildNodeDeps(config, jsonLogger, publicDir);
+  const app = createApp(deps);
+
+  const server: ServerType = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, (info) => {
+    const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
+    process.stdout.write(
+      `Hermes WebUI ${VERSION} listening on http://${host}:${info.port} · state dir ${config.stateDir} · storage ${deps.sessions.kind}\n`,
+    );
+  });
+  server.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EADDRINUSE') fail(`port ${config.port} on ${config.host} is already in use; set HERMES_WEBUI_PORT to another port`);
+    fail(String(err));
+  });
+
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write(`Received ${signal}; finishing requests and saving state\n`);
+    const force = setTimeout(() => process.exit(1), 5000);
+    force.unref();
+    server.close(async () => {
+      await deps.sessions.dispose().catch((err) => jsonLogger.error({ msg: 'dispose failed', error: String(err) }));
+      process.exit(0);
+    });
+    // Idle keep-alive connections would hold close() open.
+    (server as unknown as { closeIdleConnections?: () => void }).closeIdleConnections?.();
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+await main();

@@ -1,0 +1,72 @@
+import type { Context } from 'hono';
+import { z } from 'zod';
+import { BadRequest } from '../ports/errors.js';
+
+/** "session_id is required", "title: Too big…" — one readable line per problem. */
+export function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => {
+      const path = issue.path.map(String).join('.');
+      if (issue.code === 'invalid_type' && /received undefined/.test(issue.message)) return `${path || 'value'} is required`;
+      if (issue.code === 'unrecognized_keys') return `Unknown key${issue.keys.length > 1 ? 's' : ''}: ${issue.keys.join(', ')}`;
+      return path ? `${path}: ${issue.message}` : issue.message;
+    })
+    .join('; ');
+}
+
+export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new BadRequest(describeIssues(result.error));
+  return result.data;
+}
+
+/** The JSON body validated by `schema`; malformed JSON and non-objects are 400s. */
+export async function jsonBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> {
+  const text = await c.req.text();
+  let value: unknown;
+  try {
+    value = text.trim() ? JSON.parse(text) : {};
+  } catch {
+    throw new BadRequest('Request body is not valid JSON');
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new BadRequest('Request body must be a JSON object');
+  }
+  return parseWith(schema, value);
+}
+
+/** The query string validated by `schema` (each parameter's first value). */
+export function queryParams<S extends z.ZodType>(c: Context, schema: S): z.infer<S> {
+  return parseWith(schema, c.req.query());
+}
+
+/** Query flags: `1`, `true`, `yes`, `on` are true; `0`, `false`, `no`, `off`, empty are false. */
+export const queryFlag = z
+  .string()
+  .optional()
+  .transform((v, ctx) => {
+    if (v === undefined) return undefined;
+    const s = v.trim().toLowerCase();
+    if (['1', 'true', 'yes', 'on'].includes(s)) return true;
+    if (['', '0', 'false', 'no', 'off'].includes(s)) return false;
+    ctx.addIssue({ code: 'custom', message: 'must be 1/0 or true/false' });
+    return z.NEVER;
+  });
+
+/** A non-negative whole number given as a query string. */
+export const queryInt = (max?: number) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === '') return undefined;
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 0) {
+        ctx.addIssue({ code: 'custom', message: 'must be a whole number ≥ 0' });
+        return z.NEVER;
+      }
+      return max === undefined ? n : Math.min(n, max);
+    });
+
+/** Body booleans: JSON true/false, and 1/0 as older clients send them. */
+export const bodyFlag = z.union([z.boolean(), z.literal(1).transform(() => true), z.literal(0).transform(() => false)]);

@@ -1,0 +1,50 @@
+/**
+ * The files of a workspace. Every `path` is relative to `root` (a session's workspace);
+ * an implementation refuses anything that would resolve outside it (`..`, absolute paths,
+ * symlinks that escape) with Forbidden, and system roots as workspaces with Forbidden.
+ */
+export interface FileEntry {
+  name: string;
+  path: string;
+  type: 'file' | 'dir' | 'symlink';
+  is_dir: boolean;
+  size: number;
+  /** Nanoseconds since the epoch, as a string: the value is past JSON's exact integer range. */
+  mtime_ns: string;
+  target?: string;
+  target_outside_workspace?: boolean;
+}
+
+export interface TextFile {
+  path: string;
+  content: string;
+  size: number;
+  lines: number;
+}
+
+export interface RawFile {
+  name: string;
+  size: number;
+  body: ReadableStream<Uint8Array>;
+}
+
+export interface WorkspaceFiles {
+  /**
+   * Checks that `path` can be a workspace: absolute, an existing directory (created first when
+   * `create` is set), not a system root. Returns its canonical path.
+   */
+  checkWorkspace(path: string, options?: { create?: boolean }): Promise<string>;
+  list(root: string, path: string): Promise<FileEntry[]>;
+  /** UTF-8 text; TooLarge (reported as 400 "File too large") past `maxBytes`. */
+  readText(root: string, path: string, maxBytes: number): Promise<TextFile>;
+  readRaw(root: string, path: string): Promise<RawFile>;
+  /** Overwrites an existing regular file. */
+  save(root: string, path: string, content: string): Promise<{ path: string; size: number }>;
+  /** Creates a new file; Conflict when it exists. */
+  create(root: string, path: string, content: string): Promise<{ path: string; size: number }>;
+  createDir(root: string, path: string): Promise<{ path: string }>;
+  rename(root: string, path: string, newName: string): Promise<{ path: string }>;
+  move(root: string, path: string, destDir: string): Promise<{ path: string }>;
+  /** Directories need `recursive`; symlinks are refused. */
+  delete(root: string, path: string, recursive: boolean): Promise<void>;
+}

@@ -1,0 +1,92 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+import type { AppDeps } from '../deps.js';
+import { bodyFlag, jsonBody, queryFlag, queryParams } from '../http/validate.js';
+import { mimeFor } from '../shared/mime.js';
+import { SessionId, requireSession } from './session-common.js';
+
+/** The incumbent's preview cap (`MAX_FILE_BYTES`). */
+export const MAX_FILE_BYTES = 400_000;
+
+const Path = z.string({ error: 'path is required' }).max(4096);
+const ListQuery = z.object({ session_id: SessionId, path: Path.optional() });
+const FileQuery = z.object({ session_id: SessionId, path: Path });
+const RawQuery = FileQuery.extend({ download: queryFlag, inline: queryFlag });
+const SaveBody = z.object({ session_id: SessionId, path: Path, content: z.string() });
+const CreateBody = z.object({ session_id: SessionId, path: Path, content: z.string().optional() });
+const PathBody = z.object({ session_id: SessionId, path: Path });
+const RenameBody = z.object({ session_id: SessionId, path: Path, new_name: z.string().min(1).max(255) });
+const MoveBody = z.object({ session_id: SessionId, path: Path, dest_dir: Path });
+const DeleteBody = z.object({ session_id: SessionId, path: Path, recursive: bodyFlag.optional() });
+
+/** RFC 6266/5987: an ASCII fallback plus the exact UTF-8 name. */
+function contentDisposition(kind: 'inline' | 'attachment', name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}
+
+/** Browsing and editing files inside a session's workspace. */
+export function fileRoutes(deps: AppDeps) {
+  const app = new Hono();
+  const f = deps.files;
+  const rootOf = async (sessionId: string) => (await requireSession(deps, sessionId)).workspace || deps.options.defaultWorkspace;
+
+  app.get('/api/list', async (c) => {
+    const q = queryParams(c, ListQuery);
+    const root = await rootOf(q.session_id);
+    const path = q.path && q.path !== '.' ? q.path : '';
+    return c.json({ entries: await f.list(root, path), path: path || '.', workspace: root });
+  });
+
+  app.get('/api/file', async (c) => {
+    const q = queryParams(c, FileQuery);
+    return c.json(await f.readText(await rootOf(q.session_id), q.path, MAX_FILE_BYTES));
+  });
+
+  app.get('/api/file/raw', async (c) => {
+    const q = queryParams(c, RawQuery);
+    const file = await f.readRaw(await rootOf(q.session_id), q.path);
+    return c.body(file.body, 200, {
+      'Content-Type': mimeFor(file.name),
+      'Content-Length': String(file.size),
+      'Content-Disposition': contentDisposition(q.download ? 'attachment' : 'inline', file.name),
+      // A workspace HTML or SVG file must not run as this origin.
+      'Content-Security-Policy': 'sandbox',
+      'X-Content-Type-Options': 'nosniff',
+      'Cache-Control': 'no-store',
+    });
+  });
+
+  app.post('/api/file/save', async (c) => {
+    const b = await jsonBody(c, SaveBody);
+    return c.json({ ok: true, ...(await f.save(await rootOf(b.session_id), b.path, b.content)) });
+  });
+
+  app.post('/api/file/create', async (c) => {
+    const b = await jsonBody(c, CreateBody);
+    return c.json({ ok: true, ...(await f.create(await rootOf(b.session_id), b.path, b.content ?? '')) });
+  });
+
+  app.post('/api/file/create-dir', async (c) => {
+    const b = await jsonBody(c, PathBody);
+    return c.json({ ok: true, ...(await f.createDir(await rootOf(b.session_id), b.path)) });
+  });
+
+  app.post('/api/file/rename', async (c) => {
+    const b = await jsonBody(c, RenameBody);
+    return c.json({ ok: true, ...(await f.rename(await rootOf(b.session_id), b.path, b.new_name)) });
+  });
+
+  app.post('/api/file/move', async (c) => {
+    const b = await jsonBody(c, MoveBody);
+    return c.json({ ok: true, ...(await f.move(await rootOf(b.session_id), b.path, b.dest_dir)) });
+  });
+
+  app.post('/api/file/delete', async (c) => {
+    const b = await jsonBody(c, DeleteBody);
+    await f.delete(await rootOf(b.session_id), b.path, b.recursive ?? false);
+    return c.json({ ok: true, path: b.path });
+  });
+
+  return app;
+}

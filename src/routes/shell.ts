@@ -1,0 +1,25 @@
+import { Hono } from 'hono';
+import type { AppDeps } from '../deps.js';
+import { NotFound } from '../ports/errors.js';
+
+/** The app shell for `/` and `/session/<id>`, and the built front end's static files. */
+export function shellRoutes(deps: AppDeps) {
+  const app = new Hono();
+  const shell = async () => {
+    const res = await deps.assets?.fetch('/index.html');
+    if (!res) throw new NotFound('not found');
+    const headers = new Headers(res.headers);
+    // The shell must be revalidated so a new build is picked up at once.
+    headers.set('Cache-Control', 'no-cache');
+    return new Response(res.body, { status: 200, headers });
+  };
+  app.get('/', shell);
+  app.get('/index.html', shell);
+  app.get('/session/:id{.+}', shell);
+  app.get('*', async (c, next) => {
+    if (c.req.path.startsWith('/api/')) return next();
+    const res = await deps.assets?.fetch(c.req.path);
+    return res ?? next();
+  });
+  return app;
+}

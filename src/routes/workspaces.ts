@@ -1,0 +1,85 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+import type { AppDeps } from '../deps.js';
+import { BadRequest, NotFound } from '../ports/errors.js';
+import type { WorkspaceEntry } from '../ports/workspace-store.js';
+import { bodyFlag, jsonBody } from '../http/validate.js';
+
+const Name = z.string().trim().min(1, 'name must not be empty').max(128);
+const AddBody = z.object({ path: z.string().min(1), name: Name.optional(), create: bodyFlag.optional() });
+const RemoveBody = z.object({ path: z.string().min(1) });
+const RenameBody = z.object({ path: z.string().min(1), name: Name });
+const ReorderBody = z.object({ paths: z.array(z.string()).max(1000) });
+
+const baseName = (path: string) => path.replace(/\/+$/, '').split('/').pop() || path;
+
+/** The registered workspaces; an empty list reads as the default workspace, named "Home". */
+async function listWorkspaces(deps: AppDeps): Promise<WorkspaceEntry[]> {
+  const list = await deps.workspaces.list();
+  return list.length ? list : [{ path: deps.options.defaultWorkspace, name: 'Home' }];
+}
+
+/**
+ * Where a new session works: the last workspace used if it still exists, else the
+ * `default_workspace` setting, else the server's default.
+ */
+export async function defaultWorkspaceFor(deps: AppDeps): Promise<string> {
+  const last = await deps.workspaces.getLast();
+  const settings = await deps.settings.read();
+  for (const candidate of [last, settings.default_workspace]) {
+    if (typeof candidate === 'string' && candidate) {
+      const ok = await deps.files.checkWorkspace(candidate).catch(() => null);
+      if (ok) return ok;
+    }
+  }
+  return deps.options.defaultWorkspace;
+}
+
+export function workspaceRoutes(deps: AppDeps) {
+  const app = new Hono();
+  const reply = async (entries?: WorkspaceEntry[]) => ({ ok: true, workspaces: entries ?? (await listWorkspaces(deps)) });
+
+  app.get('/api/workspaces', async (c) =>
+    c.json({ workspaces: await listWorkspaces(deps), last: (await deps.workspaces.getLast()) ?? deps.options.defaultWorkspace }),
+  );
+
+  app.post('/api/workspaces/add', async (c) => {
+    const b = await jsonBody(c, AddBody);
+    const path = await deps.files.checkWorkspace(b.path, { create: b.create ?? false });
+    const list = await listWorkspaces(deps);
+    if (list.some((w) => w.path === path)) throw new BadRequest('Workspace already in list');
+    list.push({ path, name: b.name ?? baseName(path) });
+    await deps.workspaces.save(list);
+    return c.json(await reply(list));
+  });
+
+  app.post('/api/workspaces/remove', async (c) => {
+    const b = await jsonBody(c, RemoveBody);
+    const list = (await listWorkspaces(deps)).filter((w) => w.path !== b.path);
+    await deps.workspaces.save(list);
+    return c.json(await reply(list));
+  });
+
+  app.post('/api/workspaces/rename', async (c) => {
+    const b = await jsonBody(c, RenameBody);
+    const list = await listWorkspaces(deps);
+    const entry = list.find((w) => w.path === b.path);
+    if (!entry) throw new NotFound('Workspace not found');
+    entry.name = b.name;
+    await deps.workspaces.save(list);
+    return c.json(await reply(list));
+  });
+
+  app.post('/api/workspaces/reorder', async (c) => {
+    const b = await jsonBody(c, ReorderBody);
+    const list = await listWorkspaces(deps);
+    const byPath = new Map(list.map((w) => [w.path, w]));
+    const ordered = [...new Set(b.paths)].flatMap((p) => byPath.get(p) ?? []);
+    const rest = list.filter((w) => !ordered.includes(w));
+    const next = [...ordered, ...rest];
+    await deps.workspaces.save(next);
+    return c.json(await reply(next));
+  });
+
+  return app;
+}

@@ -1,0 +1,72 @@
+import { z } from 'zod';
+
+/**
+ * The settings this project uses, with the incumbent's defaults (settings.json). Stored keys
+ * this list does not know are kept on disk untouched; a request that sets one is refused.
+ */
+export const SETTINGS_DEFAULTS = {
+  default_workspace: '',
+  onboarding_completed: false,
+  send_key: 'enter',
+  show_token_usage: false,
+  show_tps: false,
+  show_thinking: true,
+  theme: 'dark',
+  skin: 'default',
+  font_size: 'default',
+  language: 'en',
+  bot_name: 'Hermes',
+  sound_enabled: false,
+  notifications_enabled: false,
+  sidebar_density: 'compact',
+  pinned_sessions_limit: 3,
+  auto_scroll_follow: true,
+  render_user_markdown: false,
+  worklog_details_expanded_default: false,
+  hide_empty_state_suggestions: false,
+  large_text_paste_as_attachment: true,
+  session_jump_buttons: false,
+  rtl: false,
+  default_message_mode: 'steer',
+  auto_title_refresh_every: '0',
+  check_for_updates: true,
+  password_hash: null as string | null,
+} as const;
+
+export type Settings = { -readonly [K in keyof typeof SETTINGS_DEFAULTS]: (typeof SETTINGS_DEFAULTS)[K] extends boolean ? boolean : (typeof SETTINGS_DEFAULTS)[K] extends number ? number : (typeof SETTINGS_DEFAULTS)[K] extends string ? string : string | null };
+
+/** What POST /api/settings accepts: any subset of the known keys, each checked. */
+export const SettingsPatchSchema = z
+  .object({
+    default_workspace: z.string().min(1),
+    onboarding_completed: z.boolean(),
+    send_key: z.enum(['enter', 'ctrl+enter', 'shift+enter']),
+    show_token_usage: z.boolean(),
+    show_tps: z.boolean(),
+    show_thinking: z.boolean(),
+    theme: z.enum(['light', 'dark', 'system']),
+    skin: z.string().regex(/^[a-z0-9_-]{1,32}$/, 'must be a short lowercase name'),
+    font_size: z.enum(['small', 'default', 'large', 'xlarge']),
+    language: z.string().regex(/^[a-zA-Z]{2,10}(-[a-zA-Z0-9]{2,8})?$/, 'must be a language tag like "en" or "pt-BR"'),
+    bot_name: z.string().trim().min(1).max(64),
+    sound_enabled: z.boolean(),
+    notifications_enabled: z.boolean(),
+    sidebar_density: z.enum(['compact', 'detailed']),
+    pinned_sessions_limit: z.number().int().min(0).max(100),
+    auto_scroll_follow: z.boolean(),
+    render_user_markdown: z.boolean(),
+    worklog_details_expanded_default: z.boolean(),
+    hide_empty_state_suggestions: z.boolean(),
+    large_text_paste_as_attachment: z.boolean(),
+    session_jump_buttons: z.boolean(),
+    rtl: z.boolean(),
+    default_message_mode: z.enum(['queue', 'interrupt', 'steer']),
+    auto_title_refresh_every: z.enum(['0', '5', '10', '20']),
+    check_for_updates: z.boolean(),
+  })
+  .partial()
+  .strict();
+export type SettingsPatch = z.infer<typeof SettingsPatchSchema>;
+
+/** Keys that are stored but never sent to a browser. */
+export const SECRET_SETTINGS = ['password_hash'] as const;
