@@ -47,7 +47,7 @@ function expandHome(path: string, home: string): string {
 
 /**
  * @example
- * const config = parseConfig(process.env, { home: os.homedir() });
+ * const config = parseConfig({ HERMES_WEBUI_PORT: '9000' }, { home: '/home/ada' });
  */
 export function parseConfig(env: Record<string, string | undefined>, options: { home: string }): Config {
   // Empty variables mean "unset", as a shell user would expect from `FOO= npm start`.

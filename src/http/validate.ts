@@ -9,7 +9,8 @@ export function describeIssues(error: z.ZodError): string {
       const path = issue.path.map(String).join('.');
       if (issue.code === 'invalid_type' && /received undefined/.test(issue.message)) return `${path || 'value'} is required`;
       if (issue.code === 'unrecognized_keys') return `Unknown key${issue.keys.length > 1 ? 's' : ''}: ${issue.keys.join(', ')}`;
-      return path ? `${path}: ${issue.message}` : issue.message;
+      // A custom message that already names the field ("session_id is required") is not prefixed again.
+      return path && !issue.message.startsWith(`${path} `) ? `${path}: ${issue.message}` : issue.message;
     })
     .join('; ');
 }

@@ -14,7 +14,8 @@ export function isSystemPath(path: string): boolean {
 
 export function isInside(root: string, path: string): boolean {
   const rel = relative(root, path);
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+  // `..foo` is a name inside the root; only `..` itself or `../…` climbs out.
+  return rel === '' || (rel !== '..' && !rel.startsWith('..' + sep) && !isAbsolute(rel));
 }
 
 /** The canonical workspace root; Forbidden for system roots. */
@@ -51,7 +52,8 @@ export async function resolveInside(rootPath: string, userPath: string): Promise
   const abs = resolve(root, cleaned || '.');
   if (!isInside(root, abs)) throw new Forbidden('Path is outside the workspace');
   // The parent chain must stay inside after symlinks are followed.
-  const parentReal = await realExisting(dirname(abs));
+  // (The root itself has no parent inside the workspace to check.)
+  const parentReal = abs === root ? root : await realExisting(dirname(abs));
   if (!isInside(root, parentReal)) throw new Forbidden('Path is outside the workspace');
   return { root, abs, rel: relative(root, abs).split(sep).join('/') };
 }

@@ -36,7 +36,15 @@ export class NodeWorkspaceFiles implements WorkspaceFiles {
   async checkWorkspace(path: string, options: { create?: boolean } = {}): Promise<string> {
     if (!path || !path.startsWith('/')) throw new BadRequest('Workspace path must be absolute');
     if (isSystemPath(path)) throw new Forbidden(`Refusing a system directory as a workspace: ${path}`);
-    if (options.create) await mkdir(path, { recursive: true });
+    if (options.create) {
+      try {
+        await mkdir(path, { recursive: true });
+      } catch (err) {
+        // A file where the folder (or one of its parents) should be: the caller's mistake, not a 500.
+        if (errno(err) === 'EEXIST' || errno(err) === 'ENOTDIR') throw new BadRequest(`Workspace is not a directory: ${path}`);
+        throw err;
+      }
+    }
     const root = await canonicalRoot(path);
     const st = await stat(root);
     if (!st.isDirectory()) throw new BadRequest(`Workspace is not a directory: ${path}`);

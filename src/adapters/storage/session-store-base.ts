@@ -90,6 +90,7 @@ export abstract class RowIndexedSessionStore implements SessionStore {
   }
 
   async delete(id: string): Promise<boolean> {
+    if (!this.rows.has(id) && !this.brokenSessions.has(id)) return false;
     return this.locks.run(id, async () => {
       const existed = await this.remove(id);
       const known = this.rows.delete(id) || this.brokenSessions.delete(id);

@@ -1,7 +1,7 @@
 import { mkdir, readdir, readFile, stat, unlink } from 'node:fs/promises';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { Conflict } from '../../../ports/errors.js';
+import { BadRequest, Conflict } from '../../../ports/errors.js';
 import type { Clock, Logger } from '../../../ports/platform.js';
 import { SESSION_ROW_KEYS, isSafeSessionId, type Session, type SessionRow } from '../../../shared/session.js';
 import { compareRows, toRow } from '../../../domain/session-rows.js';
@@ -44,7 +44,7 @@ export class FsSessionStore extends RowIndexedSessionStore {
 
   #path(id: string): string {
     // Ids are checked before any path is built from them.
-    if (!isSafeSessionId(id)) throw new Conflict('Invalid session id');
+    if (!isSafeSessionId(id)) throw new BadRequest('Invalid session id');
     return join(this.dir, `${id}.json`);
   }
 
@@ -83,8 +83,9 @@ export class FsSessionStore extends RowIndexedSessionStore {
     const toRead: string[] = [];
     for (const id of ids) {
       const row = indexed.get(id);
-      // statSync: ~5 µs a file, far cheaper than 10,000 promise round trips at startup.
-      if (!row || statSync(join(this.dir, `${id}.json`)).mtimeMs > indexMtime) toRead.push(id);
+      // statSync: ~5 µs a file, far cheaper than 10,000 promise round trips at startup. `>=`:
+      // mtimes are coarse (a few ms), so a file written in the same tick as the index is re-read.
+      if (!row || statSync(join(this.dir, `${id}.json`)).mtimeMs >= indexMtime) toRead.push(id);
       else this.rows.set(id, row);
     }
     for (const id of toRead) {

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, isLoopbackHost, parseConfig } from '../src/config.js';
+
+const home = '/home/ada';
+
+describe('config', () => {
+  it('defaults to ~/.hermes/webui on 127.0.0.1:8787 with fs storage', () => {
+    expect(parseConfig({}, { home })).toEqual({
+      hermesHome: '/home/ada/.hermes',
+      stateDir: '/home/ada/.hermes/webui',
+      host: '127.0.0.1',
+      port: 8787,
+      defaultWorkspace: '/home/ada/.hermes/webui/workspace',
+      storage: 'fs',
+      maxUploadBytes: 20 * 1024 * 1024,
+    });
+  });
+
+  it('derives the state dir from HERMES_HOME and honours every override', () => {
+    expect(parseConfig({ HERMES_HOME: '/srv/h' }, { home }).stateDir).toBe('/srv/h/webui');
+    const c = parseConfig(
+      {
+        HERMES_HOME: '~/alt',
+        HERMES_WEBUI_STATE_DIR: '/data/state',
+        HERMES_WEBUI_HOST: 'localhost',
+        HERMES_WEBUI_PORT: '9000',
+        HERMES_WEBUI_DEFAULT_WORKSPACE: '~/code',
+        HERMES_WEBUI_STORAGE: 'memory',
+        HERMES_WEBUI_MAX_UPLOAD_MB: '1.5',
+      },
+      { home },
+    );
+    expect(c).toEqual({
+      hermesHome: '/home/ada/alt',
+      stateDir: '/data/state',
+      host: 'localhost',
+      port: 9000,
+      defaultWorkspace: '/home/ada/code',
+      storage: 'memory',
+      maxUploadBytes: Math.round(1.5 * 1024 * 1024),
+    });
+  });
+
+  it('treats empty variables as unset', () => {
+    expect(parseConfig({ HERMES_WEBUI_PORT: '', HERMES_WEBUI_STORAGE: '' }, { home }).port).toBe(8787);
+  });
+
+  it('fails fast with one readable line per bad variable', () => {
+    let error: unknown;
+    try {
+      parseConfig({ HERMES_WEBUI_PORT: 'eighty', HERMES_WEBUI_STORAGE: 'redis', HERMES_WEBUI_MAX_UPLOAD_MB: '-1' }, { home });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const message = (error as Error).message;
+    expect(message).toContain('HERMES_WEBUI_PORT: must be a number');
+    expect(message).toContain('HERMES_WEBUI_STORAGE: must be "fs" or "memory"');
+    expect(message).toContain('HERMES_WEBUI_MAX_UPLOAD_MB: must be more than 0');
+    expect(() => parseConfig({ HERMES_WEBUI_PORT: '70000' }, { home })).toThrow(/HERMES_WEBUI_PORT: must be 0-65535/);
+  });
+
+  it('knows loopback hosts', () => {
+    for (const h of ['127.0.0.1', '127.1.2.3', 'localhost', '::1', '[::1]']) expect(isLoopbackHost(h), h).toBe(true);
+    for (const h of ['0.0.0.0', '192.168.1.5', '::', 'example.com']) expect(isLoopbackHost(h), h).toBe(false);
+  });
+});
