@@ -12,7 +12,9 @@ const MULTIPART_OVERHEAD = 64 * 1024;
 /** `POST /api/upload`: a chat attachment (multipart `file` + `session_id`). */
 export function uploadRoutes(deps: AppDeps) {
   const max = deps.options.maxUploadBytes;
-  const tooLarge = () => new TooLarge(`File too large (limit ${Math.round(max / 1024 / 1024)} MB)`);
+  // A limit under 1 MB (HERMES_WEBUI_MAX_UPLOAD_MB may be fractional) is stated in KB, never "0 MB".
+  const limit = max >= 1024 * 1024 ? `${Math.round((max / 1024 / 1024) * 10) / 10} MB` : `${Math.max(1, Math.round(max / 1024))} KB`;
+  const tooLarge = () => new TooLarge(`File too large (limit ${limit})`);
   return new Hono().post(
     '/api/upload',
     bodyLimit({ maxSize: max + MULTIPART_OVERHEAD, onError: () => { throw tooLarge(); } }),

@@ -37,7 +37,8 @@ export async function defaultWorkspaceFor(deps: AppDeps): Promise<string> {
 
 export function workspaceRoutes(deps: AppDeps) {
   const app = new Hono();
-  const reply = async (entries?: WorkspaceEntry[]) => ({ ok: true, workspaces: entries ?? (await listWorkspaces(deps)) });
+  // An emptied list reads as Home here too, as GET /api/workspaces reads it.
+  const reply = async (entries?: WorkspaceEntry[]) => ({ ok: true, workspaces: entries?.length ? entries : await listWorkspaces(deps) });
 
   app.get('/api/workspaces', async (c) =>
     c.json({ workspaces: await listWorkspaces(deps), last: (await deps.workspaces.getLast()) ?? deps.options.defaultWorkspace }),

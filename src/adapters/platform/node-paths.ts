@@ -73,7 +73,7 @@ export async function resolveTarget(rootPath: string, userPath: string): Promise
 }
 
 /** realpath of the deepest existing ancestor, with the missing tail appended. */
-async function realExisting(path: string): Promise<string> {
+export async function realExisting(path: string): Promise<string> {
   let current = path;
   const tail: string[] = [];
   for (;;) {

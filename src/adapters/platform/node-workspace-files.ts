@@ -4,7 +4,7 @@ import { basename, dirname, join, relative, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import { BadRequest, Conflict, Forbidden, NotFound } from '../../ports/errors.js';
 import type { FileEntry, RawFile, TextFile, WorkspaceFiles } from '../../ports/workspace-files.js';
-import { canonicalRoot, isInside, isSystemPath, resolveInside, resolveTarget } from './node-paths.js';
+import { canonicalRoot, isInside, isSystemPath, realExisting, resolveInside, resolveTarget } from './node-paths.js';
 
 const MAX_LIST_ENTRIES = 5000;
 
@@ -37,6 +37,10 @@ export class NodeWorkspaceFiles implements WorkspaceFiles {
     if (!path || !path.startsWith('/')) throw new BadRequest('Workspace path must be absolute');
     if (isSystemPath(path)) throw new Forbidden(`Refusing a system directory as a workspace: ${path}`);
     if (options.create) {
+      // Where the new folder would really land: a symlink on the way may lead into a system tree
+      // (and recursive mkdir under /proc never returns).
+      const real = await realExisting(path);
+      if (isSystemPath(real)) throw new Forbidden(`Refusing a system directory as a workspace: ${real}`);
       try {
         await mkdir(path, { recursive: true });
       } catch (err) {
@@ -154,7 +158,9 @@ export class NodeWorkspaceFiles implements WorkspaceFiles {
     const dir = await resolveTarget(root, destDir);
     const st = await must(stat(dir.abs), 'Destination folder not found');
     if (!st.isDirectory()) throw new BadRequest('Destination is not a folder');
-    if (isInside(r.abs, dir.abs)) throw new BadRequest('Cannot move a folder into itself');
+    // Compare real locations too: a symlinked destination may lead into the source's own subtree.
+    const srcReal = join(await realpath(dirname(r.abs)), basename(r.abs));
+    if (isInside(r.abs, dir.abs) || isInside(srcReal, await realpath(dir.abs))) throw new BadRequest('Cannot move a folder into itself');
     const dest = await resolveInside(root, join(dir.rel, basename(r.abs)));
     return this.#moveTo(r.abs, dest.abs, dest.rel);
   }
