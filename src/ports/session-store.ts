@@ -15,12 +15,17 @@ export interface ListOptions {
 }
 
 export interface SessionPage {
-  /** Newest `updated_at` first; ties broken by `session_id`. */
-  rows: SessionRow[];
+  /** Newest `updated_at` first; ties broken by `session_id`. Shared and read-only. */
+  rows: readonly Readonly<SessionRow>[];
   /** Rows matching the filter, before paging. */
   total: number;
   /** Archived sessions (counted whether or not they are included). */
   archivedCount: number;
+  /**
+   * Changes whenever any row changes (opaque). Equal revisions mean an identical list, so a
+   * caller may reuse what it built from the last page (the list route caches its JSON on it).
+   */
+  revision: string;
 }
 
 export interface WriteOptions {

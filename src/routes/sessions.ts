@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
 import { NotFound } from '../ports/errors.js';
+import type { SessionPage, StoreProblem } from '../ports/session-store.js';
 import { MessageSchema, type Session } from '../shared/session.js';
 import { DEFAULT_TITLE, messageText, newSessionId, toRow } from '../domain/session-rows.js';
 import { bodyFlag, jsonBody, queryFlag, queryInt, queryParams } from '../http/validate.js';
@@ -73,21 +74,51 @@ export function blankSession(deps: AppDeps, fields: Partial<Session> & { workspa
   };
 }
 
+const utf8 = new TextEncoder();
+
+/**
+ * The list response's bytes per query variant, for one store revision at a time: rows are
+ * serialised and encoded once per change, not once per request. (So the body carries no
+ * per-request field; the response's Date header gives the server's clock.)
+ */
+class ListBodyCache {
+  #revision = '';
+  #byVariant = new Map<string, Uint8Array<ArrayBuffer>>();
+
+  body(page: SessionPage, variant: string, problems: StoreProblem[]): Uint8Array<ArrayBuffer> {
+    if (page.revision !== this.#revision) {
+      this.#revision = page.revision;
+      this.#byVariant.clear();
+    }
+    let bytes = this.#byVariant.get(variant);
+    if (bytes === undefined) {
+      bytes = utf8.encode(
+        `{"sessions":${JSON.stringify(page.rows)},"total":${page.total},"archived_count":${page.archivedCount}` +
+          (problems.length ? `,"unreadable_sessions":${JSON.stringify(problems)}` : '') +
+          '}',
+      );
+      // Only a handful of variants are ever asked for; bound it anyway.
+      if (this.#byVariant.size < 16) this.#byVariant.set(variant, bytes);
+    }
+    return bytes;
+  }
+}
+
 /** Listing, reading, search, creation, import and export of sessions. */
 export function sessionRoutes(deps: AppDeps) {
   const app = new Hono();
 
+  // The sidebar asks for the same list again and again; its JSON is rebuilt only when the
+  // store's revision moves, and a client holding the current ETag gets a bodiless 304.
+  const listCache = new ListBodyCache();
   app.get('/api/sessions', async (c) => {
     const q = queryParams(c, ListQuery);
     const page = await deps.sessions.list({ includeArchived: q.include_archived ?? false, limit: q.limit, offset: q.offset });
-    const problems = await deps.sessions.problems();
-    return c.json({
-      sessions: page.rows,
-      total: page.total,
-      archived_count: page.archivedCount,
-      server_time: deps.clock.now(),
-      ...(problems.length ? { unreadable_sessions: problems } : {}),
-    });
+    const variant = `${q.include_archived ? 1 : 0}.${q.limit ?? ''}.${q.offset ?? ''}`;
+    const etag = `W/"${page.revision}.${variant}"`;
+    if (c.req.header('If-None-Match') === etag) return c.body(null, 304, { ETag: etag });
+    const body = listCache.body(page, variant, await deps.sessions.problems());
+    return c.body(body, 200, { 'Content-Type': 'application/json; charset=utf-8', ETag: etag });
   });
 
   app.get('/api/session', async (c) => {
@@ -143,7 +174,7 @@ export function sessionRoutes(deps: AppDeps) {
         title: body.title?.trim() || 'Imported session',
         workspace,
         model: body.model ?? null,
-        model_provider: body.model_provider ?? null,
+        model_provider: body.model_provider?.trim().toLowerCase() || null,
         pinned: body.pinned ?? false,
         messages: body.messages,
         tool_calls: body.tool_calls ?? [],

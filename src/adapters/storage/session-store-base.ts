@@ -20,7 +20,12 @@ import { compareRows, matchPreview, messageText, nextUpdatedAt, toRow } from '..
  */
 export abstract class RowIndexedSessionStore implements SessionStore {
   abstract readonly kind: string;
-  protected readonly rows = new Map<string, SessionRow>();
+  /** Frozen rows, so list() can hand them out without copying. */
+  protected readonly rows = new Map<string, Readonly<SessionRow>>();
+  #revision = 0;
+  /** Distinguishes this process's revisions from a previous run's. */
+  readonly #instance = crypto.randomUUID().slice(0, 8);
+  #sorted: { all: Readonly<SessionRow>[]; active: Readonly<SessionRow>[]; archived: number } | null = null;
   protected readonly locks = new KeyedMutex();
   protected readonly brokenSessions = new Map<string, string>();
 
@@ -36,6 +41,33 @@ export abstract class RowIndexedSessionStore implements SessionStore {
   /** Called after any change to the rows, so an adapter can persist its index. */
   protected rowsChanged(): void {}
 
+  protected putRow(row: SessionRow): void {
+    this.rows.set(row.session_id, Object.freeze(row));
+    this.#invalidate();
+  }
+
+  protected dropRow(id: string): boolean {
+    const had = this.rows.delete(id);
+    if (had) this.#invalidate();
+    return had;
+  }
+
+  #invalidate(): void {
+    this.#revision++;
+    this.#sorted = null;
+    this.rowsChanged();
+  }
+
+  /** The rows in list order, sorted once per change rather than once per request. */
+  #ordered() {
+    if (!this.#sorted) {
+      const all = [...this.rows.values()].sort(compareRows);
+      const active = all.filter((r) => !r.archived);
+      this.#sorted = { all, active, archived: all.length - active.length };
+    }
+    return this.#sorted;
+  }
+
   async create(session: Session): Promise<Session> {
     return this.locks.run(session.session_id, async () => {
       if (this.rows.has(session.session_id) || this.brokenSessions.has(session.session_id)) {
@@ -45,8 +77,7 @@ export abstract class RowIndexedSessionStore implements SessionStore {
       stored.messages ??= [];
       stored.tool_calls ??= [];
       await this.persist(stored, null);
-      this.rows.set(stored.session_id, toRow(stored));
-      this.rowsChanged();
+      this.putRow(toRow(stored));
       return structuredClone(stored);
     });
   }
@@ -58,17 +89,11 @@ export abstract class RowIndexedSessionStore implements SessionStore {
   }
 
   async list(options: ListOptions = {}): Promise<SessionPage> {
-    let archivedCount = 0;
-    const rows: SessionRow[] = [];
-    for (const row of this.rows.values()) {
-      if (row.archived) archivedCount++;
-      if (row.archived && !options.includeArchived) continue;
-      rows.push(row);
-    }
-    rows.sort(compareRows);
+    const ordered = this.#ordered();
+    const rows = options.includeArchived ? ordered.all : ordered.active;
     const offset = Math.max(0, options.offset ?? 0);
     const page = options.limit === undefined ? rows.slice(offset) : rows.slice(offset, offset + options.limit);
-    return { rows: page.map((r) => ({ ...r })), total: rows.length, archivedCount };
+    return { rows: page, total: rows.length, archivedCount: ordered.archived, revision: `${this.#instance}-${this.#revision}` };
   }
 
   update(id: string, patch: SessionPatch, options?: WriteOptions): Promise<Session> {
@@ -93,8 +118,7 @@ export abstract class RowIndexedSessionStore implements SessionStore {
     if (!this.rows.has(id) && !this.brokenSessions.has(id)) return false;
     return this.locks.run(id, async () => {
       const existed = await this.remove(id);
-      const known = this.rows.delete(id) || this.brokenSessions.delete(id);
-      if (known) this.rowsChanged();
+      const known = this.dropRow(id) || this.brokenSessions.delete(id);
       return existed || known;
     });
   }
@@ -109,7 +133,7 @@ export abstract class RowIndexedSessionStore implements SessionStore {
     const needle = query.trim().toLowerCase();
     const limit = options.limit ?? 200;
     if (!needle) return [];
-    const ordered = [...this.rows.values()].sort(compareRows);
+    const ordered = this.#ordered().all;
     const hits: SearchHit[] = [];
     for (const row of ordered) {
       if (hits.length >= limit) break;
@@ -149,8 +173,7 @@ export abstract class RowIndexedSessionStore implements SessionStore {
       next.created_at = previous.created_at;
       next.updated_at = nextUpdatedAt(this.clock.now(), previous.updated_at);
       await this.persist(next, previous);
-      this.rows.set(id, toRow(next));
-      this.rowsChanged();
+      this.putRow(toRow(next));
       return structuredClone(next);
     });
   }

@@ -12,6 +12,7 @@ import { CorruptSessionFile, parseSession, serializeSession } from './session-fi
 const INDEX_FILE = '_index.json';
 /** How long index writes are coalesced: many appends in a burst rewrite the index once. */
 const INDEX_FLUSH_MS = 250;
+const READ_BATCH = 32;
 
 export interface FsSessionStoreOptions {
   /** The state directory; sessions live in `<dir>/sessions`. */
@@ -35,6 +36,8 @@ export class FsSessionStore extends RowIndexedSessionStore {
   #logger: Logger | undefined;
   #flushTimer: ReturnType<typeof setTimeout> | null = null;
   #indexWrite: Promise<void> = Promise.resolve();
+  /** True while init() fills the rows: the index is written once at the end, not per row. */
+  #loading = false;
 
   constructor(options: FsSessionStoreOptions) {
     super(options.clock);
@@ -79,26 +82,31 @@ export class FsSessionStore extends RowIndexedSessionStore {
       .map((name) => name.slice(0, -'.json'.length))
       .filter(isSafeSessionId);
 
-    let changed = indexed.size !== ids.length;
+    this.#loading = true;
     const toRead: string[] = [];
     for (const id of ids) {
       const row = indexed.get(id);
       // statSync: ~5 µs a file, far cheaper than 10,000 promise round trips at startup. `>=`:
       // mtimes are coarse (a few ms), so a file written in the same tick as the index is re-read.
       if (!row || statSync(join(this.dir, `${id}.json`)).mtimeMs >= indexMtime) toRead.push(id);
-      else this.rows.set(id, row);
+      else this.putRow(row);
     }
-    for (const id of toRead) {
-      try {
-        const session = await this.load(id);
-        if (session) this.rows.set(id, toRow(session));
-      } catch (err) {
-        if (!this.brokenSessions.has(id)) this.brokenSessions.set(id, (err as Error).message);
-        this.#logger?.error({ msg: 'session file unreadable; left untouched', session_id: id, error: this.brokenSessions.get(id) });
-      }
-      changed = true;
+    // Files the index lacks are read a few at a time: parallel enough to hide I/O latency.
+    for (let i = 0; i < toRead.length; i += READ_BATCH) {
+      await Promise.all(toRead.slice(i, i + READ_BATCH).map((id) => this.#readIntoIndex(id)));
     }
-    if (changed) this.rowsChanged();
+    this.#loading = false;
+    if (toRead.length || indexed.size !== ids.length || indexText === null) this.rowsChanged();
+  }
+
+  async #readIntoIndex(id: string): Promise<void> {
+    try {
+      const session = await this.load(id);
+      if (session) this.putRow(toRow(session));
+    } catch (err) {
+      if (!this.brokenSessions.has(id)) this.brokenSessions.set(id, (err as Error).message);
+      this.#logger?.error({ msg: 'session file unreadable; left untouched', session_id: id, error: this.brokenSessions.get(id) });
+    }
   }
 
   async dispose(): Promise<void> {
@@ -117,7 +125,7 @@ export class FsSessionStore extends RowIndexedSessionStore {
   }
 
   protected override rowsChanged(): void {
-    if (this.#flushTimer) return;
+    if (this.#loading || this.#flushTimer) return;
     this.#flushTimer = setTimeout(() => {
       this.#flushTimer = null;
       this.#indexWrite = this.#indexWrite.then(() => this.#writeIndex());
@@ -127,7 +135,8 @@ export class FsSessionStore extends RowIndexedSessionStore {
   async #writeIndex(): Promise<void> {
     const rows = [...this.rows.values()].sort(compareRows);
     try {
-      await writeFileAtomic(join(this.dir, INDEX_FILE), JSON.stringify(rows, null, 2), { syncDir: false });
+      // Compact, unlike the session files: the index is a cache, read whole at every start.
+      await writeFileAtomic(join(this.dir, INDEX_FILE), JSON.stringify(rows), { syncDir: false });
     } catch (err) {
       // The index is a cache: the session files stay the truth and the next start repairs it.
       this.#logger?.error({ msg: 'session index write failed', error: String(err) });
@@ -151,7 +160,7 @@ export class FsSessionStore extends RowIndexedSessionStore {
     } catch (err) {
       if (err instanceof CorruptSessionFile) {
         this.brokenSessions.set(id, err.message);
-        this.rows.delete(id);
+        this.dropRow(id);
         throw new Conflict(`Session file is unreadable (${err.message}); it was left untouched`);
       }
       throw err;
