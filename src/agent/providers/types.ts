@@ -1,0 +1,48 @@
+import type { ChatMessage, ToolSpec } from '../messages.js';
+
+export interface ModelRequest {
+  model: string;
+  messages: ChatMessage[];
+  tools?: ToolSpec[];
+  maxTokens?: number;
+  temperature?: number;
+  signal: AbortSignal;
+}
+
+/** What a provider stream yields, already normalised from its wire format. */
+export type ModelChunk =
+  | { type: 'text'; text: string }
+  | { type: 'reasoning'; text: string }
+  /**
+   * A fragment of a tool call. `index` identifies the call within this response; `id` and `name`
+   * arrive on the first fragment, `arguments` is a piece of the JSON text to concatenate.
+   */
+  | { type: 'tool_call'; index: number; id?: string; name?: string; arguments?: string }
+  | { type: 'usage'; inputTokens: number; outputTokens: number; cacheReadTokens?: number; cacheWriteTokens?: number; cost?: number }
+  /** The model finished: `stop`, `tool_calls`, `length`, or the provider's own reason. */
+  | { type: 'finish'; reason: string };
+
+/**
+ * A model endpoint. `stream` throws ProviderError for HTTP failures, unreachable hosts and
+ * malformed or truncated streams; it honours `signal` at every await.
+ */
+export interface ModelProvider {
+  readonly id: string;
+  stream(request: ModelRequest): AsyncIterable<ModelChunk>;
+}
+
+export type ProviderErrorType = 'auth_mismatch' | 'rate_limit' | 'model_not_found' | 'no_response' | 'interrupted' | 'error';
+
+/** A provider failure, classified for the `apperror` event, with a hint a person can act on. */
+export class ProviderError extends Error {
+  constructor(
+    readonly type: ProviderErrorType,
+    message: string,
+    readonly hint: string,
+    readonly status?: number,
+    readonly details?: string,
+  ) {
+    super(message);
+    this.name = 'ProviderError';
+  }
+}
