@@ -13,6 +13,8 @@ import { workspaceRoutes } from './routes/workspaces.js';
 import { fileRoutes } from './routes/files.js';
 import { uploadRoutes } from './routes/upload.js';
 import { shellRoutes } from './routes/shell.js';
+import { chatRoutes } from './routes/chat.js';
+import { interactionRoutes } from './routes/interactions.js';
 
 export type { AppDeps, AppOptions } from './deps.js';
 
@@ -49,6 +51,8 @@ export function createApp(deps: AppDeps): Hono {
   app.route('/', workspaceRoutes(deps));
   app.route('/', fileRoutes(deps));
   app.route('/', uploadRoutes(deps));
+  app.route('/', chatRoutes(deps));
+  app.route('/', interactionRoutes(deps));
   app.route('/', shellRoutes(deps));
 
   app.notFound((c) => c.json({ error: 'not found' }, 404));

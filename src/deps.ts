@@ -5,6 +5,9 @@ import type { SessionStore } from './ports/session-store.js';
 import type { SettingsStore } from './ports/settings-store.js';
 import type { WorkspaceFiles } from './ports/workspace-files.js';
 import type { WorkspaceStore } from './ports/workspace-store.js';
+import type { AgentRuntime } from './agent/runtime.js';
+import type { RunRegistry } from './runs/registry.js';
+import type { InteractionHub } from './runs/interactions.js';
 
 /** Everything the app needs from its runtime; entry files build it from adapters. */
 export interface AppDeps {
@@ -14,6 +17,8 @@ export interface AppDeps {
   workspaces: WorkspaceStore;
   files: WorkspaceFiles;
   attachments: AttachmentStore;
+  /** The agent behind chat turns, the runs it is doing, and what they wait on a person for. */
+  agent: { runtime: AgentRuntime; registry: RunRegistry; hub: InteractionHub };
   clock: Clock;
   logger: Logger;
   /** The built front end; without it only the API is served. */

@@ -13,6 +13,14 @@ import { MemoryProjectStore, MemorySettingsStore, MemoryWorkspaceStore } from '.
 import { NodeWorkspaceFiles } from '../adapters/platform/node-workspace-files.js';
 import { NodeAttachmentStore } from '../adapters/platform/node-attachments.js';
 import { NodeAssetSource } from '../adapters/platform/node-assets.js';
+import { NodeAgentConfigSource } from '../adapters/platform/node-agent-config.js';
+import { NodeToolHost } from '../adapters/platform/node-tool-host.js';
+import { FsRunJournal } from '../adapters/storage/fs/fs-run-journal.js';
+import { MemoryRunJournal } from '../runs/journal.js';
+import { RunRegistry } from '../runs/registry.js';
+import { InteractionHub } from '../runs/interactions.js';
+import { recoverInterruptedTurns } from '../runs/recovery.js';
+import { BuiltinAgentRuntime } from '../agent/builtin/runtime.js';
 
 declare const __APP_VERSION__: string | undefined;
 const VERSION = typeof __APP_VERSION__ === 'string' ? __APP_VERSION__ : 'dev';
@@ -33,7 +41,21 @@ export async function buildNodeDeps(config: Config, logger: Logger, publicDir: s
   const fs = config.storage === 'fs';
   const sessions = fs ? new FsSessionStore({ stateDir: config.stateDir, clock, logger }) : new MemorySessionStore(clock);
   await sessions.init();
+  const now = clock.now;
+  const journal = fs ? new FsRunJournal(config.stateDir, logger) : new MemoryRunJournal();
+  // Turns that were running when the process last died are closed and marked before serving.
+  await recoverInterruptedTurns({ sessions, journal, logger, now });
+  const hub = new InteractionHub(now);
+  const runtime = new BuiltinAgentRuntime({
+    config: new NodeAgentConfigSource(config.hermesHome, { ...process.env }),
+    host: new NodeToolHost(),
+    hub,
+    hermesHome: config.hermesHome,
+    logger,
+    now,
+  });
   return {
+    agent: { runtime, registry: new RunRegistry({ journal, now }), hub },
     sessions,
     settings: fs ? new FsSettingsStore(config.stateDir, logger) : new MemorySettingsStore(),
     projects: fs ? new FsProjectStore(config.stateDir, logger) : new MemoryProjectStore(),
@@ -89,6 +111,7 @@ async function main() {
     process.stdout.write(`Received ${signal}; finishing requests and saving state\n`);
     const force = setTimeout(() => process.exit(1), 5000);
     force.unref();
+    deps.agent.registry.abortAll('server shutting down');
     server.close(async () => {
       await deps.sessions.dispose().catch((err) => jsonLogger.error({ msg: 'dispose failed', error: String(err) }));
       process.exit(0);

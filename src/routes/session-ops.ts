@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
-import { BadRequest, NotFound } from '../ports/errors.js';
+import { BadRequest, Conflict, NotFound } from '../ports/errors.js';
 import { DEFAULT_TITLE, newSessionId, toRow } from '../domain/session-rows.js';
 import { bodyFlag, jsonBody } from '../http/validate.js';
 import { SETTINGS_DEFAULTS } from '../shared/settings.js';
@@ -50,7 +50,10 @@ export function sessionOpRoutes(deps: AppDeps) {
 
   app.post('/api/session/delete', async (c) => {
     const b = await jsonBody(c, IdBody);
+    if (deps.agent.registry.activeFor(b.session_id)) throw new Conflict('Session has a turn running; cancel it first');
     if (!(await s.delete(b.session_id))) throw new NotFound('Session not found');
+    await deps.agent.registry.journal.deleteSession(b.session_id);
+    deps.agent.hub.forget(b.session_id);
     return c.json({ ok: true });
   });
 

@@ -1,4 +1,4 @@
-import { mkdtemp, mkdir, rm } from 'node:fs/promises';
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp, type AppDeps } from '../../src/app.js';
@@ -10,6 +10,13 @@ import { FsProjectStore, FsSettingsStore, FsWorkspaceStore } from '../../src/ada
 import { NodeWorkspaceFiles } from '../../src/adapters/platform/node-workspace-files.js';
 import { NodeAttachmentStore } from '../../src/adapters/platform/node-attachments.js';
 import { NodeAssetSource } from '../../src/adapters/platform/node-assets.js';
+import { NodeAgentConfigSource } from '../../src/adapters/platform/node-agent-config.js';
+import { NodeToolHost } from '../../src/adapters/platform/node-tool-host.js';
+import { FsRunJournal } from '../../src/adapters/storage/fs/fs-run-journal.js';
+import { MemoryRunJournal } from '../../src/runs/journal.js';
+import { RunRegistry } from '../../src/runs/registry.js';
+import { InteractionHub } from '../../src/runs/interactions.js';
+import { BuiltinAgentRuntime } from '../../src/agent/builtin/runtime.js';
 
 export interface TestLogger extends Logger {
   lines: Record<string, unknown>[];
@@ -30,6 +37,8 @@ export interface TestApp {
   dir: string;
   stateDir: string;
   workspace: string;
+  /** `$HERMES_HOME` for the agent (config.yaml, .env, memories). */
+  hermesHome: string;
   /** JSON request helper: returns status and parsed body. */
   call(method: string, path: string, body?: unknown): Promise<{ status: number; body: any; res: Response }>;
   /** Creates a session and returns its id. */
@@ -41,7 +50,20 @@ export interface TestApp {
  * A real app over temp directories: memory stores by default, or the fs adapter with
  * `{ storage: 'fs' }`; files and uploads always use the real Node adapters.
  */
-export async function makeTestApp(options: { storage?: 'memory' | 'fs'; maxUploadBytes?: number; maxJsonBytes?: number } = {}): Promise<TestApp> {
+export async function makeTestApp(
+  options: {
+    storage?: 'memory' | 'fs';
+    maxUploadBytes?: number;
+    maxJsonBytes?: number;
+    /** Written to `$HERMES_HOME/config.yaml`. */
+    configYaml?: string;
+    /** The environment the agent sees (never the test process's own). */
+    agentEnv?: Record<string, string>;
+    clarifyTimeoutMs?: number;
+    /** How long finished runs stay in memory (0: replays come from the journal at once). */
+    keepFinishedMs?: number;
+  } = {},
+): Promise<TestApp> {
   const dir = await mkdtemp(join(tmpdir(), 'hermes-test-'));
   const stateDir = join(dir, 'state');
   const workspace = join(dir, 'workspace');
@@ -49,12 +71,28 @@ export async function makeTestApp(options: { storage?: 'memory' | 'fs'; maxUploa
   await mkdir(stateDir, { recursive: true });
   await mkdir(workspace, { recursive: true });
   await mkdir(publicDir, { recursive: true });
+  const hermesHome = join(dir, 'hermes');
+  await mkdir(hermesHome, { recursive: true });
+  if (options.configYaml !== undefined) await writeFile(join(hermesHome, 'config.yaml'), options.configYaml);
   const clock = { now: () => Date.now() / 1000 };
   const logger = memoryLogger();
   const fs = options.storage === 'fs';
   const sessions = fs ? new FsSessionStore({ stateDir, clock, logger }) : new MemorySessionStore(clock);
   await sessions.init();
+  const now = () => clock.now();
+  const hub = new InteractionHub(now);
+  const journal = fs ? new FsRunJournal(stateDir, logger) : new MemoryRunJournal();
+  const runtime = new BuiltinAgentRuntime({
+    config: new NodeAgentConfigSource(hermesHome, options.agentEnv ?? {}),
+    host: new NodeToolHost(),
+    hub,
+    hermesHome,
+    logger,
+    now,
+    ...(options.clarifyTimeoutMs ? { clarifyTimeoutMs: options.clarifyTimeoutMs } : {}),
+  });
   const deps: AppDeps = {
+    agent: { runtime, registry: new RunRegistry({ journal, now, ...(options.keepFinishedMs !== undefined ? { keepFinishedMs: options.keepFinishedMs } : {}) }), hub },
     sessions,
     settings: fs ? new FsSettingsStore(stateDir, logger) : new MemorySettingsStore(),
     projects: fs ? new FsProjectStore(stateDir, logger) : new MemoryProjectStore(),
@@ -95,6 +133,7 @@ export async function makeTestApp(options: { storage?: 'memory' | 'fs'; maxUploa
     dir,
     stateDir,
     workspace,
+    hermesHome,
     call,
     async newSession(body = {}) {
       const r = await call('POST', '/api/session/new', body);
@@ -102,6 +141,7 @@ export async function makeTestApp(options: { storage?: 'memory' | 'fs'; maxUploa
       return r.body.session.session_id as string;
     },
     async close() {
+      deps.agent.registry.abortAll('test finished');
       await sessions.dispose();
       await rm(dir, { recursive: true, force: true });
     },

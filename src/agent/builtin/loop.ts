@@ -1,0 +1,217 @@
+import type { Message } from '../../shared/session.js';
+import type { AgentConfig } from '../config.js';
+import type { ChatMessage, ToolCall } from '../messages.js';
+import type { ModelProvider } from '../providers/types.js';
+import type { Tool, ToolContext } from '../tools/types.js';
+import type { TurnOutput } from '../runtime.js';
+import { callModel } from './model-call.js';
+import { compressTranscript } from './compression.js';
+import { modelHistory, type CompressionAnchor } from './history.js';
+import { parseArguments } from './tool-calls.js';
+
+export interface LoopInput {
+  sessionId: string;
+  provider: ModelProvider;
+  model: string;
+  contextLength: number;
+  config: AgentConfig;
+  systemPrompt: string;
+  /** The stored transcript, ending with this turn's user message. */
+  transcript: Message[];
+  compression: CompressionAnchor | null;
+  lastPromptTokens: number;
+  tools: Tool[];
+  toolContext: ToolContext;
+  signal: AbortSignal;
+  now: () => number;
+  emit(out: TurnOutput): void;
+}
+
+const PREVIEW_CHARS = 120;
+const RESULT_PREVIEW_CHARS = 2000;
+
+/** The first four arguments, each cut short: enough for a quiet one-line tool row. */
+function argsPreview(args: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(args).slice(0, 4)) {
+    const s = typeof v === 'string' ? v : JSON.stringify(v);
+    out[k] = s.length > PREVIEW_CHARS ? `${s.slice(0, PREVIEW_CHARS)}…` : typeof v === 'string' ? v : v;
+  }
+  return out;
+}
+
+function preview(name: string, args: Record<string, unknown>): string {
+  const first = args.command ?? args.path ?? args.pattern ?? args.question ?? args.action ?? Object.values(args)[0];
+  const text = typeof first === 'string' ? first : first === undefined ? '' : JSON.stringify(first);
+  return `${name}${text ? ` ${text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}…` : text}` : ''}`;
+}
+
+function isErrorResult(result: string): boolean {
+  return /^\s*\{\s*"error"\s*:/.test(result) || result.startsWith('BLOCKED:');
+}
+
+/**
+ * Hermes' loop: call the model, run the tools it asks for (results in call order; `clarify`
+ * alone, the rest side by side), repeat until it answers without tools or the iteration cap.
+ * Each finished step is handed out for storage before the next starts, so a crash keeps it.
+ */
+export async function runLoop(input: LoopInput): Promise<void> {
+  const { provider, model, config, signal, emit } = input;
+  const transcript = [...input.transcript];
+  let compression = input.compression;
+  let promptTokens = input.lastPromptTokens;
+  const toolsByName = new Map(input.tools.map((t) => [t.spec.name, t]));
+  const specs = input.tools.map((t) => t.spec);
+  const event = (name: string, data: Record<string, unknown>) => emit({ type: 'event', event: name, data });
+
+  for (let iteration = 1; ; iteration++) {
+    if (signal.aborted) throw signal.reason;
+    if (iteration > config.maxTurns) {
+      const note: Message = {
+        role: 'assistant',
+        content: `I stopped after ${config.maxTurns} steps without finishing (the limit is agent.max_turns in config.yaml). Tell me to continue if you want me to keep going.`,
+        timestamp: input.now(),
+        _turn_exit_reason: 'max_iterations_reached',
+      };
+      emit({ type: 'messages', messages: [note] });
+      event('warning', { type: 'tool_limit_reached', message: `Stopped after ${config.maxTurns} iterations` });
+      return;
+    }
+
+    // Compress before the call that would overflow, never in the middle of one.
+    if (config.compression.enabled && promptTokens >= config.compression.threshold * input.contextLength) {
+      event('compressing', { session_id: input.sessionId, message: 'Compressing context' });
+      const done = await compressTranscript({ provider, model, transcript, previous: compression, protectLastN: config.compression.protectLastN, signal });
+      if (done) {
+        compression = done.anchor;
+        emit({ type: 'patch', patch: { compression_anchor_visible_idx: done.anchor.anchor, compression_anchor_summary: done.anchor.summary } });
+        emit({ type: 'usage', input_tokens: done.tokens.input, output_tokens: done.tokens.output, cost: done.tokens.cost, prompt_tokens: promptTokens });
+        event('compressed', {
+          session_id: input.sessionId,
+          old_session_id: input.sessionId,
+          new_session_id: input.sessionId,
+          continuation_session_id: null,
+          message: `Context compressed: ${done.summarised} earlier messages summarised`,
+          summarised_messages: done.summarised,
+        });
+      }
+      // Even when nothing could be summarised, do not try again on every step.
+      promptTokens = 0;
+    }
+
+    const messages: ChatMessage[] = [{ role: 'system', content: input.systemPrompt }, ...modelHistory(transcript, compression)];
+    let partial = '';
+    let partialReasoning = '';
+    let result;
+    try {
+      result = await callModel(
+        provider,
+        { model, messages, tools: specs.length ? specs : undefined, ...(config.model.maxTokens ? { maxTokens: config.model.maxTokens } : {}), signal },
+        {
+          onText: (text) => {
+            partial += text;
+            event('token', { text });
+          },
+          onReasoning: (text) => {
+            partialReasoning += text;
+            event('reasoning', { text });
+          },
+        },
+        input.now,
+      );
+    } catch (err) {
+      if (signal.aborted && (partial || partialReasoning)) {
+        // Cancelled mid-answer: what was already streamed is kept, marked as partial.
+        emit({ type: 'messages', messages: [{ role: 'assistant', content: partial, ...(partialReasoning ? { reasoning: partialReasoning } : {}), _partial: true, timestamp: input.now() }] });
+      }
+      throw err;
+    }
+
+    promptTokens = result.usage.inputTokens;
+    emit({ type: 'usage', input_tokens: result.usage.inputTokens, output_tokens: result.usage.outputTokens, cost: result.usage.cost, prompt_tokens: result.usage.inputTokens });
+    event('metering', {
+      session_id: input.sessionId,
+      tps: result.tokensPerSecond ?? 0,
+      tps_available: result.tokensPerSecond !== null,
+      estimated: result.usage.estimated,
+      usage: { input_tokens: result.usage.inputTokens, output_tokens: result.usage.outputTokens, ...(result.usage.cost !== null ? { cost: result.usage.cost } : {}) },
+    });
+
+    const assistant: Message = {
+      role: 'assistant',
+      content: result.text,
+      ...(result.reasoning ? { reasoning: result.reasoning } : {}),
+      ...(result.toolCalls.length ? { tool_calls: result.toolCalls } : {}),
+      timestamp: input.now(),
+      _usedModel: model,
+      ...(result.finish === 'length' ? { _finish_reason: 'length' } : {}),
+    };
+
+    if (!result.toolCalls.length) {
+      transcript.push(assistant);
+      emit({ type: 'messages', messages: [assistant] });
+      return;
+    }
+
+    let results: Message[];
+    try {
+      results = await runTools(result.toolCalls, toolsByName, input);
+    } catch (err) {
+      // Cancelled while tools ran: keep the answer so far; unfinished calls read as interrupted.
+      if (signal.aborted) emit({ type: 'messages', messages: [{ ...assistant, _partial: true }] });
+      throw err;
+    }
+    transcript.push(assistant, ...results);
+    emit({ type: 'messages', messages: [assistant, ...results] });
+  }
+}
+
+/** Runs one step's tool calls; results come back in call order whatever order they finish in. */
+async function runTools(calls: ToolCall[], tools: Map<string, Tool>, input: LoopInput): Promise<Message[]> {
+  const one = async (call: ToolCall): Promise<Message> => {
+    const name = call.function.name;
+    const parsed = parseArguments(call);
+    const args = parsed.ok ? parsed.args : {};
+    const started = input.now();
+    const emitTool = (eventName: string, extra: Record<string, unknown>) =>
+      input.emit({ type: 'event', event: eventName, data: { name, preview: preview(name, args), args: argsPreview(args), tool_call_id: call.id, ...extra } });
+    emitTool('tool', { event_type: 'tool.started' });
+    let content: string;
+    const tool = tools.get(name);
+    if (!parsed.ok) content = JSON.stringify({ error: parsed.error });
+    else if (!tool) content = JSON.stringify({ error: `Unknown tool "${name}". Available: ${[...tools.keys()].join(', ')}` });
+    else {
+      try {
+        content = await tool.run(args, input.toolContext);
+      } catch (err) {
+        if (input.signal.aborted) throw err;
+        content = JSON.stringify({ error: `Tool failed: ${(err as Error)?.message ?? String(err)}` });
+      }
+    }
+    const duration = Math.round((input.now() - started) * 1000) / 1000;
+    emitTool('tool_complete', {
+      event_type: 'tool.completed',
+      duration,
+      is_error: isErrorResult(content),
+      result: content.length > RESULT_PREVIEW_CHARS ? `${content.slice(0, RESULT_PREVIEW_CHARS)}…` : content,
+    });
+    return { role: 'tool', tool_call_id: call.id, name, content, timestamp: input.now() };
+  };
+
+  const results: Message[] = new Array(calls.length);
+  // Interactive calls (clarify) run alone, in order; the others between them run side by side.
+  let batch: number[] = [];
+  const flush = async () => {
+    const done = await Promise.all(batch.map((i) => one(calls[i]!)));
+    batch.forEach((i, k) => (results[i] = done[k]!));
+    batch = [];
+  };
+  for (let i = 0; i < calls.length; i++) {
+    if (tools.get(calls[i]!.function.name)?.interactive) {
+      await flush();
+      results[i] = await one(calls[i]!);
+    } else batch.push(i);
+  }
+  await flush();
+  return results;
+}

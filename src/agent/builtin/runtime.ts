@@ -1,0 +1,195 @@
+import type { Logger } from '../../ports/platform.js';
+import { BadRequest } from '../../ports/errors.js';
+import type { InteractionHub } from '../../runs/interactions.js';
+import type { Message } from '../../shared/session.js';
+import { Channel } from '../channel.js';
+import { AgentConfigError, type AgentConfig } from '../config.js';
+import type { AgentConfigSource } from '../config-source.js';
+import type { AgentRuntime, TurnInput, TurnOutput } from '../runtime.js';
+import { ProviderConfigError, resolveProvider } from '../providers/resolve.js';
+import { builtinTools } from '../tools/index.js';
+import type { TodoItem, Tool, ToolContext, ToolHost } from '../tools/types.js';
+import { blockedByUser, decideCommand } from '../approvals/gate.js';
+import { buildSystemPrompt } from './system-prompt.js';
+import { runLoop } from './loop.js';
+import { generateTitle } from './title.js';
+import type { CompressionAnchor } from './history.js';
+
+export interface BuiltinRuntimeOptions {
+  config: AgentConfigSource;
+  /** The machine the tools act on; null where there is none (Workers): only host-free tools then. */
+  host: ToolHost | null;
+  hub: InteractionHub;
+  hermesHome: string;
+  logger: Logger;
+  now: () => number;
+  fetch?: typeof fetch;
+  /** How long a clarifying question waits for an answer. */
+  clarifyTimeoutMs?: number;
+}
+
+const HOST_FREE_TOOLS = new Set(['todo', 'clarify']);
+
+/**
+ * The TypeScript agent: Hermes' loop, tools and approval rules over any OpenAI-compatible or
+ * Anthropic model configured in `$HERMES_HOME/config.yaml`.
+ *
+ * @example
+ * const runtime = new BuiltinAgentRuntime({ config, host: new NodeToolHost(), hub, hermesHome, logger, now });
+ */
+export class BuiltinAgentRuntime implements AgentRuntime {
+  readonly kind = 'builtin';
+  #todos = new Map<string, TodoItem[]>();
+
+  constructor(private readonly options: BuiltinRuntimeOptions) {}
+
+  async #resolve(model: string | null) {
+    let config: AgentConfig;
+    try {
+      config = await this.options.config.load();
+    } catch (err) {
+      if (err instanceof AgentConfigError) throw new BadRequest(err.message);
+      throw err;
+    }
+    try {
+      return { config, ...resolveProvider(config, model, this.options.fetch) };
+    } catch (err) {
+      if (err instanceof ProviderConfigError) throw new BadRequest(err.message);
+      throw err;
+    }
+  }
+
+  async check(model: string | null): Promise<void> {
+    await this.#resolve(model);
+  }
+
+  startTurn(input: TurnInput): AsyncIterable<TurnOutput> {
+    const channel = new Channel<TurnOutput>();
+    this.#turn(input, (out) => channel.push(out)).then(
+      () => channel.end(),
+      (err) => channel.fail(err),
+    );
+    return channel;
+  }
+
+  async #turn(input: TurnInput, emit: (out: TurnOutput) => void): Promise<void> {
+    const { session, signal } = input;
+    const sid = session.session_id;
+    const { config, provider, model, contextLength } = await this.#resolve(input.model);
+    const tools = builtinTools({ terminalTimeoutSeconds: config.terminal.timeoutSeconds }).filter(
+      (t) => this.options.host || HOST_FREE_TOOLS.has(t.spec.name),
+    );
+    const toolContext = this.#toolContext(input, config, emit);
+    const systemPrompt = await buildSystemPrompt({
+      host: this.options.host,
+      hermesHome: this.options.hermesHome,
+      workspace: input.workspace,
+      model,
+      provider: provider.id,
+      now: new Date(this.options.now() * 1000),
+      toolNames: tools.map((t) => t.spec.name),
+    });
+    const anchor = session.compression_anchor_visible_idx;
+    const summary = session.compression_anchor_summary;
+    const compression: CompressionAnchor | null =
+      typeof anchor === 'number' && typeof summary === 'string' && summary ? { anchor, summary } : null;
+
+    await runLoop({
+      sessionId: sid,
+      provider,
+      model,
+      contextLength,
+      config,
+      systemPrompt,
+      transcript: session.messages,
+      compression,
+      lastPromptTokens: typeof session.last_prompt_tokens === 'number' ? session.last_prompt_tokens : 0,
+      tools,
+      toolContext,
+      signal,
+      now: this.options.now,
+      emit,
+    });
+    emit({ type: 'turn_done' });
+
+    // After `done`: a short LLM title for a conversation that has just had its first exchange.
+    const userTurns = session.messages.filter((m: Message) => m.role === 'user').length;
+    if (userTurns === 1 && !session.manual_title && !session.llm_title_generated && !signal.aborted) {
+      try {
+        const title = await generateTitle({ provider, model, messages: session.messages, signal });
+        if (title) {
+          emit({ type: 'patch', patch: { title, llm_title_generated: true } });
+          emit({ type: 'event', event: 'title', data: { session_id: sid, title } });
+        }
+      } catch (err) {
+        // The provisional title stays; a failed title is not worth failing a finished turn.
+        this.options.logger.info({ msg: 'title generation skipped', session_id: sid, error: String((err as Error)?.message ?? err) });
+      }
+    }
+  }
+
+  #toolContext(input: TurnInput, config: AgentConfig, emit: (out: TurnOutput) => void): ToolContext {
+    const sid = input.session.session_id;
+    const { hub } = this.options;
+    const event = (name: string, data: Record<string, unknown>) => emit({ type: 'event', event: name, data });
+    if (!this.#todos.has(sid)) {
+      const stored = input.session.todo_state as { todos?: TodoItem[] } | undefined;
+      this.#todos.set(sid, Array.isArray(stored?.todos) ? stored.todos : []);
+    }
+    return {
+      sessionId: sid,
+      workspace: input.workspace,
+      hermesHome: this.options.hermesHome,
+      host: this.options.host ?? unavailableHost,
+      signal: input.signal,
+      emit: event,
+      todos: {
+        get: () => this.#todos.get(sid) ?? [],
+        set: (items) => {
+          this.#todos.set(sid, items);
+          emit({ type: 'patch', patch: { todo_state: { todos: items, version: 1 } } });
+        },
+      },
+      checkCommand: async (command) => {
+        const decision = decideCommand(command, {
+          mode: config.approvals.mode,
+          deny: config.approvals.deny,
+          allowlist: config.commandAllowlist,
+          sessionApproved: hub.sessionApproved(sid),
+          yolo: hub.isYolo(sid),
+        });
+        if (decision.action === 'run') return null;
+        if (decision.action === 'block') return decision.reason;
+        const { pending, answer } = hub.requestApproval(sid, input.streamId, { ...decision.request, tool: 'terminal' }, config.approvals.timeoutSeconds * 1000, input.signal);
+        event('approval', { ...pending, pending_count: hub.pendingApproval(sid).pending_count });
+        const choice = await answer;
+        if (choice === 'deny') return blockedByUser(command, decision.request.description);
+        if (choice === 'always') {
+          try {
+            await this.options.config.addToAllowlist(decision.request.pattern_keys);
+          } catch (err) {
+            event('warning', { type: 'config_write_failed', message: `Approved, but config.yaml could not be updated: ${(err as Error).message}` });
+          }
+        }
+        return null;
+      },
+      clarify: async (question, choices) => {
+        const { pending, answer } = hub.requestClarify(sid, question, choices, this.options.clarifyTimeoutMs ?? 120_000, input.signal);
+        event('clarify', { ...pending });
+        return answer;
+      },
+    };
+  }
+}
+
+/** Stands in for a missing host; the tools that need one are not offered, so this never runs. */
+const unavailableHost: ToolHost = {
+  homeDir: '/',
+  exec: async () => ({ output: 'No shell on this runtime', exitCode: null, timedOut: false, truncated: false }),
+  readText: async () => null,
+  writeText: async () => {
+    throw new Error('No file system on this runtime');
+  },
+  stat: async () => null,
+  search: async () => ({ matches: [], total: 0, truncated: false, engine: 'js' }),
+};

@@ -1,0 +1,36 @@
+import type { Message } from '../../shared/session.js';
+import type { ModelProvider } from '../providers/types.js';
+import { messageText } from '../../domain/session-rows.js';
+import { callModel } from './model-call.js';
+
+/** Marks the title request, so scripted test servers can recognise it. */
+export const TITLE_INSTRUCTIONS =
+  'Write a title for this conversation: at most 6 words, in the language of the user\'s message, no quotes, no trailing punctuation. Reply with the title only.';
+
+const TITLE_TIMEOUT_MS = 15_000;
+
+/** A short title from the first exchange, or null if the model gave nothing usable. */
+export async function generateTitle(input: { provider: ModelProvider; model: string; messages: readonly Message[]; signal: AbortSignal }): Promise<string | null> {
+  const user = input.messages.find((m) => m.role === 'user');
+  const answer = [...input.messages].reverse().find((m) => m.role === 'assistant' && !m._error && messageText(m).trim());
+  if (!user) return null;
+  const signal = AbortSignal.any([input.signal, AbortSignal.timeout(TITLE_TIMEOUT_MS)]);
+  const result = await callModel(input.provider, {
+    model: input.model,
+    messages: [
+      { role: 'system', content: TITLE_INSTRUCTIONS },
+      { role: 'user', content: `User: ${messageText(user).slice(0, 2000)}\n\nAssistant: ${answer ? messageText(answer).slice(0, 2000) : ''}` },
+    ],
+    maxTokens: 40,
+    signal,
+  });
+  const title = result.text
+    .replace(/<think>[\s\S]*?<\/think>/g, '')
+    .split('\n')
+    .map((l) => l.trim())
+    .find(Boolean)
+    ?.replace(/^["'`*#\s]+|["'`*\s.]+$/g, '')
+    .replace(/^title:\s*/i, '')
+    .slice(0, 80);
+  return title || null;
+}

@@ -1,0 +1,176 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+import type { AppDeps } from '../deps.js';
+import { BadRequest, NotFound } from '../ports/errors.js';
+import { jsonBody, queryParams } from '../http/validate.js';
+import { DEFAULT_TITLE, provisionalTitle } from '../domain/session-rows.js';
+import { driveTurn } from '../runs/turn-driver.js';
+import { SSE_HEADERS, encodeFrame, resumeAfter } from '../runs/sse.js';
+import { CancelledByUser, type RunWatcher } from '../runs/run.js';
+import { CLOSING_EVENTS } from '../runs/events.js';
+import { SessionId, requireSession } from './session-common.js';
+import type { Message } from '../shared/session.js';
+
+const Attachment = z.union([
+  z.string().min(1),
+  z.object({ path: z.string().min(1), filename: z.string().optional(), name: z.string().optional(), mime: z.string().optional(), size: z.number().optional(), is_image: z.boolean().optional() }).passthrough(),
+]);
+
+const StartBody = z.object({
+  session_id: SessionId,
+  message: z.string({ error: 'message is required' }).max(1_000_000),
+  model: z.string().min(1).max(256).nullish(),
+  model_provider: z.string().max(128).nullish(),
+  workspace: z.string().min(1).nullish(),
+  attachments: z.array(Attachment).max(20, 'at most 20 attachments').optional(),
+});
+
+const StreamQuery = z.object({
+  stream_id: z.string({ error: 'stream_id is required' }).regex(/^[A-Za-z0-9_-]{1,128}$/, 'Invalid stream id'),
+  after_seq: z.string().optional(),
+  after_event_id: z.string().optional(),
+  session_id: z.string().optional(),
+});
+const StreamIdQuery = z.object({ stream_id: StreamQuery.shape.stream_id });
+
+const newStreamId = () => crypto.randomUUID().replace(/-/g, '');
+
+/** Chat turns: start one, watch it (SSE, resumable), ask about it, cancel it. */
+export function chatRoutes(deps: AppDeps) {
+  const app = new Hono();
+  const { registry, runtime } = deps.agent;
+
+  app.post('/api/chat/start', async (c) => {
+    const b = await jsonBody(c, StartBody);
+    const text = b.message.trim();
+    if (!text) throw new BadRequest('message is required');
+    const session = await requireSession(deps, b.session_id);
+    const active = registry.activeFor(session.session_id);
+    if (active) return c.json({ error: 'session already has an active stream', active_stream_id: active.streamId }, 409);
+    const workspace = b.workspace ? await deps.files.checkWorkspace(b.workspace) : session.workspace || deps.options.defaultWorkspace;
+    const model = b.model ?? session.model ?? null;
+    await runtime.check(model);
+
+    const streamId = newStreamId();
+    const run = registry.begin(session.session_id, streamId);
+    const now = deps.clock.now();
+    const attachments = (b.attachments ?? []).map((a) => (typeof a === 'string' ? { path: a } : a));
+    const userMessage: Message = {
+      role: 'user',
+      content: attachments.length ? `${text}\n\n[Attached files: ${attachments.map((a) => a.path).join(', ')}]` : text,
+      timestamp: now,
+      ...(attachments.length ? { attachments } : {}),
+    };
+    let stored;
+    try {
+      const retitle = (!session.title || session.title === DEFAULT_TITLE) && !session.manual_title;
+      // Durable before the run starts: a crash from here on keeps the user's message.
+      stored = await deps.sessions.appendMessages(session.session_id, [userMessage], {
+        active_stream_id: streamId,
+        pending_started_at: now,
+        ...(retitle ? { title: provisionalTitle([userMessage]) ?? DEFAULT_TITLE } : {}),
+        ...(b.model ? { model: b.model } : {}),
+        ...(b.model_provider ? { model_provider: b.model_provider.toLowerCase() } : {}),
+        ...(b.workspace ? { workspace } : {}),
+      });
+    } catch (err) {
+      await registry.end(run, 'errored');
+      throw err;
+    }
+    if (b.workspace) await deps.workspaces.setLast(workspace);
+    void driveTurn(
+      { sessions: deps.sessions, registry, logger: deps.logger, now: () => deps.clock.now() },
+      runtime,
+      run,
+      { session: stored, streamId, model, workspace, signal: run.abort.signal },
+    );
+    return c.json({ stream_id: streamId, session_id: session.session_id, pending_started_at: now, turn_id: streamId, title: stored.title });
+  });
+
+  app.get('/api/chat/stream', async (c) => {
+    const q = queryParams(c, StreamQuery);
+    const lastEventId = c.req.header('Last-Event-ID') ?? q.after_event_id;
+    const live = registry.get(q.stream_id);
+    if (live) {
+      const after = resumeAfter(q.stream_id, live.lastSeq, q.after_seq, lastEventId);
+      return sseResponse((watcher) => live.watch(watcher, after));
+    }
+    const journal = await registry.journal.read(q.stream_id, q.session_id);
+    if (!journal) throw new NotFound('stream not found');
+    const events = journal.events;
+    const after = resumeAfter(q.stream_id, events.at(-1)?.seq ?? 0, q.after_seq, lastEventId);
+    return sseResponse((watcher) => {
+      for (const e of events) if (e.seq > after) watcher.send(encodeFrame(q.stream_id, e));
+      watcher.close();
+      return () => {};
+    });
+  });
+
+  app.get('/api/chat/stream/status', async (c) => {
+    const q = queryParams(c, StreamIdQuery);
+    const live = registry.get(q.stream_id);
+    if (live) {
+      return c.json({
+        active: live.status === 'running',
+        stream_id: q.stream_id,
+        session_id: live.sessionId,
+        replay_available: true,
+        journal: { last_seq: live.lastSeq, terminal_state: live.closed ? live.status : null },
+      });
+    }
+    const journal = await registry.journal.read(q.stream_id);
+    if (!journal) return c.json({ active: false, stream_id: q.stream_id, replay_available: false });
+    const last = journal.events.at(-1);
+    return c.json({
+      active: false,
+      stream_id: q.stream_id,
+      session_id: journal.sessionId,
+      replay_available: true,
+      journal: { last_seq: last?.seq ?? 0, terminal_state: last && CLOSING_EVENTS.has(last.event) ? last.event : null },
+    });
+  });
+
+  const cancel = async (streamId: string) => {
+    const run = registry.get(streamId);
+    if (!run) throw new NotFound('stream not found');
+    const cancelled = run.status === 'running' && !run.abort.signal.aborted;
+    if (cancelled) run.abort.abort(new CancelledByUser());
+    return { ok: true, cancelled, stream_id: streamId };
+  };
+  app.get('/api/chat/cancel', async (c) => c.json(await cancel(queryParams(c, StreamIdQuery).stream_id)));
+  app.post('/api/chat/cancel', async (c) => {
+    const fromQuery = c.req.query('stream_id');
+    const id = fromQuery ?? (await jsonBody(c, StreamIdQuery)).stream_id;
+    return c.json(await cancel(StreamIdQuery.shape.stream_id.parse(id)));
+  });
+
+  return app;
+}
+
+/**
+ * An SSE response fed by `attach`, which replays and subscribes a watcher. The stream ends
+ * when the run closes it; a client that goes away only detaches its watcher.
+ */
+function sseResponse(attach: (watcher: RunWatcher) => () => void): Response {
+  let detach: () => void = () => {};
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      let open = true;
+      const watcher: RunWatcher = {
+        send(frame) {
+          if (open) controller.enqueue(frame);
+        },
+        close() {
+          if (!open) return;
+          open = false;
+          controller.close();
+        },
+      };
+      detach = attach(watcher);
+    },
+    cancel() {
+      detach();
+    },
+  });
+  return new Response(body, { status: 200, headers: SSE_HEADERS });
+}

@@ -1,0 +1,73 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+import type { AppDeps } from '../deps.js';
+import { bodyFlag, jsonBody, queryFlag, queryParams } from '../http/validate.js';
+import { SessionId, requireSession } from './session-common.js';
+
+const SessionQuery = z.object({ session_id: SessionId });
+const ApprovalBody = z.object({
+  session_id: SessionId,
+  choice: z.enum(['once', 'session', 'always', 'deny'], { error: 'choice must be once, session, always or deny' }).optional(),
+  approval_id: z.string().max(64).optional(),
+  yolo: bodyFlag.optional(),
+});
+const ClarifyBody = z.object({
+  session_id: SessionId,
+  response: z.string().max(100_000).optional(),
+  answer: z.string().max(100_000).optional(),
+  choice: z.string().max(100_000).optional(),
+  clarify_id: z.string().max(64).optional(),
+});
+const YoloQuery = z.object({ session_id: SessionId, enabled: queryFlag });
+const YoloBody = z.object({ session_id: SessionId, enabled: bodyFlag });
+
+/** Answers to what a run is waiting on: approvals, clarifying questions, and per-session yolo. */
+export function interactionRoutes(deps: AppDeps) {
+  const app = new Hono();
+  const hub = deps.agent.hub;
+
+  app.get('/api/approval/pending', async (c) => {
+    const q = queryParams(c, SessionQuery);
+    return c.json(hub.pendingApproval(q.session_id));
+  });
+
+  app.post('/api/approval/respond', async (c) => {
+    const b = await jsonBody(c, ApprovalBody);
+    if (b.yolo) {
+      hub.setYolo(b.session_id, true);
+      return c.json({ ok: true, choice: b.choice ?? 'once', yolo_enabled: true });
+    }
+    if (!b.choice) return c.json({ error: 'choice is required (once, session, always or deny)' }, 400);
+    const answered = hub.respondApproval(b.session_id, b.choice, b.approval_id);
+    return c.json({ ok: true, choice: b.choice, approval_id: answered.approval_id, ...hub.pendingApproval(b.session_id) });
+  });
+
+  app.get('/api/clarify/pending', async (c) => {
+    const q = queryParams(c, SessionQuery);
+    return c.json({ pending: hub.pendingClarify(q.session_id) });
+  });
+
+  app.post('/api/clarify/respond', async (c) => {
+    const b = await jsonBody(c, ClarifyBody);
+    const answer = b.response ?? b.answer ?? b.choice;
+    if (answer === undefined || !answer.trim()) return c.json({ error: 'response is required' }, 400);
+    hub.respondClarify(b.session_id, answer, b.clarify_id);
+    return c.json({ ok: true, response: answer });
+  });
+
+  app.get('/api/session/yolo', async (c) => {
+    const q = queryParams(c, YoloQuery);
+    await requireSession(deps, q.session_id);
+    if (q.enabled !== undefined) hub.setYolo(q.session_id, q.enabled);
+    return c.json({ session_id: q.session_id, yolo_enabled: hub.isYolo(q.session_id) });
+  });
+
+  app.post('/api/session/yolo', async (c) => {
+    const b = await jsonBody(c, YoloBody);
+    await requireSession(deps, b.session_id);
+    hub.setYolo(b.session_id, b.enabled);
+    return c.json({ session_id: b.session_id, yolo_enabled: hub.isYolo(b.session_id) });
+  });
+
+  return app;
+}

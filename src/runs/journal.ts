@@ -1,0 +1,45 @@
+import type { RunEvent } from './events.js';
+
+/**
+ * Where a run's events are kept so a stream can be replayed after the run (or the process)
+ * is gone. Appends are buffered; a closing event is made durable before it resolves.
+ */
+export interface RunJournal {
+  open(sessionId: string, streamId: string): JournalWriter;
+  /** The run's events in order, or null when there is no journal for it. */
+  read(streamId: string, sessionId?: string): Promise<{ sessionId: string; events: RunEvent[] } | null>;
+  /** Removes a session's journals (the session was deleted). */
+  deleteSession(sessionId: string): Promise<void>;
+}
+
+export interface JournalWriter {
+  append(event: RunEvent): void;
+  /** Writes everything appended so far durably (fsync where the medium has one). */
+  flush(): Promise<void>;
+  /** Flushes and releases the writer. */
+  close(): Promise<void>;
+}
+
+/** Keeps journals in memory: tests, and the `memory` storage mode. */
+export class MemoryRunJournal implements RunJournal {
+  #runs = new Map<string, { sessionId: string; events: RunEvent[] }>();
+
+  open(sessionId: string, streamId: string): JournalWriter {
+    const run = { sessionId, events: [] as RunEvent[] };
+    this.#runs.set(streamId, run);
+    return {
+      append: (event) => void run.events.push(event),
+      flush: async () => {},
+      close: async () => {},
+    };
+  }
+
+  async read(streamId: string) {
+    const run = this.#runs.get(streamId);
+    return run ? { sessionId: run.sessionId, events: [...run.events] } : null;
+  }
+
+  async deleteSession(sessionId: string) {
+    for (const [id, run] of this.#runs) if (run.sessionId === sessionId) this.#runs.delete(id);
+  }
+}

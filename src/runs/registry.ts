@@ -1,0 +1,89 @@
+import { Conflict } from '../ports/errors.js';
+import type { RunJournal } from './journal.js';
+import { Run } from './run.js';
+import { HEARTBEAT } from './sse.js';
+
+export interface RunRegistryOptions {
+  journal: RunJournal;
+  now: () => number;
+  /** How long a finished run stays in memory for fast replay (then the journal serves it). */
+  keepFinishedMs?: number;
+  /** Heartbeat period for open streams. */
+  heartbeatMs?: number;
+}
+
+/**
+ * Owns every run: at most one active run per session, lookup by stream id, heartbeats for all
+ * watchers from one timer. HTTP handlers only look runs up; closing a stream never stops one.
+ */
+export class RunRegistry {
+  #runs = new Map<string, Run>();
+  #activeBySession = new Map<string, Run>();
+  #heartbeat: ReturnType<typeof setInterval> | null = null;
+  readonly journal: RunJournal;
+  #now: () => number;
+  #keepFinishedMs: number;
+  #heartbeatMs: number;
+  lastFinishedAt: number | null = null;
+
+  constructor(options: RunRegistryOptions) {
+    this.journal = options.journal;
+    this.#now = options.now;
+    this.#keepFinishedMs = options.keepFinishedMs ?? 10 * 60_000;
+    this.#heartbeatMs = options.heartbeatMs ?? 15_000;
+  }
+
+  /** Claims the session for a new run; Conflict (409) with the active stream id otherwise. */
+  begin(sessionId: string, streamId: string): Run {
+    const active = this.#activeBySession.get(sessionId);
+    if (active) throw new Conflict('session already has an active stream', { active_stream_id: active.streamId });
+    const run = new Run(streamId, sessionId, this.#now(), this.journal.open(sessionId, streamId), this.#now);
+    this.#runs.set(streamId, run);
+    this.#activeBySession.set(sessionId, run);
+    this.#startHeartbeat();
+    return run;
+  }
+
+  /** Releases the session; the run stays readable for a while for late watchers. */
+  async end(run: Run, status: Run['status']): Promise<void> {
+    if (this.#activeBySession.get(run.sessionId) === run) this.#activeBySession.delete(run.sessionId);
+    await run.finish(status);
+    this.lastFinishedAt = this.#now();
+    const timer = setTimeout(() => {
+      if (this.#runs.get(run.streamId) === run) this.#runs.delete(run.streamId);
+    }, this.#keepFinishedMs);
+    (timer as { unref?: () => void }).unref?.();
+    if (this.#activeBySession.size === 0) this.#stopHeartbeat();
+  }
+
+  get(streamId: string): Run | undefined {
+    return this.#runs.get(streamId);
+  }
+
+  activeFor(sessionId: string): Run | undefined {
+    return this.#activeBySession.get(sessionId);
+  }
+
+  get active(): Run[] {
+    return [...this.#activeBySession.values()];
+  }
+
+  /** Aborts every active run and waits for none: used at shutdown. */
+  abortAll(reason: string): void {
+    for (const run of this.#activeBySession.values()) run.abort.abort(new Error(reason));
+  }
+
+  #startHeartbeat() {
+    if (this.#heartbeat) return;
+    this.#heartbeat = setInterval(() => {
+      for (const run of this.#runs.values()) run.ping(HEARTBEAT);
+    }, this.#heartbeatMs);
+    (this.#heartbeat as { unref?: () => void }).unref?.();
+  }
+
+  #stopHeartbeat() {
+    // Finished runs may still have watchers replaying; they close on their own.
+    if (this.#heartbeat) clearInterval(this.#heartbeat);
+    this.#heartbeat = null;
+  }
+}

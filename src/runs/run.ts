@@ -1,0 +1,93 @@
+import { CLOSING_EVENTS, type RunEvent } from './events.js';
+import type { JournalWriter } from './journal.js';
+import { encodeFrame } from './sse.js';
+
+/** The abort reason when a person cancels a run (any other reason means the server stopped it). */
+export class CancelledByUser extends Error {
+  override name = 'AbortError';
+  constructor() {
+    super('Cancelled by user');
+  }
+}
+
+/** A live SSE connection watching a run. */
+export interface RunWatcher {
+  send(frame: Uint8Array): void;
+  close(): void;
+}
+
+export type RunStatus = 'running' | 'completed' | 'cancelled' | 'errored';
+
+/**
+ * One turn of one session. It owns its events (numbered from 1), journals each one, and fans
+ * each frame out to every watcher, encoding it once. Watchers come and go; the run goes on.
+ */
+export class Run {
+  readonly events: RunEvent[] = [];
+  readonly frames: Uint8Array[] = [];
+  readonly abort = new AbortController();
+  status: RunStatus = 'running';
+  finishedAt: number | null = null;
+  #watchers = new Set<RunWatcher>();
+
+  constructor(
+    readonly streamId: string,
+    readonly sessionId: string,
+    readonly startedAt: number,
+    private readonly journal: JournalWriter,
+    private readonly now: () => number,
+  ) {}
+
+  get lastSeq(): number {
+    return this.events.length;
+  }
+
+  get closed(): boolean {
+    const last = this.events.at(-1);
+    return !!last && CLOSING_EVENTS.has(last.event);
+  }
+
+  get watcherCount(): number {
+    return this.#watchers.size;
+  }
+
+  emit(event: string, data: Record<string, unknown>): RunEvent {
+    if (this.closed) throw new Error(`run ${this.streamId} is closed; cannot emit ${event}`);
+    const e: RunEvent = { seq: this.events.length + 1, event, data, at: this.now() };
+    const frame = encodeFrame(this.streamId, e);
+    this.events.push(e);
+    this.frames.push(frame);
+    this.journal.append(e);
+    for (const w of this.#watchers) w.send(frame);
+    if (CLOSING_EVENTS.has(event)) {
+      for (const w of this.#watchers) w.close();
+      this.#watchers.clear();
+    }
+    return e;
+  }
+
+  /**
+   * Replays every event after `afterSeq` to the watcher, then keeps it attached for live ones
+   * (synchronously, so nothing can slip between replay and attach).
+   */
+  watch(watcher: RunWatcher, afterSeq: number): () => void {
+    for (let i = afterSeq; i < this.frames.length; i++) watcher.send(this.frames[i]!);
+    if (this.closed) {
+      watcher.close();
+      return () => {};
+    }
+    this.#watchers.add(watcher);
+    return () => this.#watchers.delete(watcher);
+  }
+
+  /** Sends bytes (a heartbeat) to every watcher. */
+  ping(bytes: Uint8Array): void {
+    for (const w of this.#watchers) w.send(bytes);
+  }
+
+  async finish(status: RunStatus): Promise<void> {
+    this.status = status;
+    this.finishedAt = this.now();
+    await this.journal.close();
+  }
+}

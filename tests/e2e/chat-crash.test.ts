@@ -1,0 +1,114 @@
+import { mkdtemp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type RunningServer } from '../helpers/server.js';
+import { startScriptedOpenAI, type ScriptedServer } from '../fixtures/scripted-openai.js';
+import { isTitleRequest } from '../helpers/chat.js';
+import { readStream } from '../helpers/sse.js';
+
+/** kill -9 of the real server in the middle of turns: nothing corrupted, the turn marked interrupted. */
+describe('end to end: a crash mid-turn', () => {
+  let home: string;
+  let model: ScriptedServer;
+  let server: RunningServer;
+  const env = () => ({ HOME: home, HERMES_HOME: join(home, '.hermes') });
+  const sessionsDir = () => join(home, '.hermes', 'webui', 'sessions');
+  const post = async (path: string, body: unknown) => {
+    const res = await fetch(server.url + path, { method: 'POST', body: JSON.stringify(body) });
+    return { status: res.status, body: (await res.json()) as any };
+  };
+  const get = async (path: string) => (await (await fetch(server.url + path)).json()) as any;
+
+  beforeAll(async () => {
+    home = await mkdtemp(join(tmpdir(), 'hermes-crash-'));
+    model = await startScriptedOpenAI();
+    model.setRouter((req) => (isTitleRequest(req) ? [{ text: 'T' }] : undefined));
+    model.setFallback(() => [{ text: 'fallback answer' }]);
+    await mkdir(join(home, '.hermes'), { recursive: true });
+    await writeFile(join(home, '.hermes', 'config.yaml'), `model:\n  default: m\n  provider: custom\n  base_url: ${model.url}\n`);
+    server = await startServer(env());
+  });
+  afterAll(async () => {
+    await server?.stop('SIGKILL');
+    await model?.close();
+    await rm(home, { recursive: true, force: true });
+  });
+
+  /** Every session file parses, and none is left claiming a running turn. */
+  async function checkIntegrity() {
+    const files = (await readdir(sessionsDir())).filter((f) => f.endsWith('.json'));
+    for (const f of files) {
+      const text = await readFile(join(sessionsDir(), f), 'utf8');
+      expect(() => JSON.parse(text), f).not.toThrow();
+    }
+    return files.length;
+  }
+
+  it('keeps the user message, marks the turn interrupted, and replays the journal to a clean end', async () => {
+    const sid = (await post('/api/session/new', {})).body.session.session_id;
+    model.enqueue(Array.from({ length: 200 }, (_, i) => [{ text: `w${i} ` }, { delayMs: 10 }]).flat());
+    const start = await post('/api/chat/start', { session_id: sid, message: 'write a long essay' });
+    expect(start.status).toBe(200);
+    const res = await fetch(`${server.url}/api/chat/stream?stream_id=${start.body.stream_id}`);
+    let tokens = 0;
+    await readStream(res, { until: (f) => f.event === 'token' && ++tokens >= 5 });
+
+    await server.stop('SIGKILL');
+    await checkIntegrity();
+    const raw = JSON.parse(await readFile(join(sessionsDir(), `${sid}.json`), 'utf8'));
+    expect(raw.messages.map((m: any) => m.content)).toEqual(['write a long essay']);
+    expect(raw.active_stream_id).toBe(start.body.stream_id);
+
+    server = await startServer(env());
+    const s = (await get(`/api/session?session_id=${sid}`)).session;
+    expect(s.active_stream_id).toBeNull();
+    expect(s.messages[0]).toMatchObject({ role: 'user', content: 'write a long essay' });
+    expect(s.messages).toHaveLength(2);
+    expect(s.messages[1]).toMatchObject({ role: 'assistant', _interrupted: true, _error: true, error_type: 'interrupted' });
+    expect(s.messages[1].content).not.toMatch(/w\d/);
+
+    // The journal replays the tokens that were sent, then a closing apperror.
+    const replay = await readStream(await fetch(`${server.url}/api/chat/stream?stream_id=${start.body.stream_id}`));
+    expect(replay.filter((f) => f.event === 'token').length).toBeGreaterThanOrEqual(5);
+    expect(replay.at(-1)).toMatchObject({ event: 'apperror', data: { type: 'interrupted' } });
+    const status = await get(`/api/chat/stream/status?stream_id=${start.body.stream_id}`);
+    expect(status).toMatchObject({ active: false, replay_available: true });
+
+    // The session takes a new turn normally.
+    model.enqueue([{ text: 'back again' }]);
+    const again = await post('/api/chat/start', { session_id: sid, message: 'are you there?' });
+    const frames = await readStream(await fetch(`${server.url}/api/chat/stream?stream_id=${again.body.stream_id}`));
+    expect(frames.at(-1)!.event).toBe('stream_end');
+  });
+
+  it('kill -9 at random moments of busy turns never corrupts a session file', async () => {
+    let seed = 11;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const sids: string[] = [];
+    for (let round = 0; round < 6; round++) {
+      const sid = (await post('/api/session/new', {})).body.session.session_id;
+      sids.push(sid);
+      model.enqueue(
+        [{ text: 'step ' }, { toolCall: { id: `c${round}`, name: 'write_file', args: { path: `f${round}.txt`, content: 'x'.repeat(5000) } } }],
+        Array.from({ length: 30 }, (_, i) => [{ text: `t${i} ` }, { delayMs: 3 }]).flat(),
+      );
+      const start = await post('/api/chat/start', { session_id: sid, message: `round ${round}` });
+      expect(start.status).toBe(200);
+      await new Promise((r) => setTimeout(r, Math.floor(random() * 150)));
+      await server.stop('SIGKILL');
+      await checkIntegrity();
+      server = await startServer(env());
+      const s = (await get(`/api/session?session_id=${sid}`)).session;
+      expect(s.active_stream_id).toBeNull();
+      expect(s.messages[0]).toMatchObject({ role: 'user', content: `round ${round}` });
+      // Whatever was stored is a valid conversation: every tool result follows its call.
+      const calls = new Set(s.messages.flatMap((m: any) => (m.tool_calls ?? []).map((c: any) => c.id)));
+      for (const m of s.messages.filter((x: any) => x.role === 'tool')) expect(calls.has(m.tool_call_id)).toBe(true);
+      // Scripts the killed turn never reached must not answer the next round.
+      model.clear();
+    }
+    const list = await get('/api/sessions');
+    for (const sid of sids) expect(list.sessions.some((r: any) => r.session_id === sid)).toBe(true);
+  });
+});

@@ -1,0 +1,54 @@
+import { startScriptedOpenAI, type ScriptedServer } from '../fixtures/scripted-openai.js';
+import { TITLE_INSTRUCTIONS } from '../../src/agent/builtin/title.js';
+import { makeTestApp, type TestApp } from './app.js';
+import { readStream, type Frame } from './sse.js';
+
+export const TITLE = 'Scripted Title';
+
+/** True when a recorded request is the agent's title request (not a turn). */
+export const isTitleRequest = (req: { body: any }) => req.body?.messages?.[0]?.content === TITLE_INSTRUCTIONS;
+
+export interface ChatHarness extends TestApp {
+  model: ScriptedServer;
+  /** Starts a turn; returns the start response body. */
+  start(sessionId: string, message: string, extra?: Record<string, unknown>): Promise<{ status: number; body: any }>;
+  /** Opens the stream of a turn (optionally resuming) and reads it to the end. */
+  stream(streamId: string, options?: { lastEventId?: string; afterSeq?: number; until?: (f: Frame) => boolean; onFrame?: (f: Frame) => void | Promise<void> }): Promise<Frame[]>;
+  /** Turn requests the model received (title requests left out). */
+  turnRequests(): any[];
+}
+
+/** An app whose agent talks to a scripted OpenAI-compatible server; titles are answered automatically. */
+export async function makeChatApp(options: { storage?: 'memory' | 'fs'; extraYaml?: string; clarifyTimeoutMs?: number; keepFinishedMs?: number } = {}): Promise<ChatHarness> {
+  const model = await startScriptedOpenAI();
+  // Title requests are answered aside, so they never take a turn's queued script.
+  model.setRouter((req) => (isTitleRequest(req) ? [{ text: TITLE }] : undefined));
+  model.setFallback(() => ({ status: 500, body: 'no script queued for this request' }));
+  const t = await makeTestApp({
+    storage: options.storage,
+    clarifyTimeoutMs: options.clarifyTimeoutMs,
+    keepFinishedMs: options.keepFinishedMs,
+    configYaml: `# test configuration\nmodel:\n  default: test-model\n  provider: custom\n  base_url: ${model.url}\n${options.extraYaml ?? ''}`,
+  });
+  const close = t.close;
+  return Object.assign(t, {
+    model,
+    async start(sessionId: string, message: string, extra: Record<string, unknown> = {}) {
+      const r = await t.call('POST', '/api/chat/start', { session_id: sessionId, message, ...extra });
+      return { status: r.status, body: r.body };
+    },
+    async stream(streamId: string, o: { lastEventId?: string; afterSeq?: number; until?: (f: Frame) => boolean; onFrame?: (f: Frame) => void | Promise<void> } = {}) {
+      const q = o.afterSeq !== undefined ? `&after_seq=${o.afterSeq}` : '';
+      const res = await t.app.request(`/api/chat/stream?stream_id=${streamId}${q}`, { headers: o.lastEventId ? { 'Last-Event-ID': o.lastEventId } : {} });
+      if (res.status !== 200) throw new Error(`stream ${res.status}: ${await res.text()}`);
+      return readStream(res, { until: o.until, onFrame: o.onFrame });
+    },
+    turnRequests() {
+      return model.requests.filter((r) => !isTitleRequest(r)).map((r) => r.body);
+    },
+    async close() {
+      await close();
+      await model.close();
+    },
+  });
+}
