@@ -8,9 +8,9 @@ import { fileURLToPath } from 'node:url';
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 /** Starts dist/server.js; resolves once it prints its URL, with the ms that took. */
-export function startServer(env) {
+export function startServer(env, nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)) {
   const started = performance.now();
-  const child = spawn(process.execPath, [join(root, 'dist', 'server.js')], {
+  const child = spawn(process.execPath, [...nodeArgs, join(root, 'dist', 'server.js')], {
     env: { PATH: process.env.PATH, HERMES_WEBUI_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -13,7 +13,8 @@ export interface RunJournal {
 }
 
 export interface JournalWriter {
-  append(event: RunEvent): void;
+  /** `dataJson` is `JSON.stringify(event.data)` when the caller already has it. */
+  append(event: RunEvent, dataJson?: string): void;
   /** Writes everything appended so far durably (fsync where the medium has one). */
   flush(): Promise<void>;
   /** Flushes and releases the writer. */

@@ -54,10 +54,11 @@ export class Run {
   emit(event: string, data: Record<string, unknown>): RunEvent {
     if (this.closed) throw new Error(`run ${this.streamId} is closed; cannot emit ${event}`);
     const e: RunEvent = { seq: this.events.length + 1, event, data, at: this.now() };
-    const frame = encodeFrame(this.streamId, e);
+    const json = JSON.stringify(data);
+    const frame = encodeFrame(this.streamId, e, json);
     this.events.push(e);
     this.frames.push(frame);
-    this.journal.append(e);
+    this.journal.append(e, json);
     for (const w of this.#watchers) w.send(frame);
     if (CLOSING_EVENTS.has(event)) {
       for (const w of this.#watchers) w.close();

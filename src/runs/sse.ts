@@ -3,8 +3,8 @@ import type { RunEvent } from './events.js';
 const utf8 = new TextEncoder();
 
 /** One SSE frame: `id: <stream_id>:<seq>`, the event name, the JSON data. */
-export function encodeFrame(streamId: string, event: RunEvent): Uint8Array {
-  return utf8.encode(`id: ${streamId}:${event.seq}\nevent: ${event.event}\ndata: ${JSON.stringify(event.data)}\n\n`);
+export function encodeFrame(streamId: string, event: RunEvent, dataJson = JSON.stringify(event.data)): Uint8Array {
+  return utf8.encode(`id: ${streamId}:${event.seq}\nevent: ${event.event}\ndata: ${dataJson}\n\n`);
 }
 
 export const HEARTBEAT = utf8.encode(': heartbeat\n\n');

@@ -1,7 +1,8 @@
-import type { AgentRuntime, TurnInput } from '../agent/runtime.js';
+import type { AgentRuntime, TurnInput, TurnOutput } from '../agent/runtime.js';
 import { ProviderError } from '../agent/providers/types.js';
 import type { Logger } from '../ports/platform.js';
-import type { SessionStore } from '../ports/session-store.js';
+import type { SessionPatch, SessionStore } from '../ports/session-store.js';
+import type { Message } from '../shared/session.js';
 import { presentSession } from '../domain/present-session.js';
 import { CancelledByUser, type Run } from './run.js';
 import { INTERRUPTED_MESSAGE } from './recovery.js';
@@ -21,57 +22,92 @@ const MAX_DETAILS = 1200;
  * Runs one turn to its end: relays the runtime's events, stores what it completes, and closes
  * the run with `done`+`stream_end`, `cancel` or `apperror`. Never throws; every failure ends
  * as an event and a stored session, so a turn cannot hang or vanish.
+ *
+ * Events are relayed the moment they arrive; storage runs on its own queue beside them (a
+ * slow disk must not hold tokens back), and `done` waits for that queue to drain.
  */
 export async function driveTurn(deps: DriverDeps, runtime: AgentRuntime, run: Run, input: TurnInput): Promise<void> {
   const { sessions, logger } = deps;
   const sid = run.sessionId;
   const usage = { input_tokens: 0, output_tokens: 0, estimated_cost: null as number | null };
-  let doneSent = false;
+  // This run is the session's only writer of token totals, so they are kept here and stored whole.
+  const base = { input: input.session.input_tokens ?? 0, output: input.session.output_tokens ?? 0, cost: input.session.estimated_cost ?? null };
   let status: Run['status'] = 'completed';
+  // Storage work waiting its turn, merged: what a step completes (its messages, usage and
+  // patches) becomes one session write instead of several.
+  let queued: { messages: Message[]; patch: SessionPatch } | null = null;
+  let writing: Promise<void> | null = null;
+  let writeError: unknown = null;
+  const flush = async (): Promise<void> => {
+    while (queued && !writeError) {
+      const { messages, patch } = queued;
+      queued = null;
+      try {
+        if (messages.length) await sessions.appendMessages(sid, messages, patch);
+        else await sessions.update(sid, patch);
+      } catch (err) {
+        writeError = err;
+      }
+    }
+    writing = null;
+  };
+  const store = (messages: Message[], patch: SessionPatch) => {
+    queued ??= { messages: [], patch: {} };
+    queued.messages.push(...messages);
+    Object.assign(queued.patch, patch);
+    writing ??= Promise.resolve().then(flush);
+  };
+  const drained = async () => {
+    while (writing) await writing;
+    if (writeError) throw writeError;
+  };
+  const finishTurn = async () => {
+    await drained();
+    const session = await sessions.update(sid, { active_stream_id: null, pending_started_at: null });
+    run.emit('done', { session: presentSession(session), usage });
+  };
 
-  const totals = async (u: { input_tokens: number; output_tokens: number; cost: number | null; prompt_tokens: number }) => {
-    usage.input_tokens += u.input_tokens;
-    usage.output_tokens += u.output_tokens;
-    if (u.cost !== null) usage.estimated_cost = (usage.estimated_cost ?? 0) + u.cost;
-    const current = await sessions.get(sid);
-    if (!current) return;
-    await sessions.update(sid, {
-      input_tokens: (current.input_tokens ?? 0) + u.input_tokens,
-      output_tokens: (current.output_tokens ?? 0) + u.output_tokens,
-      ...(u.cost !== null ? { estimated_cost: (current.estimated_cost ?? 0) + u.cost } : {}),
-      last_prompt_tokens: u.prompt_tokens,
-    });
+  const handle = async (out: TurnOutput): Promise<boolean> => {
+    switch (out.type) {
+      case 'event':
+        run.emit(out.event, out.data);
+        return false;
+      case 'messages':
+        if (out.messages.length) store(out.messages, {});
+        return false;
+      case 'patch':
+        store([], out.patch);
+        return false;
+      case 'usage': {
+        usage.input_tokens += out.input_tokens;
+        usage.output_tokens += out.output_tokens;
+        if (out.cost !== null) usage.estimated_cost = (usage.estimated_cost ?? 0) + out.cost;
+        const patch = {
+          input_tokens: base.input + usage.input_tokens,
+          output_tokens: base.output + usage.output_tokens,
+          ...(usage.estimated_cost !== null ? { estimated_cost: (base.cost ?? 0) + usage.estimated_cost } : {}),
+          last_prompt_tokens: out.prompt_tokens,
+        };
+        store([], patch);
+        return false;
+      }
+      case 'turn_done':
+        await finishTurn();
+        return true;
+    }
   };
 
   try {
+    let doneSent = false;
     for await (const out of runtime.startTurn(input)) {
-      switch (out.type) {
-        case 'event':
-          run.emit(out.event, out.data);
-          break;
-        case 'messages':
-          if (out.messages.length) await sessions.appendMessages(sid, out.messages);
-          break;
-        case 'patch':
-          await sessions.update(sid, out.patch);
-          break;
-        case 'usage':
-          await totals(out);
-          break;
-        case 'turn_done': {
-          const session = await sessions.update(sid, { active_stream_id: null, pending_started_at: null });
-          run.emit('done', { session: presentSession(session), usage });
-          doneSent = true;
-          break;
-        }
-      }
+      if (await handle(out)) doneSent = true;
     }
-    if (!doneSent) {
-      const session = await sessions.update(sid, { active_stream_id: null, pending_started_at: null });
-      run.emit('done', { session: presentSession(session), usage });
-    }
+    if (!doneSent) await finishTurn();
+    else await drained();
     run.emit('stream_end', { session_id: sid });
   } catch (err) {
+    // Whatever the turn completed before it failed is stored first.
+    await drained().catch(() => {});
     if (run.abort.signal.aborted && run.abort.signal.reason instanceof CancelledByUser) {
       status = 'cancelled';
       const session = await settle(deps, sid, null);

@@ -52,7 +52,8 @@ describe('end to end: a crash mid-turn', () => {
     expect(start.status).toBe(200);
     const res = await fetch(`${server.url}/api/chat/stream?stream_id=${start.body.stream_id}`);
     let tokens = 0;
-    await readStream(res, { until: (f) => f.event === 'token' && ++tokens >= 5 });
+    // ~400 ms of streaming: longer than the journal's batching window.
+    const seen = await readStream(res, { until: (f) => f.event === 'token' && ++tokens >= 40 });
 
     await server.stop('SIGKILL');
     await checkIntegrity();
@@ -68,10 +69,14 @@ describe('end to end: a crash mid-turn', () => {
     expect(s.messages[1]).toMatchObject({ role: 'assistant', _interrupted: true, _error: true, error_type: 'interrupted' });
     expect(s.messages[1].content).not.toMatch(/w\d/);
 
-    // The journal replays the tokens that were sent, then a closing apperror.
+    // The journal replays what it had written (at most its batching window behind what the
+    // client saw), exactly as sent, then a closing apperror.
     const replay = await readStream(await fetch(`${server.url}/api/chat/stream?stream_id=${start.body.stream_id}`));
-    expect(replay.filter((f) => f.event === 'token').length).toBeGreaterThanOrEqual(5);
+    const replayed = replay.filter((f) => f.event === 'token');
+    expect(replayed.length).toBeGreaterThan(0);
+    expect(replayed.map((f) => [f.id, f.data])).toEqual(seen.filter((f) => f.event === 'token').slice(0, replayed.length).map((f) => [f.id, f.data]));
     expect(replay.at(-1)).toMatchObject({ event: 'apperror', data: { type: 'interrupted' } });
+    expect(Number(replay.at(-1)!.id!.split(':')[1])).toBe(Number(replay.at(-2)!.id!.split(':')[1]) + 1);
     const status = await get(`/api/chat/stream/status?stream_id=${start.body.stream_id}`);
     expect(status).toMatchObject({ active: false, replay_available: true });
 

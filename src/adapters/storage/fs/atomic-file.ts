@@ -7,12 +7,16 @@ let counter = 0;
  * Writes `data` so that a reader (or a crash) only ever sees the old file or the new one:
  * temp file in the same directory, fsync, rename over the target, fsync the directory.
  */
-export async function writeFileAtomic(path: string, data: string | Uint8Array, options: { syncDir?: boolean } = {}) {
+export async function writeFileAtomic(path: string, data: string | Uint8Array, options: { syncDir?: boolean } = {}): Promise<{ mtimeMs: number; size: number }> {
   const temp = `${path}.tmp.${process.pid}.${++counter}`;
   const handle = await open(temp, 'w', 0o644);
+  let written: { mtimeMs: number; size: number };
   try {
     await handle.writeFile(data);
     await handle.sync();
+    // Renaming keeps mtime and size, so these identify the new file for a reader's cache.
+    const st = await handle.stat();
+    written = { mtimeMs: st.mtimeMs, size: st.size };
   } catch (err) {
     await handle.close().catch(() => {});
     await unlink(temp).catch(() => {});
@@ -26,6 +30,7 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
     throw err;
   }
   if (options.syncDir !== false) await syncDir(dirname(path));
+  return written;
 }
 
 async function syncDir(dir: string) {

@@ -7,11 +7,17 @@ import type { JournalWriter, RunJournal } from '../../../runs/journal.js';
 import { isSafeSessionId } from '../../../shared/session.js';
 
 const SAFE_STREAM_ID = /^[A-Za-z0-9_-]{1,128}$/;
+/**
+ * Lines are gathered this long before one write. A write per token costs a system call per
+ * token; the journal only serves replays, and a crash loses at most this much of one (the
+ * transcript itself is stored separately, step by step). Closing events are written at once.
+ */
+const BATCH_MS = 200;
 
 /**
  * Run journals in the incumbent's place: `sessions/_run_journal/<sid>/<stream_id>.jsonl`, one
  * JSON line per event (`{version, event_id, seq, run_id, session_id, event, created_at,
- * terminal, payload}`). Lines are written once per event-loop turn; closing events are fsynced.
+ * terminal, payload}`). Lines are batched; closing events are written and fsynced at once.
  */
 export class FsRunJournal implements RunJournal {
   readonly root: string;
@@ -30,12 +36,14 @@ export class FsRunJournal implements RunJournal {
     mkdirSync(join(this.root, sessionId), { recursive: true });
     let fd: number | null = openSync(path, 'a');
     let pending: string[] = [];
-    let scheduled = false;
+    let timer: ReturnType<typeof setTimeout> | null = null;
     const logger = this.logger;
-    // Lines reach the OS within the same turn of the event loop that emitted them (before the
-    // frame reaches a browser), so a kill -9 loses nothing a client saw; fsync only at the end.
+    // Both ids passed SAFE_STREAM_ID / isSafeSessionId, so they need no JSON escaping.
+    const prefix = `{"version":1,"event_id":"${streamId}:`;
+    const ids = `,"run_id":"${streamId}","session_id":"${sessionId}"`;
     const writeOut = () => {
-      scheduled = false;
+      if (timer) clearTimeout(timer);
+      timer = null;
       if (!pending.length || fd === null) return;
       const text = pending.join('');
       pending = [];
@@ -52,25 +60,14 @@ export class FsRunJournal implements RunJournal {
         fsync(fd, () => resolve());
       });
     return {
-      append: (event) => {
+      append: (event, dataJson = JSON.stringify(event.data)) => {
+        const terminal = CLOSING_EVENTS.has(event.event);
+        // Built by hand around the already-serialised payload: this runs once per token.
         pending.push(
-          JSON.stringify({
-            version: 1,
-            event_id: `${streamId}:${event.seq}`,
-            seq: event.seq,
-            run_id: streamId,
-            session_id: sessionId,
-            event: event.event,
-            created_at: event.at,
-            terminal: CLOSING_EVENTS.has(event.event),
-            payload: event.data,
-          }) + '\n',
+          `${prefix}${event.seq}","seq":${event.seq}${ids},"event":${JSON.stringify(event.event)},"created_at":${event.at},"terminal":${terminal},"payload":${dataJson}}\n`,
         );
-        if (CLOSING_EVENTS.has(event.event)) void sync();
-        else if (!scheduled) {
-          scheduled = true;
-          setImmediate(writeOut);
-        }
+        if (terminal) void sync();
+        else timer ??= setTimeout(writeOut, BATCH_MS);
       },
       flush: sync,
       close: async () => {

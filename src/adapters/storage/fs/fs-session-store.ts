@@ -13,6 +13,8 @@ const INDEX_FILE = '_index.json';
 /** How long index writes are coalesced: many appends in a burst rewrite the index once. */
 const INDEX_FLUSH_MS = 250;
 const READ_BATCH = 32;
+/** Parsed sessions kept to skip re-reading a file this process wrote (checked by mtime and size). */
+const CACHE_SIZE = 64;
 
 export interface FsSessionStoreOptions {
   /** The state directory; sessions live in `<dir>/sessions`. */
@@ -36,6 +38,7 @@ export class FsSessionStore extends RowIndexedSessionStore {
   #logger: Logger | undefined;
   #flushTimer: ReturnType<typeof setTimeout> | null = null;
   #indexWrite: Promise<void> = Promise.resolve();
+  #cache = new Map<string, { mtimeMs: number; size: number; session: Session }>();
   /** True while init() fills the rows: the index is written once at the end, not per row. */
   #loading = false;
 
@@ -145,17 +148,26 @@ export class FsSessionStore extends RowIndexedSessionStore {
 
   protected async load(id: string): Promise<Session | null> {
     const path = this.#path(id);
-    let text: string;
-    let mtime: number;
+    let st;
     try {
-      [text, mtime] = await Promise.all([readFile(path, 'utf8'), stat(path).then((s) => s.mtimeMs / 1000)]);
+      st = await stat(path);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw err;
+    }
+    const cached = this.#cache.get(id);
+    if (cached && cached.mtimeMs === st.mtimeMs && cached.size === st.size) return cached.session;
+    let text: string;
+    try {
+      text = await readFile(path, 'utf8');
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw err;
     }
     try {
-      const session = parseSession(id, text, mtime);
+      const session = parseSession(id, text, st.mtimeMs / 1000);
       this.brokenSessions.delete(id);
+      this.#remember(id, { mtimeMs: st.mtimeMs, size: st.size, session });
       return session;
     } catch (err) {
       if (err instanceof CorruptSessionFile) {
@@ -167,16 +179,25 @@ export class FsSessionStore extends RowIndexedSessionStore {
     }
   }
 
+  #remember(id: string, entry: { mtimeMs: number; size: number; session: Session }) {
+    this.#cache.delete(id);
+    this.#cache.set(id, entry);
+    if (this.#cache.size > CACHE_SIZE) this.#cache.delete(this.#cache.keys().next().value!);
+  }
+
   protected async persist(session: Session, previous: Session | null): Promise<void> {
     const path = this.#path(session.session_id);
     if (previous && previous.messages.length > 0 && session.messages.length < previous.messages.length) {
       // A shrinking write (clear, truncate) keeps the longer transcript one step back.
       await writeFileAtomic(`${path}.bak`, await readFile(path), { syncDir: false });
     }
-    await writeFileAtomic(path, serializeSession(session));
+    const written = await writeFileAtomic(path, serializeSession(session));
+    // The store never mutates a session it has handed to persist, so it can be cached as is.
+    this.#remember(session.session_id, { ...written, session });
   }
 
   protected async remove(id: string): Promise<boolean> {
+    this.#cache.delete(id);
     try {
       await unlink(this.#path(id));
       return true;
