@@ -100,9 +100,9 @@ describe('chat: an Anthropic model', () => {
       expect(done.session.messages.at(-1).content).toBe('Your notes say: buy milk.');
       expect(done.usage).toMatchObject({ input_tokens: 130, output_tokens: 18 });
       const turn = model.requests.filter((r) => r.body.system !== undefined && !String(r.body.system).startsWith('Write a title'));
-      expect(turn[0].headers['x-api-key']).toBe('sk-ant-test');
+      expect(turn[0]!.headers['x-api-key']).toBe('sk-ant-test');
       // The tool result went back as a tool_result block in a user message.
-      const second = turn[1].body.messages;
+      const second = turn[1]!.body.messages;
       expect(second.at(-1).content[0]).toMatchObject({ type: 'tool_result', tool_use_id: 'toolu_1' });
     } finally {
       await t.close();
