@@ -1,39 +1,97 @@
-// Bundles the Node server into dist/server.js. With --if-needed it does nothing when the
-// bundle is newer than every source file, so `npm start` stays fast after the first run.
+// Builds what `npm start` serves: the Node server (dist/server.js) and the browser app
+// (public/: index.html plus hashed, code-split assets under public/assets/). With --if-needed
+// it skips a part whose output is newer than every source file it depends on.
 import { build } from 'esbuild';
-import { readFileSync, readdirSync, statSync, existsSync } from 'node:fs';
-import { join, dirname } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync, cpSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const out = join(root, 'dist', 'server.js');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const ifNeeded = process.argv.includes('--if-needed');
+const only = process.argv.find((a) => a === '--server' || a === '--client');
 
-function newestMtime(dir) {
+function newestMtime(paths) {
   let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
+  for (const p of paths) {
+    if (!existsSync(p)) continue;
+    const st = statSync(p);
+    if (!st.isDirectory()) {
+      newest = Math.max(newest, st.mtimeMs);
+      continue;
+    }
+    for (const entry of readdirSync(p, { withFileTypes: true })) newest = Math.max(newest, newestMtime([join(p, entry.name)]));
   }
   return newest;
 }
 
-if (process.argv.includes('--if-needed') && existsSync(out)) {
-  const sources = Math.max(newestMtime(join(root, 'src')), statSync(join(root, 'package.json')).mtimeMs);
-  if (statSync(out).mtimeMs >= sources) process.exit(0);
+const fresh = (output, inputs) => ifNeeded && existsSync(output) && statSync(output).mtimeMs >= newestMtime(inputs);
+
+async function buildServer() {
+  const out = join(root, 'dist', 'server.js');
+  if (fresh(out, [join(root, 'src'), join(root, 'package.json')])) return;
+  const started = Date.now();
+  await build({
+    entryPoints: [join(root, 'src/entry/node.ts')],
+    outfile: out,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    sourcemap: true,
+    define: { __APP_VERSION__: JSON.stringify(pkg.version) },
+    logLevel: 'warning',
+  });
+  console.log(`built dist/server.js in ${Date.now() - started} ms`);
 }
 
-const started = Date.now();
-await build({
-  entryPoints: [join(root, 'src/entry/node.ts')],
-  outfile: out,
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  packages: 'external',
-  sourcemap: true,
-  define: { __APP_VERSION__: JSON.stringify(pkg.version) },
-  logLevel: 'warning',
-});
-console.log(`built dist/server.js in ${Date.now() - started} ms`);
+async function buildClient() {
+  const publicDir = join(root, 'public');
+  const index = join(publicDir, 'index.html');
+  if (fresh(index, [join(root, 'components'), join(root, 'src', 'shared'), join(root, 'package.json')])) return;
+  const started = Date.now();
+  const assets = join(publicDir, 'assets');
+  rmSync(assets, { recursive: true, force: true });
+  mkdirSync(assets, { recursive: true });
+  const result = await build({
+    entryPoints: { main: join(root, 'components/main.ts') },
+    outdir: assets,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'browser',
+    target: ['chrome111', 'firefox115', 'safari16.4'],
+    minify: true,
+    sourcemap: 'linked',
+    entryNames: '[name]-[hash]',
+    chunkNames: 'chunks/[name]-[hash]',
+    assetNames: 'files/[name]-[hash]',
+    loader: { '.woff2': 'file', '.woff': 'file', '.ttf': 'file' },
+    metafile: true,
+    legalComments: 'none',
+    define: { __APP_VERSION__: JSON.stringify(pkg.version) },
+    logLevel: 'warning',
+  });
+  // KaTeX's stylesheet and fonts are copied as they are and loaded only when math appears.
+  const katexDist = join(root, 'node_modules', 'katex', 'dist');
+  cpSync(join(katexDist, 'katex.min.css'), join(assets, 'katex', 'katex.min.css'));
+  cpSync(join(katexDist, 'fonts'), join(assets, 'katex', 'fonts'), { recursive: true });
+
+  const outputs = Object.entries(result.metafile.outputs);
+  const entry = outputs.find(([, o]) => o.entryPoint?.endsWith('components/main.ts') && !o.entryPoint.endsWith('.css'));
+  const url = (file) => '/' + relative(publicDir, join(root, file)).split('\\').join('/');
+  const js = entry && url(entry[0]);
+  const css = entry?.[1].cssBundle && url(entry[1].cssBundle);
+  // The entry's static imports are fetched in parallel with it instead of one after another.
+  const preloads = (entry?.[1].imports ?? []).filter((i) => i.kind === 'import-statement').map((i) => `<link rel="modulepreload" href="${url(i.path)}" />`);
+  const html = readFileSync(join(root, 'components', 'index.html'), 'utf8')
+    .replace('<!--styles-->', css ? `<link rel="stylesheet" href="${css}" />` : '')
+    .replace('<!--preloads-->', preloads.join('\n    '))
+    .replace('<!--scripts-->', `<script type="module" src="${js}"></script>`);
+  writeFileSync(index, html);
+  console.log(`built public/ in ${Date.now() - started} ms`);
+}
+
+if (only !== '--client') await buildServer();
+if (only !== '--server') await buildClient();

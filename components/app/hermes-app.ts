@@ -1,0 +1,281 @@
+import { LitElement, css, html, nothing } from 'lit';
+import { customElement } from 'lit/decorators.js';
+import { provide } from '@lit/context';
+import { ChatStore } from '../state/chat-store.js';
+import { SessionsStore } from '../state/sessions-store.js';
+import { UiStore } from '../state/ui-store.js';
+import { chatContext, sessionsContext, uiContext } from '../state/contexts.js';
+import { StoreController } from '../state/store.js';
+import { baseStyles } from '../shared/styles.js';
+import { icons } from '../shared/icons.js';
+import { emit } from '../events.js';
+import '../sidebar/hermes-sidebar.js';
+import '../chat/hermes-chat-view.js';
+
+const MOBILE = '(max-width: 639px)';
+
+function sessionFromPath(path: string): string | null {
+  const m = /^\/session\/([^/?#]+)/.exec(path);
+  return m ? decodeURIComponent(m[1]!) : null;
+}
+
+/**
+ * The application shell: sidebar, chat and the workspace panel; owns the stores (provided as
+ * contexts), the URL (`/`, `/session/<id>`, `/login`) and the global keyboard shortcuts.
+ *
+ * @fires hermes-open-session - listened for, from any descendant
+ */
+@customElement('hermes-app')
+export class HermesApp extends LitElement {
+  @provide({ context: chatContext }) chat = new ChatStore();
+  @provide({ context: sessionsContext }) sessions = new SessionsStore();
+  @provide({ context: uiContext }) ui = new UiStore();
+
+  #stores = new StoreController(this, () => [this.ui, this.chat]);
+  #mobile = window.matchMedia(MOBILE);
+  #route = location.pathname;
+
+  constructor() {
+    super();
+    if (this.#mobile.matches) this.ui.sidebarOpen = false;
+    this.chat.onSessionChanged = (id, patch) => this.sessions.patch(id, patch);
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    window.addEventListener('popstate', this.#onPopState);
+    window.addEventListener('keydown', this.#onKeyDown);
+    this.addEventListener('hermes-open-session', this.#onOpenSession);
+    this.#mobile.addEventListener('change', this.#onMobileChange);
+    if (this.#route === '/login') return;
+    void this.ui.load();
+    void this.sessions.refresh();
+    void this.chat.open(sessionFromPath(location.pathname));
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    window.removeEventListener('popstate', this.#onPopState);
+    window.removeEventListener('keydown', this.#onKeyDown);
+    this.removeEventListener('hermes-open-session', this.#onOpenSession);
+    this.#mobile.removeEventListener('change', this.#onMobileChange);
+  }
+
+  #onMobileChange = () => this.ui.toggleSidebar(!this.#mobile.matches);
+
+  #onPopState = () => {
+    this.#route = location.pathname;
+    void this.chat.open(sessionFromPath(location.pathname));
+  };
+
+  #onOpenSession = (e: HTMLElementEventMap['hermes-open-session']) => {
+    const id = e.detail.sessionId;
+    const path = id ? `/session/${encodeURIComponent(id)}` : '/';
+    if (path !== location.pathname) history[e.detail.replace ? 'replaceState' : 'pushState'](null, '', path);
+    this.#route = path;
+    if (id !== this.chat.sessionId) void this.chat.open(id);
+    if (this.#mobile.matches) this.ui.toggleSidebar(false);
+  };
+
+  #onKeyDown = (e: KeyboardEvent) => {
+    const mod = e.metaKey || e.ctrlKey;
+    const typing = (() => {
+      const el = e.composedPath()[0] as HTMLElement | undefined;
+      return !!el && (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || el.isContentEditable);
+    })();
+    if (mod && e.key.toLowerCase() === 'k') {
+      e.preventDefault();
+      emit(this, 'hermes-open-session', { sessionId: null });
+      this.#focusComposer();
+    } else if (mod && e.key.toLowerCase() === 'b') {
+      e.preventDefault();
+      this.ui.toggleSidebar();
+    } else if (mod && e.key === '/') {
+      e.preventDefault();
+      this.#focusComposer();
+    } else if (e.key === 'Escape') {
+      if (this.ui.settingsOpen) this.ui.openSettings(false);
+      else if (this.#mobile.matches && this.ui.sidebarOpen) this.ui.toggleSidebar(false);
+    } else if (!mod && !typing && (e.key === 'j' || e.key === 'k')) {
+      const rows = this.sessions.visible;
+      const at = rows.findIndex((r) => r.session_id === this.chat.sessionId);
+      const next = rows[Math.max(0, Math.min(rows.length - 1, at + (e.key === 'j' ? 1 : -1)))];
+      if (next && next.session_id !== this.chat.sessionId) emit(this, 'hermes-open-session', { sessionId: next.session_id });
+    }
+  };
+
+  #focusComposer() {
+    requestAnimationFrame(() => this.renderRoot.querySelector('hermes-chat-view')?.focusComposer());
+  }
+
+  override render() {
+    if (this.#route === '/login') {
+      void import('../settings/hermes-login.js');
+      return html`<hermes-login></hermes-login>`;
+    }
+    const ui = this.ui;
+    const mobile = this.#mobile.matches;
+    return html`
+      <div class="layout" ?data-sidebar=${ui.sidebarOpen} ?data-panel=${ui.panelOpen}>
+        <aside class="sidebar" ?inert=${!ui.sidebarOpen}>
+          <hermes-sidebar></hermes-sidebar>
+        </aside>
+        ${mobile && ui.sidebarOpen ? html`<div class="scrim" @click=${() => ui.toggleSidebar(false)}></div>` : nothing}
+        <main class="main">
+          <header class="topbar">
+            <button class="icon-button" title="Toggle sidebar (Ctrl+B)" aria-label="Toggle sidebar" @click=${() => ui.toggleSidebar()}>${icons.sidebar()}</button>
+            <span class="title">${this.chat.session?.title ?? (this.chat.loading ? '' : 'New chat')}</span>
+            <button class="icon-button" title="Workspace" aria-label="Toggle workspace panel" aria-pressed=${ui.panelOpen} @click=${() => ui.togglePanel()}>${icons.panel()}</button>
+            <button class="icon-button" title="Settings" aria-label="Settings" data-role="open-settings" @click=${() => this.#openSettings()}>${icons.settings()}</button>
+          </header>
+          <hermes-chat-view></hermes-chat-view>
+        </main>
+        ${ui.panelOpen ? html`<aside class="panel" data-role="workspace-panel">${this.#panel()}</aside>` : nothing}
+      </div>
+      ${ui.settingsOpen ? this.#settings() : nothing}
+      ${ui.toast ? html`<div class="toast" role="status" data-kind=${ui.toast.kind}>${ui.toast.message}</div>` : nothing}
+    `;
+  }
+
+  #openSettings() {
+    void import('../settings/hermes-settings-dialog.js');
+    this.ui.openSettings(true);
+  }
+
+  #settings() {
+    void import('../settings/hermes-settings-dialog.js');
+    return html`<hermes-settings-dialog></hermes-settings-dialog>`;
+  }
+
+  #panel() {
+    // The panel's code loads the first time it opens.
+    void import('../workspace/hermes-workspace-panel.js');
+    return html`<hermes-workspace-panel @close=${() => this.ui.togglePanel(false)}></hermes-workspace-panel>`;
+  }
+
+  static override styles = [
+    baseStyles,
+    css`
+      :host {
+        display: block;
+        height: 100dvh;
+        background: var(--hermes-bg);
+        color: var(--hermes-fg);
+      }
+      .layout {
+        display: grid;
+        grid-template-columns: 0 minmax(0, 1fr) 0;
+        height: 100%;
+      }
+      .layout[data-sidebar] {
+        grid-template-columns: var(--hermes-sidebar-width) minmax(0, 1fr) 0;
+      }
+      .layout[data-panel] {
+        grid-template-columns: 0 minmax(0, 1fr) var(--hermes-panel-width);
+      }
+      .layout[data-sidebar][data-panel] {
+        grid-template-columns: var(--hermes-sidebar-width) minmax(0, 1fr) var(--hermes-panel-width);
+      }
+      .sidebar {
+        overflow: hidden;
+        background: var(--hermes-panel);
+        border-right: var(--hermes-border-width) solid var(--hermes-border);
+        min-height: 0;
+      }
+      .layout:not([data-sidebar]) .sidebar {
+        visibility: hidden;
+      }
+      .main {
+        display: flex;
+        flex-direction: column;
+        min-width: 0;
+        min-height: 0;
+      }
+      .topbar {
+        display: flex;
+        align-items: center;
+        gap: var(--hermes-space-xs);
+        padding: var(--hermes-space-xs) var(--hermes-space-sm);
+        padding-top: max(var(--hermes-space-xs), env(safe-area-inset-top));
+        border-bottom: var(--hermes-border-width) solid var(--hermes-border);
+        min-height: 44px;
+      }
+      .topbar .title {
+        flex: 1;
+        min-width: 0;
+        overflow: hidden;
+        text-overflow: ellipsis;
+        white-space: nowrap;
+        font-size: var(--hermes-text-body);
+        color: var(--hermes-fg-muted);
+      }
+      hermes-chat-view {
+        flex: 1;
+        min-height: 0;
+      }
+      .panel {
+        min-width: 0;
+        min-height: 0;
+        border-left: var(--hermes-border-width) solid var(--hermes-border);
+        background: var(--hermes-panel-subtle);
+      }
+      .toast {
+        position: fixed;
+        left: 50%;
+        bottom: calc(var(--hermes-space-xl) + env(safe-area-inset-bottom));
+        transform: translateX(-50%);
+        background: var(--hermes-panel);
+        border: var(--hermes-border-width) solid var(--hermes-border);
+        border-radius: var(--hermes-radius-md);
+        padding: var(--hermes-space-sm) var(--hermes-space-md);
+        box-shadow: var(--hermes-shadow-popover);
+        max-width: min(90vw, 480px);
+        z-index: 30;
+      }
+      .toast[data-kind='error'] {
+        border-color: var(--hermes-color-error);
+      }
+      .scrim {
+        position: fixed;
+        inset: 0;
+        background: var(--hermes-scrim);
+        z-index: 10;
+      }
+      @media (max-width: 639px) {
+        .layout,
+        .layout[data-sidebar],
+        .layout[data-panel],
+        .layout[data-sidebar][data-panel] {
+          grid-template-columns: minmax(0, 1fr);
+        }
+        .sidebar {
+          position: fixed;
+          inset: 0 auto 0 0;
+          width: min(86vw, var(--hermes-sidebar-width));
+          z-index: 20;
+          transform: translateX(-100%);
+          transition: transform var(--hermes-duration);
+          padding-top: env(safe-area-inset-top);
+          padding-bottom: env(safe-area-inset-bottom);
+        }
+        .layout[data-sidebar] .sidebar {
+          transform: none;
+        }
+        .main {
+          grid-column: 1;
+        }
+        .panel {
+          position: fixed;
+          inset: 0;
+          z-index: 20;
+        }
+      }
+    `,
+  ];
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'hermes-app': HermesApp;
+  }
+}

@@ -1,0 +1,16 @@
+import { LitElement, html } from 'lit';
+import { customElement } from 'lit/decorators.js';
+
+/** PLACEHOLDER while the element is being built (replaced in this change). */
+@customElement('hermes-transcript')
+export class HermesTranscript extends LitElement {
+  override render() {
+    return html``;
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'hermes-transcript': HermesTranscript;
+  }
+}

@@ -1,0 +1,89 @@
+import { css } from 'lit';
+
+/** What every element shares: box sizing, focus rings, quiet buttons, inputs. Tokens only. */
+export const baseStyles = css`
+  :host {
+    box-sizing: border-box;
+  }
+  *,
+  *::before,
+  *::after {
+    box-sizing: inherit;
+  }
+  :focus-visible {
+    outline: 2px solid var(--hermes-focus-ring);
+    outline-offset: 2px;
+  }
+  button {
+    font: inherit;
+    color: inherit;
+    background: transparent;
+    border: var(--hermes-border-width) solid transparent;
+    border-radius: var(--hermes-radius-md);
+    padding: var(--hermes-space-xs) var(--hermes-space-sm);
+    cursor: pointer;
+    transition: background var(--hermes-duration);
+  }
+  button:hover:not(:disabled) {
+    background: var(--hermes-hover);
+  }
+  button:disabled {
+    opacity: 0.5;
+    cursor: default;
+  }
+  button.primary {
+    background: var(--hermes-accent);
+    color: var(--hermes-color-ink);
+  }
+  button.primary:hover:not(:disabled) {
+    background: color-mix(in srgb, var(--hermes-accent) 85%, var(--hermes-fg));
+  }
+  button.outline {
+    border-color: var(--hermes-border);
+  }
+  button.danger {
+    color: var(--hermes-color-error);
+  }
+  .icon-button {
+    display: inline-grid;
+    place-items: center;
+    min-width: 32px;
+    min-height: 32px;
+    padding: var(--hermes-space-xs);
+  }
+  input,
+  textarea,
+  select {
+    font: inherit;
+    color: var(--hermes-fg);
+    background: var(--hermes-panel-subtle);
+    border: var(--hermes-border-width) solid var(--hermes-border);
+    border-radius: var(--hermes-radius-md);
+    padding: var(--hermes-space-xs) var(--hermes-space-sm);
+  }
+  input::placeholder,
+  textarea::placeholder {
+    color: var(--hermes-fg-faint);
+  }
+  .meta {
+    font-size: var(--hermes-text-meta);
+    color: var(--hermes-fg-muted);
+  }
+  .mono {
+    font-family: var(--hermes-font-mono);
+  }
+  .visually-hidden {
+    position: absolute;
+    width: 1px;
+    height: 1px;
+    overflow: hidden;
+    clip: rect(0 0 0 0);
+    white-space: nowrap;
+  }
+  @media (max-width: 639px) {
+    .icon-button {
+      min-width: var(--hermes-touch-target);
+      min-height: var(--hermes-touch-target);
+    }
+  }
+`;

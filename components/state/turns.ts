@@ -1,0 +1,116 @@
+import type { Message } from '../api/client.js';
+
+/** One tool call of an assistant turn, as the activity disclosure shows it. */
+export interface ToolView {
+  id: string;
+  name: string;
+  preview: string;
+  args: Record<string, unknown>;
+  status: 'running' | 'done' | 'error';
+  duration?: number;
+  result?: string;
+}
+
+/** What one assistant turn shows: its prose, and its internals for the activity row. */
+export interface AssistantTurn {
+  kind: 'assistant';
+  /** Transcript index of the turn's first message (for keys and "fork from here"). */
+  index: number;
+  /** Index just past the turn's last message. */
+  end: number;
+  text: string;
+  reasoning: string;
+  tools: ToolView[];
+  error?: { message: string; type: string; hint?: string };
+  interrupted?: boolean;
+  partial?: boolean;
+  compression?: 'compressing' | 'compressed';
+  warnings: string[];
+}
+
+export interface UserTurn {
+  kind: 'user';
+  index: number;
+  message: Message;
+  text: string;
+}
+
+export type Turn = UserTurn | AssistantTurn;
+
+export function messageText(m: Message): string {
+  const c = m.content;
+  if (typeof c === 'string') return c;
+  if (Array.isArray(c)) return c.map((p: any) => (p && typeof p.text === 'string' ? p.text : '')).join('\n');
+  return '';
+}
+
+function toolArgs(raw: string | undefined): Record<string, unknown> {
+  try {
+    const v = JSON.parse(raw || '{}');
+    return v && typeof v === 'object' && !Array.isArray(v) ? v : {};
+  } catch {
+    return { arguments: raw };
+  }
+}
+
+function previewOf(name: string, args: Record<string, unknown>): string {
+  const first = args.command ?? args.path ?? args.pattern ?? args.question ?? args.action ?? '';
+  return typeof first === 'string' ? first : JSON.stringify(first);
+}
+
+export function isToolError(result: string): boolean {
+  return /^\s*\{\s*"error"\s*:/.test(result) || result.startsWith('BLOCKED:');
+}
+
+export function emptyAssistantTurn(index: number): AssistantTurn {
+  return { kind: 'assistant', index, end: index, text: '', reasoning: '', tools: [], warnings: [] };
+}
+
+/**
+ * Groups a transcript into turns: each user message, then everything the agent did until the
+ * next user message as ONE assistant turn (prose joined; reasoning and tools gathered).
+ */
+export function groupTurns(messages: readonly Message[], offset = 0): Turn[] {
+  const turns: Turn[] = [];
+  let current: AssistantTurn | null = null;
+  messages.forEach((m, i) => {
+    const index = offset + i;
+    if (m.role === 'user') {
+      current = null;
+      turns.push({ kind: 'user', index, message: m, text: messageText(m).replace(/\n\n\[Attached files: [^\]]*\]$/, '') });
+      return;
+    }
+    if (m.role !== 'assistant' && m.role !== 'tool') return;
+    if (!current) {
+      current = emptyAssistantTurn(index);
+      turns.push(current);
+    }
+    const turn: AssistantTurn = current;
+    turn.end = index + 1;
+    if (m.role === 'tool') {
+      const view = turn.tools.find((t) => t.id === m.tool_call_id);
+      const result = messageText(m);
+      if (view) {
+        view.result = result;
+        view.status = isToolError(result) ? 'error' : 'done';
+      }
+      return;
+    }
+    if (m._error === true) {
+      turn.error = { message: messageText(m).split('\n\n')[0] ?? '', type: String(m.error_type ?? 'error'), hint: messageText(m).split('\n\n').slice(1).join('\n\n') || undefined };
+      if (m._interrupted === true) turn.interrupted = true;
+      return;
+    }
+    if (m._partial === true) turn.partial = true;
+    const text = messageText(m);
+    if (text.trim()) turn.text = turn.text ? `${turn.text}\n\n${text}` : text;
+    if (typeof m.reasoning === 'string' && m.reasoning) turn.reasoning = turn.reasoning ? `${turn.reasoning}\n\n${m.reasoning}` : m.reasoning;
+    for (const call of (m.tool_calls as Array<{ id: string; function: { name: string; arguments: string } }> | undefined) ?? []) {
+      const args = toolArgs(call.function?.arguments);
+      turn.tools.push({ id: call.id, name: call.function?.name ?? 'tool', preview: previewOf(call.function?.name ?? '', args), args, status: m._partial ? 'error' : 'running' });
+    }
+  });
+  // A call whose result never came (cancelled) is not still running.
+  for (const t of turns) if (t.kind === 'assistant') for (const tool of t.tools) if (tool.status === 'running') tool.status = 'error';
+  return turns;
+}

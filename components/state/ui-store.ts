@@ -1,0 +1,80 @@
+import { api, type Settings } from '../api/client.js';
+import { Store } from './store.js';
+
+const PANEL_KEY = 'hermes:workspace-panel-open';
+const SIDEBAR_KEY = 'hermes:sidebar-open';
+
+/**
+ * Settings and the layout around the chat: theme, font size, panel/sidebar visibility (kept
+ * in localStorage and applied before first paint by index.html), and open dialogs.
+ */
+export class UiStore extends Store {
+  settings: Settings | null = null;
+  panelOpen = localStorage.getItem(PANEL_KEY) === '1';
+  /** On phones the sidebar slides in over the chat. */
+  sidebarOpen = localStorage.getItem(SIDEBAR_KEY) !== '0';
+  settingsOpen = false;
+  toast: { message: string; kind: 'info' | 'error' } | null = null;
+  #toastTimer: ReturnType<typeof setTimeout> | null = null;
+
+  async load(): Promise<void> {
+    try {
+      this.settings = await api.settings();
+      this.applyAppearance();
+    } catch (err) {
+      this.notify((err as Error).message, 'error');
+    }
+    this.changed();
+  }
+
+  async save(patch: Partial<Settings>): Promise<void> {
+    const previous = this.settings;
+    if (this.settings) this.settings = { ...this.settings, ...patch };
+    this.applyAppearance();
+    this.changed();
+    try {
+      this.settings = await api.saveSettings(patch);
+    } catch (err) {
+      this.settings = previous;
+      this.applyAppearance();
+      this.notify((err as Error).message, 'error');
+    }
+    this.changed();
+  }
+
+  applyAppearance(): void {
+    const root = document.documentElement;
+    const theme = this.settings?.theme ?? 'dark';
+    root.dataset.theme = theme;
+    root.dataset.fontSize = this.settings?.font_size ?? 'default';
+    localStorage.setItem('hermes:theme', theme);
+    localStorage.setItem('hermes:font-size', root.dataset.fontSize);
+  }
+
+  togglePanel(open = !this.panelOpen): void {
+    this.panelOpen = open;
+    localStorage.setItem(PANEL_KEY, open ? '1' : '0');
+    this.changed();
+  }
+
+  toggleSidebar(open = !this.sidebarOpen): void {
+    this.sidebarOpen = open;
+    localStorage.setItem(SIDEBAR_KEY, open ? '1' : '0');
+    this.changed();
+  }
+
+  openSettings(open: boolean): void {
+    this.settingsOpen = open;
+    this.changed();
+  }
+
+  notify(message: string, kind: 'info' | 'error' = 'info'): void {
+    this.toast = { message, kind };
+    if (this.#toastTimer) clearTimeout(this.#toastTimer);
+    this.#toastTimer = setTimeout(() => {
+      this.toast = null;
+      this.changed();
+    }, kind === 'error' ? 8000 : 2800);
+    this.changed();
+  }
+}
