@@ -12,5 +12,6 @@ export interface Logger {
 
 /** Serves the built front end (public/). Null means "not an asset". */
 export interface AssetSource {
-  fetch(path: string): Promise<Response | null>;
+  /** `acceptEncoding` is the request's Accept-Encoding, for pre-compressed copies. */
+  fetch(path: string, acceptEncoding?: string): Promise<Response | null>;
 }

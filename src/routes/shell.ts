@@ -18,7 +18,7 @@ export function shellRoutes(deps: AppDeps) {
   app.get('/session/:id{.+}', shell);
   app.get('*', async (c, next) => {
     if (c.req.path.startsWith('/api/')) return next();
-    const res = await deps.assets?.fetch(c.req.path);
+    const res = await deps.assets?.fetch(c.req.path, c.req.header('Accept-Encoding') ?? '');
     return res ?? next();
   });
   return app;

@@ -15,7 +15,7 @@ export class NodeAssetSource implements AssetSource {
     this.root = resolve(root);
   }
 
-  async fetch(path: string): Promise<Response | null> {
+  async fetch(path: string, acceptEncoding = ''): Promise<Response | null> {
     let decoded: string;
     try {
       decoded = decodeURIComponent(path);
@@ -27,14 +27,30 @@ export class NodeAssetSource implements AssetSource {
     if (abs !== this.root && !abs.startsWith(this.root + sep)) return null;
     const st = await stat(abs).catch(() => null);
     if (!st?.isFile()) return null;
+    // The build writes .br and .gz beside large text assets; send the best one the browser takes.
+    let file = abs;
+    let size = st.size;
+    let encoding: string | null = null;
+    for (const [enc, ext] of [['br', '.br'], ['gzip', '.gz']] as const) {
+      if (!new RegExp(`\\b${enc}\\b`).test(acceptEncoding)) continue;
+      const packed = await stat(abs + ext).catch(() => null);
+      if (packed?.isFile()) {
+        file = abs + ext;
+        size = packed.size;
+        encoding = enc;
+        break;
+      }
+    }
     const headers = new Headers({
       'Content-Type': mimeFor(abs),
-      'Content-Length': String(st.size),
+      'Content-Length': String(size),
+      Vary: 'Accept-Encoding',
       'Last-Modified': st.mtime.toUTCString(),
       'Cache-Control': HASHED.test(abs) ? 'public, max-age=31536000, immutable' : 'no-cache',
       'X-Content-Type-Options': 'nosniff',
     });
-    const body = Readable.toWeb(createReadStream(abs)) as unknown as ReadableStream<Uint8Array>;
+    if (encoding) headers.set('Content-Encoding', encoding);
+    const body = Readable.toWeb(createReadStream(file)) as unknown as ReadableStream<Uint8Array>;
     return new Response(body, { headers });
   }
 }

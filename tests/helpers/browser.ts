@@ -1,0 +1,96 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { startServer, type RunningServer } from './server.js';
+import { startScriptedOpenAI, type ScriptedServer } from '../fixtures/scripted-openai.js';
+import { isTitleRequest } from './chat.js';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const SCREENSHOTS = join(import.meta.dirname, '..', '..', 'test-results', 'screenshots');
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+  });
+}
+
+export interface UiHarness {
+  browser: Browser;
+  server: RunningServer;
+  model: ScriptedServer;
+  home: string;
+  stateDir: string;
+  workspace: string;
+  /** A fresh browser context (its own storage) and page, at `path`. */
+  open(path?: string, options?: { viewport?: { width: number; height: number }; isMobile?: boolean }): Promise<{ context: BrowserContext; page: Page }>;
+  api(path: string, body?: unknown): Promise<any>;
+  screenshot(page: Page, name: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** The real server (built, as `npm start` runs it), a scripted model, and Chromium. */
+export async function startUi(options: { prepare?: (stateDir: string) => Promise<void> } = {}): Promise<UiHarness> {
+  const home = await mkdtemp(join(tmpdir(), 'hermes-ui-'));
+  const hermes = join(home, '.hermes');
+  const stateDir = join(hermes, 'webui');
+  await mkdir(stateDir, { recursive: true });
+  await options.prepare?.(stateDir);
+  const model = await startScriptedOpenAI();
+  model.setRouter((req) => (isTitleRequest(req) ? [{ text: 'A scripted title' }] : undefined));
+  await writeFile(join(hermes, 'config.yaml'), `model:\n  default: scripted-model\n  provider: custom\n  base_url: ${model.url}\n`);
+  const server = await startServer({ HOME: home, HERMES_HOME: hermes });
+  const browser = await launchBrowser();
+  const contexts: BrowserContext[] = [];
+  await mkdir(SCREENSHOTS, { recursive: true });
+  return {
+    browser,
+    server,
+    model,
+    home,
+    stateDir,
+    workspace: join(stateDir, 'workspace'),
+    async open(path = '/', o = {}) {
+      const context = await browser.newContext({ viewport: o.viewport ?? { width: 1280, height: 800 }, isMobile: o.isMobile ?? false, hasTouch: o.isMobile ?? false });
+      contexts.push(context);
+      const page = await context.newPage();
+      page.on('pageerror', (err) => console.error('[pageerror]', err.message));
+      await page.goto(server.url + path);
+      return { context, page };
+    },
+    async api(path, body) {
+      const res = await fetch(server.url + path, body === undefined ? {} : { method: 'POST', body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } });
+      return res.json();
+    },
+    async screenshot(page, name) {
+      const file = join(SCREENSHOTS, `${name}.png`);
+      await page.screenshot({ path: file });
+      return file;
+    },
+    async close() {
+      for (const c of contexts) await c.close().catch(() => {});
+      await browser.close();
+      await server.stop('SIGKILL');
+      await model.close();
+      await rm(home, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Locators pierce open shadow roots in Playwright; these are the app's stable hooks. */
+export const hooks = {
+  composer: '[data-role="composer-input"]',
+  send: '[data-role="send"]',
+  stop: '[data-role="stop"]',
+  newChat: '[data-role="new-chat"]',
+  sessionRow: '[data-role="session-row"]',
+  message: (role: 'user' | 'assistant') => `[data-role="message"][data-message-role="${role}"]`,
+  activity: '[data-role="activity"]',
+  toolCard: '[data-role="tool-card"]',
+  approvalCard: '[data-role="approval-card"]',
+  clarifyCard: '[data-role="clarify-card"]',
+  workspacePanel: '[data-role="workspace-panel"]',
+  settings: '[data-role="settings"]',
+};
