@@ -15,6 +15,7 @@ import { uploadRoutes } from './routes/upload.js';
 import { shellRoutes } from './routes/shell.js';
 import { chatRoutes } from './routes/chat.js';
 import { interactionRoutes } from './routes/interactions.js';
+import { modelRoutes } from './routes/models.js';
 
 export type { AppDeps, AppOptions } from './deps.js';
 
@@ -53,6 +54,7 @@ export function createApp(deps: AppDeps): Hono {
   app.route('/', uploadRoutes(deps));
   app.route('/', chatRoutes(deps));
   app.route('/', interactionRoutes(deps));
+  app.route('/', modelRoutes(deps));
   app.route('/', shellRoutes(deps));
 
   app.notFound((c) => c.json({ error: 'not found' }, 404));

@@ -35,4 +35,13 @@ export interface AgentRuntime {
   /** Throws a BadRequest saying how to fix it when no usable model is configured. */
   check(model: string | null): Promise<void>;
   startTurn(input: TurnInput): AsyncIterable<TurnOutput>;
+  /** The models a person can pick from (GET /api/models); absent where the agent cannot say. */
+  models?(): Promise<ModelCatalog>;
+}
+
+/** The configured default and the other models the configuration names. */
+export interface ModelCatalog {
+  default: string | null;
+  provider: string | null;
+  models: Array<{ id: string; provider: string }>;
 }

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import type { AppDeps } from '../deps.js';
 import { NotFound } from '../ports/errors.js';
 
-/** The app shell for `/` and `/session/<id>`, and the built front end's static files. */
+/** The app shell for `/`, `/session/<id>` and `/login`, and the built front end's static files. */
 export function shellRoutes(deps: AppDeps) {
   const app = new Hono();
   const shell = async () => {
@@ -16,6 +16,8 @@ export function shellRoutes(deps: AppDeps) {
   app.get('/', shell);
   app.get('/index.html', shell);
   app.get('/session/:id{.+}', shell);
+  // The sign-in page is a view of the same app.
+  app.get('/login', shell);
   app.get('*', async (c, next) => {
     if (c.req.path.startsWith('/api/')) return next();
     const res = await deps.assets?.fetch(c.req.path, c.req.header('Accept-Encoding') ?? '');

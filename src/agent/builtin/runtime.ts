@@ -5,7 +5,7 @@ import type { Message } from '../../shared/session.js';
 import { Channel } from '../channel.js';
 import { AgentConfigError, type AgentConfig } from '../config.js';
 import type { AgentConfigSource } from '../config-source.js';
-import type { AgentRuntime, TurnInput, TurnOutput } from '../runtime.js';
+import type { AgentRuntime, ModelCatalog, TurnInput, TurnOutput } from '../runtime.js';
 import { ProviderConfigError, resolveProvider } from '../providers/resolve.js';
 import { builtinTools } from '../tools/index.js';
 import type { TodoItem, Tool, ToolContext, ToolHost } from '../tools/types.js';
@@ -179,6 +179,34 @@ export class BuiltinAgentRuntime implements AgentRuntime {
         return answer;
       },
     };
+  }
+
+  // ---- Model catalog (GET /api/models) ------------------------------------------------------
+
+  /**
+   * The configured default plus every `custom_providers[].models` key as `custom:<name>:<model>`
+   * (the id resolveProvider accepts). Read fresh, like a turn, so config edits show at once.
+   */
+  async models(): Promise<ModelCatalog> {
+    let config: AgentConfig;
+    try {
+      config = await this.options.config.load();
+    } catch (err) {
+      if (err instanceof AgentConfigError) throw new BadRequest(err.message);
+      throw err;
+    }
+    const provider = config.model.provider;
+    const models: ModelCatalog['models'] = [];
+    const seen = new Set<string>();
+    const add = (id: string, from: string) => {
+      if (!seen.has(id)) models.push({ id, provider: from });
+      seen.add(id);
+    };
+    if (config.model.default) add(config.model.default, provider ?? 'auto');
+    for (const entry of config.customProviders) {
+      for (const model of Object.keys(entry.models)) add(`custom:${entry.name}:${model}`, `custom:${entry.name}`);
+    }
+    return { default: config.model.default, provider, models };
   }
 }
 
