@@ -3,10 +3,14 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['tests/**/*.test.ts'],
+    // Component tests run in Chromium under @web/test-runner (npm run test:components).
+    exclude: ['tests/components/**', 'node_modules/**'],
     globalSetup: ['tests/helpers/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Browser tests wait on streams and renders; a second is too little on a busy machine.
+    expect: { poll: { timeout: 10_000, interval: 50 } },
     reporters: ['default', './tests/helpers/summary-reporter.ts'],
   },
 });

@@ -98,7 +98,7 @@ async function buildClient() {
   // Pre-compressed copies, served when the browser accepts them: compressing at build time
   // costs nothing per request and reaches brotli's best ratio.
   for (const file of listFiles(assets)) {
-    if (!/\.(js|css|svg|map)$/.test(file)) continue;
+    if (!/\.(js|css|svg)$/.test(file)) continue;
     const data = readFileSync(file);
     if (data.length < 1024) continue;
     writeFileSync(`${file}.br`, brotliCompressSync(data, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }));

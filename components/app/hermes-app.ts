@@ -46,6 +46,7 @@ export class HermesApp extends LitElement {
     window.addEventListener('popstate', this.#onPopState);
     window.addEventListener('keydown', this.#onKeyDown);
     this.addEventListener('hermes-open-session', this.#onOpenSession);
+    this.addEventListener('hermes-open-file', this.#onOpenFile);
     this.#mobile.addEventListener('change', this.#onMobileChange);
     if (this.#route === '/login') return;
     void this.ui.load();
@@ -58,8 +59,17 @@ export class HermesApp extends LitElement {
     window.removeEventListener('popstate', this.#onPopState);
     window.removeEventListener('keydown', this.#onKeyDown);
     this.removeEventListener('hermes-open-session', this.#onOpenSession);
+    this.removeEventListener('hermes-open-file', this.#onOpenFile);
     this.#mobile.removeEventListener('change', this.#onMobileChange);
   }
+
+  /** A file named in the transcript opens the panel; the panel itself then shows the file. */
+  #onOpenFile = (e: HTMLElementEventMap['hermes-open-file']) => {
+    if (this.ui.panelOpen) return;
+    this.ui.togglePanel(true);
+    // The panel mounts on the next render; hand it the request once it listens.
+    void this.updateComplete.then(() => requestAnimationFrame(() => window.dispatchEvent(new CustomEvent('hermes-open-file', { detail: e.detail }))));
+  };
 
   #onMobileChange = () => this.ui.toggleSidebar(!this.#mobile.matches);
 
@@ -222,7 +232,8 @@ export class HermesApp extends LitElement {
       .toast {
         position: fixed;
         left: 50%;
-        bottom: calc(var(--hermes-space-xl) + env(safe-area-inset-bottom));
+        /* Under the top bar: never over the composer or an approval card. */
+        top: calc(56px + env(safe-area-inset-top));
         transform: translateX(-50%);
         background: var(--hermes-panel);
         border: var(--hermes-border-width) solid var(--hermes-border);

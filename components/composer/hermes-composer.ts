@@ -1,13 +1,294 @@
-import { LitElement, html } from 'lit';
-import { customElement } from 'lit/decorators.js';
+import { LitElement, html, nothing } from 'lit';
+import { customElement, query, state } from 'lit/decorators.js';
+import { consume } from '@lit/context';
+import { api, type ApiSession } from '../api/client.js';
+import { chatContext, sessionsContext, uiContext } from '../state/contexts.js';
+import type { ChatStore } from '../state/chat-store.js';
+import type { SessionsStore } from '../state/sessions-store.js';
+import type { UiStore } from '../state/ui-store.js';
+import { StoreController } from '../state/store.js';
+import { icons } from '../shared/icons.js';
+import { emit } from '../events.js';
+import { AttachmentList } from './attachments.js';
+import { FileIntake } from './file-intake.js';
+import { runCommand, type CommandContext, type SlashItem } from './slash-commands.js';
+import { SlashMenuController } from './slash-menu-controller.js';
+import { composerStyles } from './composer-styles.js';
+import type { ModelCatalogView } from './hermes-model-picker.js';
+import './hermes-attachment-chip.js';
+import './hermes-model-picker.js';
+import './hermes-slash-menu.js';
 
-/** PLACEHOLDER while the element is being built (replaced in this change). */
+const draftKey = (sessionId: string | null) => `hermes:draft:${sessionId ?? 'new'}`;
+const basename = (path: string) => path.replace(/[\\/]+$/, '').split(/[\\/]/).pop() || path;
+/** Phones: Enter makes a newline there (the on-screen keyboard has no Shift habit). */
+const touchOnly = () => matchMedia('(pointer: coarse)').matches && !matchMedia('(any-pointer: fine)').matches;
+
+/**
+ * The command surface: message input, attachments, model and workspace chips, slash commands.
+ *
+ * Sending from the empty view uses `chat.startNew`. Attaching a file there first creates the
+ * session (and opens it, so the URL and sidebar follow), because uploads belong to a session;
+ * every upload thus starts at once and shows its own progress.
+ */
 @customElement('hermes-composer')
 export class HermesComposer extends LitElement {
-  override focus() {}
-  override render() {
-    return html``;
+  @consume({ context: chatContext, subscribe: true }) chat?: ChatStore;
+  @consume({ context: uiContext, subscribe: true }) ui?: UiStore;
+  @consume({ context: sessionsContext, subscribe: true }) sessions?: SessionsStore;
+
+  @state() text = '';
+  @state() catalog: ModelCatalogView | null = null;
+  /** Chosen in the empty view, used by startNew. */
+  @state() pendingModel: string | null = null;
+  @state() lastWorkspace: string | null = null;
+  @query('textarea') private input?: HTMLTextAreaElement;
+
+  readonly attachments = new AttachmentList(this);
+  #files = new FileIntake(this, (files) => void this.addFiles(files));
+  #stores = new StoreController(this, () => [this.chat, this.ui]);
+  #bound: string | null | undefined = undefined;
+  /** Set while this element moves the chat into a session it created: keep text and files. */
+  #adopting = false;
+  #creating: Promise<string> | null = null;
+  #menu = new SlashMenuController(this, () => this.catalog?.models.map((m) => m.id) ?? [], (item, run) => this.#onPick(item, run));
+
+  override focus(): void {
+    void this.updateComplete.then(() => this.input?.focus());
   }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    api.models().then((c) => (this.catalog = c as ModelCatalogView), () => (this.catalog = { default_model: null, models: [] }));
+    api.workspaces().then((w) => (this.lastWorkspace = w.last || null), () => {});
+  }
+
+  override willUpdate(): void {
+    const id = this.chat?.sessionId ?? null;
+    if (id === this.#bound) return;
+    const was = this.#bound;
+    this.#bound = id;
+    if (this.#adopting) {
+      // Our own new session: what is typed moves with it.
+      localStorage.removeItem(draftKey(null));
+      this.#saveDraft();
+      return;
+    }
+    if (was !== undefined) this.attachments.clear();
+    this.text = localStorage.getItem(draftKey(id)) ?? '';
+    this.#menu.close(null);
+  }
+
+  override updated(): void {
+    const el = this.input;
+    if (!el) return;
+    el.style.height = 'auto';
+    el.style.height = `${el.scrollHeight}px`;
+  }
+
+  #saveDraft() {
+    const key = draftKey(this.chat?.sessionId ?? null);
+    if (this.text) localStorage.setItem(key, this.text);
+    else localStorage.removeItem(key);
+  }
+
+  #setText(text: string) {
+    this.text = text;
+    this.#saveDraft();
+  }
+
+  get #model(): string | null {
+    return this.chat?.sessionId ? (this.chat.session?.model ?? null) : this.pendingModel;
+  }
+
+  #onInput(e: Event) {
+    this.#setText((e.target as HTMLTextAreaElement).value);
+    this.#menu.index = 0;
+  }
+
+  #isSendKey(e: KeyboardEvent): boolean {
+    if (e.key !== 'Enter' || e.isComposing || e.keyCode === 229) return false;
+    if (e.ctrlKey || e.metaKey) return true;
+    const mode = this.ui?.settings?.send_key ?? 'enter';
+    if (mode === 'shift+enter') return e.shiftKey;
+    if (mode === 'enter') return !e.shiftKey && !e.altKey && !touchOnly();
+    return false;
+  }
+
+  #onKeyDown(e: KeyboardEvent) {
+    if (this.#menu.keydown(e, this.text)) return;
+    if (this.#isSendKey(e)) {
+      e.preventDefault();
+      void this.send();
+    }
+  }
+
+  #onPick(item: SlashItem, run: boolean) {
+    this.#setText(item.complete);
+    if (run && item.runnable) void this.send();
+    else this.#menu.close(item.runnable ? item.complete : null);
+    this.input?.focus();
+  }
+
+  /** Sends the text (or runs it as a command). Public for the Send button and tests. */
+  async send(): Promise<void> {
+    const chat = this.chat;
+    const text = this.text.trim();
+    if (!chat || !text) return;
+    if (text.startsWith('/')) {
+      // Cleared first so the command's draft never lingers (and /undo can fill the input).
+      this.#setText('');
+      if (!(await runCommand(this.#commandContext(), text)) && !this.text) this.#setText(text);
+      this.#menu.close(this.text);
+      return;
+    }
+    if (chat.status !== 'idle' || this.#creating) return;
+    if (this.attachments.uploading) return this.ui?.notify('Waiting for uploads to finish…');
+    const attachments = this.attachments.paths;
+    this.#setText('');
+    this.attachments.clear();
+    try {
+      if (chat.sessionId) {
+        await chat.send(text, { attachments });
+      } else {
+        this.#adopting = true;
+        const id = await chat.startNew(text, { model: this.pendingModel });
+        this.#opened(id);
+      }
+    } catch {
+      // chat.error says what went wrong; the text comes back so nothing typed is lost.
+      if (!this.#adopting) this.attachments.restore(attachments);
+      else if (chat.sessionId) this.#opened(chat.sessionId);
+      this.#setText(text);
+    } finally {
+      this.#adopting = false;
+    }
+  }
+
+  /** The chat now shows a session this element created: put it in the URL and the sidebar. */
+  #opened(id: string) {
+    const s = this.chat?.session;
+    if (s && s.session_id === id) {
+      const { messages: _m, tool_calls: _t, ...meta } = s as ApiSession & { tool_calls?: unknown };
+      this.sessions?.insert({ ...meta, pinned: !!meta.pinned, archived: !!meta.archived, project_id: meta.project_id ?? null });
+    }
+    emit(this, 'hermes-open-session', { sessionId: id, replace: false });
+    this.pendingModel = null;
+  }
+
+  /** The open session's id, creating one first in the empty view. */
+  async #session(): Promise<string> {
+    const chat = this.chat!;
+    if (chat.sessionId) return chat.sessionId;
+    this.#creating ??= (async () => {
+      this.#adopting = true;
+      try {
+        const s = await api.newSession(this.pendingModel ? { model: this.pendingModel } : {});
+        await chat.open(s.session_id);
+        this.#opened(s.session_id);
+        return s.session_id;
+      } finally {
+        this.#adopting = false;
+        this.#creating = null;
+      }
+    })();
+    return this.#creating;
+  }
+
+  /** Attaches and starts uploading (creating the session first in the empty view). */
+  async addFiles(files: File[]): Promise<void> {
+    if (!files.length || !this.chat) return;
+    await this.#session().then((sid) => this.attachments.add(sid, files), (err: Error) => this.ui?.notify(err.message, 'error'));
+  }
+
+  async #setModel(model: string) {
+    const sid = this.chat?.sessionId;
+    if (!sid) {
+      this.pendingModel = model;
+      return;
+    }
+    const session = await api.update(sid, { model });
+    if (this.chat?.session?.session_id === sid) this.chat.session = { ...this.chat.session, model: session.model ?? null };
+    this.sessions?.patch(sid, { model: session.model ?? null });
+    this.requestUpdate();
+  }
+
+  #onModelChange(e: CustomEvent<{ model: string }>) {
+    this.#setModel(e.detail.model).catch((err: Error) => this.ui?.notify(err.message, 'error'));
+  }
+
+  #commandContext(): CommandContext {
+    return {
+      chat: this.chat!,
+      ui: this.ui!,
+      sessions: this.sessions,
+      host: this,
+      models: this.catalog?.models.map((m) => m.id) ?? [],
+      currentModel: () => this.#model ?? this.catalog?.default_model ?? null,
+      setModel: (id) => this.#setModel(id),
+      setText: (text) => this.#setText(text),
+      restoreAttachments: (paths) => this.attachments.restore(paths),
+    };
+  }
+
+  override render() {
+    const chat = this.chat;
+    const running = !!chat && chat.status !== 'idle';
+    const items = this.#menu.items(this.text);
+    const workspace = chat?.session?.workspace ?? this.lastWorkspace ?? this.ui?.settings?.default_workspace ?? '';
+    const bot = this.ui?.settings?.bot_name ?? 'Hermes';
+    const canSend = !!this.text.trim() && !this.attachments.uploading && !this.#creating;
+    return html`
+      <div
+        class="frame"
+        data-role="composer"
+        ?data-dragging=${this.#files.dragging}
+        @dragenter=${this.#files.drag}
+        @dragover=${this.#files.drag}
+        @dragleave=${this.#files.leave}
+        @drop=${this.#files.drop}
+      >
+        ${items.length
+          ? html`<hermes-slash-menu class="menu" .items=${items} .active=${Math.min(this.#menu.index, items.length - 1)} @slash-pick=${(e: CustomEvent<{ index: number }>) => this.#menu.pick(items, e.detail.index, true)}></hermes-slash-menu>`
+          : nothing}
+        ${this.attachments.items.length
+          ? html`<div class="chips" data-role="attachments">
+              ${this.attachments.items.map(
+                (a) => html`<hermes-attachment-chip .name=${a.name} .size=${a.size} .status=${a.status} .progress=${a.progress} .error=${a.error ?? ''} @remove=${() => this.attachments.remove(a.key)}></hermes-attachment-chip>`,
+              )}
+            </div>`
+          : nothing}
+        <textarea
+          data-role="composer-input"
+          rows="1"
+          aria-label="Message"
+          aria-autocomplete="list"
+          placeholder=${running ? `${bot} is working… Stop to interrupt` : `Message ${bot} — / for commands`}
+          .value=${this.text}
+          @input=${this.#onInput}
+          @keydown=${this.#onKeyDown}
+          @paste=${this.#files.paste}
+        ></textarea>
+        <div class="bar">
+          <button class="icon-button" title="Attach files" aria-label="Attach files" data-role="attach" @click=${() => this.renderRoot.querySelector<HTMLInputElement>('input[type=file]')?.click()}>${icons.attach()}</button>
+          <input type="file" multiple hidden @change=${this.#files.pick} />
+          ${workspace
+            ? html`<button class="chip workspace" data-role="workspace-chip" title=${workspace} aria-pressed=${!!this.ui?.panelOpen} @click=${() => this.ui?.togglePanel()}>
+                ${icons.folder()}<span class="label">${basename(workspace)}</span>
+              </button>`
+            : nothing}
+          <hermes-model-picker .value=${this.#model} .catalog=${this.catalog} @model-change=${this.#onModelChange}></hermes-model-picker>
+          <span class="spacer"></span>
+          ${running
+            ? html`<button class="icon-button stop outline" data-role="stop" title="Stop" aria-label="Stop" @click=${() => void chat!.cancel()}>${icons.stop()}</button>`
+            : html`<button class="icon-button send primary" data-role="send" title="Send" aria-label="Send" ?disabled=${!canSend} @click=${() => void this.send()}>${icons.send()}</button>`}
+        </div>
+        ${this.#files.dragging ? html`<div class="drop" aria-hidden="true">Drop files to attach</div>` : nothing}
+      </div>
+    `;
+  }
+
+  static override styles = composerStyles;
 }
 
 declare global {

@@ -1,12 +1,263 @@
-import { LitElement, html } from 'lit';
-import { customElement } from 'lit/decorators.js';
+import { LitElement, html, nothing, type TemplateResult } from 'lit';
+import { customElement, query, state } from 'lit/decorators.js';
+import { consume } from '@lit/context';
+import { api, type ModelOption, type Settings } from '../api/client.js';
+import { chatContext, uiContext } from '../state/contexts.js';
+import type { ChatStore } from '../state/chat-store.js';
+import type { UiStore } from '../state/ui-store.js';
+import { StoreController } from '../state/store.js';
+import { baseStyles } from '../shared/styles.js';
+import { icons } from '../shared/icons.js';
+import { settingsStyles } from './settings-styles.js';
+import './hermes-session-import.js';
 
-/** PLACEHOLDER while the element is being built (replaced in this change). */
+interface Row {
+  id: string;
+  section: string;
+  label: string;
+  hint?: string;
+  /** Extra words the search matches. */
+  keywords: string;
+  control: () => TemplateResult | typeof nothing;
+}
+
+type Option<T> = { value: T; label: string };
+const SECTIONS = ['Appearance', 'Chat', 'Workspace', 'Conversation'];
+const THEMES: Option<Settings['theme']>[] = [
+  { value: 'dark', label: 'Dark' },
+  { value: 'light', label: 'Light' },
+  { value: 'system', label: 'System' },
+];
+const FONT_SIZES: Option<Settings['font_size']>[] = [
+  { value: 'small', label: 'Small' },
+  { value: 'default', label: 'Default' },
+  { value: 'large', label: 'Large' },
+  { value: 'xlarge', label: 'Extra large' },
+];
+const SEND_KEYS: Option<Settings['send_key']>[] = [
+  { value: 'enter', label: 'Enter' },
+  { value: 'ctrl+enter', label: 'Ctrl+Enter' },
+];
+
+/** The focused element, looking inside shadow roots (to give focus back on close). */
+function deepActive(): HTMLElement | null {
+  let el = document.activeElement;
+  while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement;
+  return el as HTMLElement | null;
+}
+
+/**
+ * The settings dialog: a searchable list of settings that save as they change, plus export
+ * and import of conversations. Closes on Escape, the close button or a click outside.
+ */
 @customElement('hermes-settings-dialog')
 export class HermesSettingsDialog extends LitElement {
-  override render() {
-    return html``;
+  @consume({ context: uiContext, subscribe: true }) ui?: UiStore;
+  @consume({ context: chatContext, subscribe: true }) chat?: ChatStore;
+  #stores = new StoreController(this, () => [this.ui, this.chat]);
+
+  @state() private query = '';
+  @state() private saved = false;
+  @state() private models: { default_model: string | null; models: ModelOption[] } | null = null;
+  @state() private workspaceError = '';
+  /** What the user typed for a refused workspace, kept so it can be corrected. */
+  @state() private workspaceDraft: string | null = null;
+  @query('dialog') private dialog!: HTMLDialogElement;
+  #savedTimer: ReturnType<typeof setTimeout> | undefined;
+  #returnFocus: HTMLElement | null = null;
+  #pressedOutside = false;
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.#returnFocus = deepActive();
+    api.models().then((m) => (this.models = m), () => (this.models = { default_model: null, models: [] }));
   }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    clearTimeout(this.#savedTimer);
+    this.#returnFocus?.focus();
+  }
+
+  override firstUpdated(): void {
+    this.dialog.showModal();
+    this.renderRoot.querySelector<HTMLInputElement>('input[type="search"]')?.focus();
+  }
+
+  close(): void {
+    this.ui?.openSettings(false);
+  }
+
+  /** Saves one change; resolves true when the server kept it. */
+  async #save(patch: Partial<Settings>): Promise<boolean> {
+    const ui = this.ui;
+    if (!ui) return false;
+    const before = ui.settings;
+    await ui.save(patch);
+    // UiStore puts the previous object back when the server refuses.
+    const ok = ui.settings !== before;
+    if (ok) {
+      this.saved = true;
+      clearTimeout(this.#savedTimer);
+      this.#savedTimer = setTimeout(() => (this.saved = false), 1600);
+    }
+    return ok;
+  }
+
+  async #saveWorkspace(input: HTMLInputElement): Promise<void> {
+    const value = input.value.trim();
+    if (!value || value === this.ui?.settings?.default_workspace) return;
+    this.workspaceError = '';
+    this.workspaceDraft = null;
+    if (!(await this.#save({ default_workspace: value }))) {
+      this.workspaceDraft = value;
+      this.workspaceError = this.ui?.toast?.kind === 'error' ? this.ui.toast.message : 'The server refused this folder';
+    }
+  }
+
+  #segmented<T extends string>(name: string, options: Option<T>[], value: T | undefined, save: (v: T) => void) {
+    const all = value && !options.some((o) => o.value === value) ? [...options, { value, label: value }] : options;
+    return html`<div class="segmented" role="radiogroup" aria-label=${name}>
+      ${all.map(
+        (o) => html`<label>
+          <input type="radio" name=${name} value=${o.value} .checked=${o.value === value} @change=${() => save(o.value)} />
+          <span>${o.label}</span>
+        </label>`,
+      )}
+    </div>`;
+  }
+
+  #rows(): Row[] {
+    const s = this.ui?.settings;
+    const sid = this.chat?.sessionId;
+    const models = this.models;
+    const model = models?.models.find((m) => m.id === models.default_model);
+    return [
+      { id: 'theme', section: 'Appearance', label: 'Theme', keywords: 'dark light system color mode', control: () => this.#segmented('theme', THEMES, s?.theme, (theme) => this.#save({ theme })) },
+      {
+        id: 'font_size',
+        section: 'Appearance',
+        label: 'Font size',
+        keywords: 'text scale zoom small large',
+        control: () => html`<select id="font_size" @change=${(e: Event) => this.#save({ font_size: (e.target as HTMLSelectElement).value as Settings['font_size'] })}>
+          ${FONT_SIZES.map((o) => html`<option value=${o.value} ?selected=${o.value === s?.font_size}>${o.label}</option>`)}
+        </select>`,
+      },
+      { id: 'send_key', section: 'Chat', label: 'Send with', hint: 'The other combination adds a new line.', keywords: 'send key enter ctrl keyboard shortcut newline', control: () => this.#segmented('send_key', SEND_KEYS, s?.send_key, (send_key) => this.#save({ send_key })) },
+      {
+        id: 'show_thinking',
+        section: 'Chat',
+        label: 'Show thinking',
+        hint: 'Show the model’s reasoning in each reply’s activity.',
+        keywords: 'reasoning thoughts',
+        control: () => html`<input id="show_thinking" type="checkbox" role="switch" class="switch" .checked=${s?.show_thinking ?? true} @change=${(e: Event) => this.#save({ show_thinking: (e.target as HTMLInputElement).checked })} />`,
+      },
+      {
+        id: 'default_model',
+        section: 'Chat',
+        label: 'Default model',
+        hint: 'Set model.default in $HERMES_HOME/config.yaml to change it.',
+        keywords: 'model llm provider config',
+        control: () => html`<span class="readonly mono" title=${models?.default_model ?? ''}>${models ? (model?.label ?? models.default_model ?? 'Not configured') : '…'}</span>`,
+      },
+      {
+        id: 'default_workspace',
+        section: 'Workspace',
+        label: 'Default workspace',
+        hint: 'The folder new conversations work in.',
+        keywords: 'folder directory path files',
+        control: () => html`<input
+            id="default_workspace"
+            class="mono path"
+            spellcheck="false"
+            autocomplete="off"
+            .value=${this.workspaceDraft ?? s?.default_workspace ?? ''}
+            aria-invalid=${this.workspaceError ? 'true' : 'false'}
+            @change=${(e: Event) => this.#saveWorkspace(e.target as HTMLInputElement)}
+          />
+          ${this.workspaceError ? html`<p class="field-error" role="alert">${this.workspaceError}</p>` : nothing}`,
+      },
+      {
+        id: 'export',
+        section: 'Conversation',
+        label: 'Export conversation',
+        hint: sid ? 'Download the open conversation.' : 'Open a conversation to export it.',
+        keywords: 'download save markdown json backup',
+        control: () =>
+          sid
+            ? html`<span class="links">
+                <a class="button" data-format="md" href=${api.exportUrl(sid, 'md')} download>${icons.download()} Markdown</a>
+                <a class="button" data-format="json" href=${api.exportUrl(sid, 'json')} download>${icons.download()} JSON</a>
+              </span>`
+            : nothing,
+      },
+      { id: 'import', section: 'Conversation', label: 'Import conversation', hint: 'From a JSON export.', keywords: 'upload load json restore', control: () => html`<hermes-session-import></hermes-session-import>` },
+    ];
+  }
+
+  /** Every typed word must start a word of the row's text ("the" finds Theme, not "other"). */
+  #matches(row: Row): boolean {
+    const words = `${row.section} ${row.label} ${row.hint ?? ''} ${row.keywords}`.toLowerCase().split(/[^a-z0-9$+]+/);
+    return this.query.toLowerCase().split(/\s+/).filter(Boolean).every((q) => words.some((w) => w.startsWith(q)));
+  }
+
+  #onSearchKey(e: KeyboardEvent): void {
+    // Esc clears a search first; a second Esc closes.
+    if (e.key === 'Escape' && this.query) {
+      e.preventDefault();
+      e.stopPropagation();
+      this.query = '';
+    }
+  }
+
+  override render() {
+    const rows = this.#rows().filter((r) => this.#matches(r));
+    return html`<dialog
+      data-role="settings"
+      aria-labelledby="title"
+      @cancel=${(e: Event) => {
+        e.preventDefault();
+        this.close();
+      }}
+      @close=${() => this.close()}
+      @pointerdown=${(e: Event) => (this.#pressedOutside = e.target === this.dialog)}
+      @click=${(e: Event) => e.target === this.dialog && this.#pressedOutside && this.close()}
+    >
+      <div class="box">
+        <header>
+          <h2 id="title">Settings</h2>
+          <span class="saved meta" role="status" ?data-on=${this.saved}>${this.saved ? html`${icons.check()} Saved` : nothing}</span>
+          <button class="icon-button" aria-label="Close settings" title="Close (Esc)" data-action="close" @click=${() => this.close()}>${icons.close()}</button>
+        </header>
+        <label class="search">
+          ${icons.search()}
+          <input type="search" placeholder="Search settings" aria-label="Search settings" .value=${this.query} @input=${(e: Event) => (this.query = (e.target as HTMLInputElement).value)} @keydown=${this.#onSearchKey} />
+        </label>
+        <div class="content">
+          ${SECTIONS.map((section) => {
+            const inSection = rows.filter((r) => r.section === section);
+            if (!inSection.length) return nothing;
+            return html`<section>
+              <h3>${section}</h3>
+              ${inSection.map(
+                (r) => html`<div class="row" data-setting=${r.id}>
+                  <div class="text">
+                    <label for=${r.id}>${r.label}</label>
+                    ${r.hint ? html`<p class="hint meta">${r.hint}</p>` : nothing}
+                  </div>
+                  <div class="control">${r.control()}</div>
+                </div>`,
+              )}
+            </section>`;
+          })}
+          ${rows.length ? nothing : html`<p class="empty meta">No settings match “${this.query}”.</p>`}
+        </div>
+        ${this.ui?.settings?.webui_version ? html`<footer class="meta">Hermes WebUI ${this.ui.settings.webui_version}</footer>` : nothing}
+      </div>
+    </dialog>`;
+  }
+
+  static override styles = [baseStyles, settingsStyles];
 }
 
 declare global {

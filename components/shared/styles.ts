@@ -33,7 +33,7 @@ export const baseStyles = css`
   }
   button.primary {
     background: var(--hermes-accent);
-    color: var(--hermes-color-ink);
+    color: var(--hermes-on-accent);
   }
   button.primary:hover:not(:disabled) {
     background: color-mix(in srgb, var(--hermes-accent) 85%, var(--hermes-fg));

@@ -23,9 +23,17 @@ export function cleanup(): void {
   for (const el of mounted.splice(0)) el.remove();
 }
 
-/** Waits one animation frame (twice by default: a render, then its layout). */
+/**
+ * Waits one animation frame (twice by default: a render, then its layout). A page in the
+ * background gets no frames at all (tests run two at a time), so a timer stands in after 50 ms.
+ */
 export async function nextFrame(times = 2): Promise<void> {
-  for (let i = 0; i < times; i++) await new Promise((r) => requestAnimationFrame(() => r(undefined)));
+  for (let i = 0; i < times; i++) {
+    await new Promise((r) => {
+      requestAnimationFrame(() => r(undefined));
+      setTimeout(() => r(undefined), 50);
+    });
+  }
 }
 
 /** Polls until `check` passes (or throws its last error after `timeoutMs`). */

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hooks, startUi, type UiHarness } from '../helpers/browser.js';
+import { deepText, hooks, startUi, type UiHarness } from '../helpers/browser.js';
 
 /** A person in Chromium, against the real server and a scripted model. */
 describe('web app: chatting', () => {
@@ -19,14 +19,14 @@ describe('web app: chatting', () => {
     await page.locator(hooks.send).click();
     const assistant = page.locator(hooks.message('assistant')).last();
     // Mid-stream: part of the answer is visible and Stop is offered.
-    await expect.poll(async () => (await assistant.textContent())?.includes('word5')).toBe(true);
+    await expect.poll(async () => (await deepText(assistant))?.includes('word5')).toBe(true);
     await expect.poll(() => page.locator(hooks.stop).count()).toBe(1);
-    await expect.poll(async () => (await assistant.textContent())?.includes('word39')).toBe(true);
+    await expect.poll(async () => (await deepText(assistant))?.includes('word39')).toBe(true);
     await expect.poll(() => page.locator(hooks.send).count()).toBe(1);
-    expect(await page.locator(hooks.message('user')).last().textContent()).toContain('Tell me forty words');
+    expect(await deepText(page.locator(hooks.message('user')).last())).toContain('Tell me forty words');
     expect(page.url()).toMatch(/\/session\/[0-9a-f]{12}$/);
     await expect.poll(() => page.locator(hooks.sessionRow).count()).toBeGreaterThan(0);
-    await expect.poll(async () => (await page.locator(hooks.sessionRow).first().textContent()) ?? '').toContain('A scripted title');
+    await expect.poll(async () => (await deepText(page.locator(hooks.sessionRow).first())) ?? '').toContain('A scripted title');
     await ui.screenshot(page, 'chat-desktop');
   });
 
@@ -43,11 +43,11 @@ describe('web app: chatting', () => {
     const { page } = await ui.open('/');
     await page.locator(hooks.composer).fill('make files');
     await page.locator(hooks.send).click();
-    await expect.poll(async () => (await page.locator(hooks.message('assistant')).last().textContent())?.includes('Done: both files exist.')).toBe(true);
+    await expect.poll(async () => (await deepText(page.locator(hooks.message('assistant')).last()))?.includes('Done: both files exist.')).toBe(true);
     const activity = page.locator(hooks.activity);
     expect(await activity.count()).toBe(1);
     expect(await activity.getAttribute('data-open')).toBe('false');
-    expect(await activity.textContent()).toMatch(/Activity: 3 tools/);
+    expect(await deepText(activity)).toMatch(/Activity: 3 tools/);
     expect(await page.locator(hooks.toolCard).count()).toBe(0);
     await activity.locator('summary, button').first().click();
     await expect.poll(() => activity.getAttribute('data-open')).toBe('true');
@@ -64,10 +64,10 @@ describe('web app: chatting', () => {
       await page.locator(hooks.send).click();
       const card = page.locator(hooks.approvalCard);
       await expect.poll(() => card.count()).toBe(1);
-      expect(await card.textContent()).toContain(`rm -rf ${file}/x`);
+      expect(await deepText(card)).toContain(`rm -rf ${file}/x`);
       if (choice === 'once') await ui.screenshot(page, 'approval-card');
       await card.locator(`[data-choice="${choice}"]`).click();
-      await expect.poll(async () => (await page.locator(hooks.message('assistant')).last().textContent())?.includes(`answered ${choice}`)).toBe(true);
+      await expect.poll(async () => (await deepText(page.locator(hooks.message('assistant')).last()))?.includes(`answered ${choice}`)).toBe(true);
       expect(await card.count()).toBe(0);
     }
     await expect(readFile(join(ui.workspace, 'allowed.ran'), 'utf8')).resolves.toBe('');
@@ -81,9 +81,9 @@ describe('web app: chatting', () => {
     await page.locator(hooks.send).click();
     const card = page.locator(hooks.clarifyCard);
     await expect.poll(() => card.count()).toBe(1);
-    expect(await card.textContent()).toContain('Which colour?');
+    expect(await deepText(card)).toContain('Which colour?');
     await card.getByRole('button', { name: 'blue' }).click();
-    await expect.poll(async () => (await page.locator(hooks.message('assistant')).last().textContent())?.includes('Blue, then.')).toBe(true);
+    await expect.poll(async () => (await deepText(page.locator(hooks.message('assistant')).last()))?.includes('Blue, then.')).toBe(true);
     const sent = ui.model.requests.map((r) => r.body).filter((b) => b.messages?.some((m: any) => m.role === 'tool' && m.tool_call_id === 'q'));
     expect(sent.at(-1).messages.find((m: any) => m.tool_call_id === 'q').content).toContain('blue');
   });
@@ -95,11 +95,11 @@ describe('web app: chatting', () => {
     await page.locator(hooks.composer).fill('stream sixty');
     await page.locator(hooks.send).click();
     const assistant = () => page.locator(hooks.message('assistant')).last();
-    await expect.poll(async () => (await assistant().textContent())?.includes('tok10')).toBe(true);
+    await expect.poll(async () => (await deepText(assistant()))?.includes('tok10')).toBe(true);
     await page.reload();
-    await expect.poll(async () => (await assistant().textContent())?.includes('tok59'), { timeout: 15_000 }).toBe(true);
+    await expect.poll(async () => (await deepText(assistant()))?.includes('tok59'), { timeout: 15_000 }).toBe(true);
     await expect.poll(() => page.locator(hooks.send).count()).toBe(1);
-    const text = (await assistant().textContent()) ?? '';
+    const text = (await deepText(assistant())) ?? '';
     for (const w of words) expect(text.split(w + ' ').length - 1, w).toBe(1);
     expect(await page.locator(hooks.message('assistant')).count()).toBe(1);
   });
@@ -127,8 +127,8 @@ describe('web app: chatting', () => {
     const assistant = page.locator(hooks.message('assistant')).last();
     await expect.poll(() => assistant.locator('table').count()).toBe(1);
     await expect.poll(() => assistant.locator('.katex').count(), { timeout: 10_000 }).toBeGreaterThan(1);
-    expect(await assistant.locator('pre code').textContent()).toContain('print("hi")');
-    expect(await assistant.textContent()).toMatch(/python/i);
+    expect(await deepText(assistant.locator('pre code'))).toContain('print("hi")');
+    expect(await deepText(assistant)).toMatch(/python/i);
     await assistant.getByText('click').click().catch(() => {});
     await page.waitForTimeout(200);
     expect(await page.evaluate(() => (window as any).__xss)).toBeUndefined();

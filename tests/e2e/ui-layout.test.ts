@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hooks, startUi, type UiHarness } from '../helpers/browser.js';
+import { deepText, hooks, startUi, type UiHarness } from '../helpers/browser.js';
 
 const SESSIONS = 10_000;
 
@@ -67,7 +67,7 @@ describe('web app: layout, sidebar at scale, workspace, mobile', () => {
     expect(await page.locator(hooks.workspacePanel).count()).toBe(0);
     await page.getByRole('button', { name: 'Toggle workspace panel' }).click();
     await expect.poll(() => page.locator(hooks.workspacePanel).count()).toBe(1);
-    await expect.poll(async () => (await page.locator(hooks.workspacePanel).textContent())?.includes('README.md')).toBe(true);
+    await expect.poll(async () => (await deepText(page.locator(hooks.workspacePanel)))?.includes('README.md')).toBe(true);
     await ui.screenshot(page, 'workspace-panel');
     // Reloaded, it stays open (restored before first paint).
     await page.reload();
@@ -79,9 +79,7 @@ describe('web app: layout, sidebar at scale, workspace, mobile', () => {
     await page.getByRole('button', { name: 'Settings' }).click();
     await expect.poll(() => page.locator(hooks.settings).count()).toBe(1);
     await ui.screenshot(page, 'settings');
-    await page.locator(hooks.settings).getByRole('combobox').first().selectOption('light').catch(async () => {
-      await page.locator(hooks.settings).getByText('Light', { exact: true }).click();
-    });
+    await page.locator(hooks.settings).getByRole('radiogroup', { name: 'theme' }).getByText('Light', { exact: true }).click();
     await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe('light');
     await page.keyboard.press('Escape');
     await ui.screenshot(page, 'light-theme');

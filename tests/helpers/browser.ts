@@ -94,3 +94,22 @@ export const hooks = {
   workspacePanel: '[data-role="workspace-panel"]',
   settings: '[data-role="settings"]',
 };
+
+/**
+ * The text a person sees in an element, through every open shadow root (Playwright's
+ * textContent stops at the first one: the markdown lives in a nested shadow root).
+ */
+export async function deepText(locator: import('playwright-core').Locator): Promise<string> {
+  if ((await locator.count()) === 0) return '';
+  return locator.evaluate((root) => {
+    const parts: string[] = [];
+    const walk = (node: Node) => {
+      if (node.nodeType === Node.TEXT_NODE) parts.push(node.textContent ?? '');
+      const el = node as Element;
+      if (el.shadowRoot) walk(el.shadowRoot);
+      for (const child of Array.from(node.childNodes)) walk(child);
+    };
+    walk(root);
+    return parts.join('');
+  });
+}

@@ -1,0 +1,156 @@
+import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
+import { customElement, property, state } from 'lit/decorators.js';
+import { repeat } from 'lit/directives/repeat.js';
+import { del, getMany, keys, set } from 'idb-keyval';
+import type { AssistantTurn } from '../state/turns.js';
+import { baseStyles } from '../shared/styles.js';
+import { icons } from '../shared/icons.js';
+import './hermes-tool-card.js';
+
+const IDB_PREFIX = 'hermes:disclosure:';
+
+/** Open/closed per `${sessionId}:${turnIndex}`; only explicitly opened rows are stored. */
+export const disclosures = new Map<string, boolean>();
+
+/**
+ * Persisted disclosures, read once at startup so rows restore open on first paint (the
+ * session fetch is usually slower than this). Never rejects: without IndexedDB, memory only.
+ */
+export const disclosuresLoaded: Promise<void> = (async () => {
+  try {
+    const all = (await keys()).filter((k): k is string => typeof k === 'string' && k.startsWith(IDB_PREFIX));
+    const values = await getMany<boolean>(all);
+    all.forEach((k, i) => {
+      const key = k.slice(IDB_PREFIX.length);
+      if (values[i] === true && !disclosures.has(key)) disclosures.set(key, true);
+    });
+  } catch {
+    /* private mode, or no IndexedDB */
+  }
+})();
+
+export function setDisclosure(key: string, open: boolean): void {
+  disclosures.set(key, open);
+  void (open ? set(IDB_PREFIX + key, true) : del(IDB_PREFIX + key)).catch(() => {});
+}
+
+/** Summary text: terse, one disclosure for all internals. */
+export function activitySummary(turn: Pick<AssistantTurn, 'tools' | 'reasoning'>): string {
+  const n = turn.tools.length;
+  return n ? `Activity: ${n} tool${n === 1 ? '' : 's'}` : 'Thinking';
+}
+
+/**
+ * The one disclosure row of an assistant turn: reasoning and tool cards, collapsed by default
+ * (live and settled) and remembered per session and turn across chat switches and reloads.
+ */
+@customElement('hermes-activity')
+export class HermesActivity extends LitElement {
+  @property({ attribute: false }) turn?: AssistantTurn;
+  @property() sessionId = '';
+  /** The turn is still running (a spinner shows while it is). */
+  @property({ type: Boolean }) live = false;
+  @state() private open = false;
+
+  get #key(): string {
+    return `${this.sessionId}:${this.turn?.index ?? -1}`;
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (!changed.has('sessionId') && !(changed.has('turn') && changed.get('turn')?.index !== this.turn?.index)) return;
+    this.open = disclosures.get(this.#key) === true;
+    // Persisted state still loading: adopt it when it arrives (only if the user has not toggled).
+    const key = this.#key;
+    void disclosuresLoaded.then(() => {
+      if (this.#key === key && disclosures.get(key) === true && !this.open) this.open = true;
+    });
+  }
+
+  toggle(open = !this.open): void {
+    this.open = open;
+    setDisclosure(this.#key, open);
+  }
+
+  override render() {
+    const turn = this.turn;
+    if (!turn) return nothing;
+    const failed = turn.tools.some((t) => t.status === 'error');
+    const running = this.live && (turn.tools.some((t) => t.status === 'running') || !turn.text);
+    return html`
+      <div class="activity" data-role="activity" data-open=${this.open ? 'true' : 'false'}>
+        <button class="summary" aria-expanded=${this.open ? 'true' : 'false'} @click=${() => this.toggle()}>
+          <span class="caret">${icons.chevron()}</span>
+          <span data-role="activity-summary">${activitySummary(turn)}</span>
+          ${running ? html`<span class="state" aria-label="Running">${icons.spinner()}</span>` : nothing}
+          ${failed ? html`<span class="state error" data-role="activity-error" title="A tool failed" aria-label="A tool failed">${icons.alert()}</span>` : nothing}
+        </button>
+        ${this.open
+          ? html`<div class="body">
+              ${turn.reasoning ? html`<div class="thinking" data-role="thinking">${turn.reasoning}</div>` : nothing}
+              ${repeat(turn.tools, (t) => t.id, (t) => html`<hermes-tool-card .tool=${t}></hermes-tool-card>`)}
+            </div>`
+          : nothing}
+      </div>
+    `;
+  }
+
+  static override styles = [
+    baseStyles,
+    css`
+      :host {
+        display: block;
+        font-family: var(--hermes-font-sans);
+        font-size: var(--hermes-text-label);
+        line-height: var(--hermes-leading-ui);
+      }
+      .summary {
+        display: inline-flex;
+        align-items: center;
+        gap: var(--hermes-space-xs);
+        margin-left: calc(-1 * var(--hermes-space-sm));
+        color: var(--hermes-fg-muted);
+        font-size: var(--hermes-text-label);
+      }
+      .summary:hover {
+        color: var(--hermes-fg);
+      }
+      .caret {
+        display: inline-grid;
+        transition: transform var(--hermes-duration);
+      }
+      [data-open='true'] .caret {
+        transform: rotate(90deg);
+      }
+      .state {
+        display: inline-grid;
+        margin-left: var(--hermes-space-xs);
+      }
+      .state.error {
+        color: var(--hermes-color-error);
+      }
+      .body {
+        display: flex;
+        flex-direction: column;
+        gap: var(--hermes-space-xs);
+        margin-top: var(--hermes-space-xs);
+        padding-left: var(--hermes-space-md);
+        border-left: var(--hermes-border-width) solid var(--hermes-border);
+      }
+      .thinking {
+        white-space: pre-wrap;
+        overflow-wrap: anywhere;
+        color: var(--hermes-fg-muted);
+        font-size: var(--hermes-text-label);
+        padding: var(--hermes-space-xs) 0 var(--hermes-space-sm);
+        max-height: 420px;
+        overflow-y: auto;
+      }
+    `,
+  ];
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'hermes-activity': HermesActivity;
+  }
+}

@@ -1,0 +1,157 @@
+import { LitElement, css, html, nothing } from 'lit';
+import { customElement, property, state } from 'lit/decorators.js';
+import type { AssistantTurn } from '../state/turns.js';
+import { baseStyles } from '../shared/styles.js';
+import { icons } from '../shared/icons.js';
+import { copyText } from '../render/clipboard.js';
+import { actionStyles, messageAction } from '../render/message-actions.js';
+import './hermes-activity.js';
+import './hermes-markdown.js';
+
+/**
+ * One assistant turn, prose first: a single activity disclosure (reasoning + tools), the
+ * markdown answer, then what needs attention (error row, interrupted/partial notes), and the
+ * live-only compression divider.
+ *
+ * @fires hermes-message-action - `{action: 'retry' | 'fork', index, end}`
+ */
+@customElement('hermes-assistant-turn')
+export class HermesAssistantTurn extends LitElement {
+  @property({ attribute: false }) turn?: AssistantTurn;
+  @property() sessionId = '';
+  /** The turn being streamed right now. */
+  @property({ type: Boolean }) live = false;
+  /** The last settled assistant turn: it can be retried. */
+  @property({ type: Boolean }) retryable = false;
+  /** A turn is running: retry waits. */
+  @property({ type: Boolean }) busy = false;
+  @state() private copied = false;
+
+  async #copy(): Promise<void> {
+    this.copied = await copyText(this.turn?.text ?? '');
+    setTimeout(() => (this.copied = false), 1500);
+  }
+
+  #compression(turn: AssistantTurn) {
+    if (!turn.compression) return nothing;
+    return html`<div class="divider" data-role="compression" role="status">
+      ${turn.compression === 'compressing' ? 'Compressing context' : 'Context auto-compressed'}
+    </div>`;
+  }
+
+  override render() {
+    const turn = this.turn;
+    if (!turn) return nothing;
+    const hasActivity = !!turn.reasoning || turn.tools.length > 0;
+    const waiting = this.live && !turn.text && !hasActivity && !turn.error;
+    return html`
+      ${hasActivity ? html`<hermes-activity .turn=${turn} .sessionId=${this.sessionId} ?live=${this.live}></hermes-activity>` : nothing}
+      ${this.#compression(turn)}
+      ${waiting ? html`<div class="waiting meta" data-role="waiting">${icons.spinner()} Thinking…</div>` : nothing}
+      ${turn.text ? html`<hermes-markdown .text=${turn.text} ?streaming=${this.live}></hermes-markdown>` : nothing}
+      ${turn.warnings.map((w) => html`<div class="note warning" data-role="warning">${w}</div>`)}
+      ${turn.error
+        ? html`<div class="error-row" role="alert" data-role="error-row">
+            <span class="error-icon">${icons.alert()}</span>
+            <div>
+              <div class="error-message">${turn.error.message || 'The turn failed.'}</div>
+              ${turn.error.hint ? html`<div class="error-hint">${turn.error.hint}</div>` : nothing}
+            </div>
+          </div>`
+        : nothing}
+      ${turn.interrupted ? html`<div class="note" data-role="interrupted">Interrupted before it finished.</div>` : nothing}
+      ${turn.partial ? html`<div class="note" data-role="partial">Partial response: the stream ended early.</div>` : nothing}
+      ${this.live ? nothing : this.#actions(turn)}
+    `;
+  }
+
+  #actions(turn: AssistantTurn) {
+    return html`<div class="actions">
+      ${turn.text
+        ? html`<button data-role="copy-message" aria-label="Copy response" title="Copy" @click=${this.#copy}>${this.copied ? icons.check() : icons.copy()}</button>`
+        : nothing}
+      ${this.retryable
+        ? html`<button data-role="retry" aria-label="Retry" title=${this.busy ? 'Wait for the reply to finish' : 'Retry'} ?disabled=${this.busy}
+            @click=${() => messageAction(this, { action: 'retry', index: turn.index, end: turn.end })}>${icons.retry()}</button>`
+        : nothing}
+      <button data-role="fork" aria-label="Fork from here" title="Fork from here" @click=${() => messageAction(this, { action: 'fork', index: turn.index, end: turn.end })}>
+        ${icons.fork()}
+      </button>
+    </div>`;
+  }
+
+  static override styles = [
+    baseStyles,
+    actionStyles,
+    css`
+      :host {
+        display: flex;
+        flex-direction: column;
+        gap: var(--hermes-space-sm);
+        min-width: 0;
+      }
+      .waiting {
+        display: inline-flex;
+        align-items: center;
+        gap: var(--hermes-space-xs);
+      }
+      .divider {
+        display: flex;
+        align-items: center;
+        gap: var(--hermes-space-md);
+        font-size: var(--hermes-text-meta);
+        color: var(--hermes-fg-faint);
+        user-select: none;
+      }
+      .divider::before,
+      .divider::after {
+        content: '';
+        flex: 1;
+        border-top: var(--hermes-border-width) solid var(--hermes-border);
+      }
+      .note {
+        font-size: var(--hermes-text-label);
+        color: var(--hermes-fg-muted);
+        font-style: italic;
+      }
+      .note.warning {
+        font-style: normal;
+        color: var(--hermes-color-warning);
+      }
+      .error-row {
+        display: flex;
+        gap: var(--hermes-space-sm);
+        align-items: flex-start;
+        padding: var(--hermes-space-sm) var(--hermes-space-md);
+        border: var(--hermes-border-width) solid var(--hermes-color-error);
+        border-radius: var(--hermes-radius-md);
+        background: var(--hermes-error-bg);
+        font-size: var(--hermes-text-body);
+      }
+      .error-icon {
+        display: inline-grid;
+        padding-top: 2px;
+        color: var(--hermes-color-error);
+      }
+      .error-message {
+        font-weight: 600;
+      }
+      .error-hint {
+        margin-top: var(--hermes-space-xs);
+        color: var(--hermes-fg-muted);
+        font-size: var(--hermes-text-label);
+        white-space: pre-wrap;
+      }
+      .actions {
+        margin-top: 0;
+        margin-left: calc(-1 * var(--hermes-space-sm));
+      }
+    `,
+  ];
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'hermes-assistant-turn': HermesAssistantTurn;
+  }
+}

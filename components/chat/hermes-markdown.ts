@@ -1,0 +1,121 @@
+import { LitElement, html, type PropertyValues } from 'lit';
+import { customElement, property } from 'lit/decorators.js';
+import { unsafeHTML } from 'lit/directives/unsafe-html.js';
+import { renderMarkdown } from '../render/markdown.js';
+import { adoptKatexCss } from '../render/math.js';
+import { copyText } from '../render/clipboard.js';
+import { proseStyles } from '../render/prose-styles.js';
+
+/**
+ * Assistant prose: markdown rendered to sanitised HTML (tables, labelled code blocks with a copy
+ * button, KaTeX math, highlight.js colours; the last two load only when the text needs them).
+ * While `streaming`, the text is parsed at most once per animation frame; settled text is parsed
+ * once and cached.
+ *
+ * @csspart prose - the rendered markdown
+ */
+@customElement('hermes-markdown')
+export class HermesMarkdown extends LitElement {
+  @property() text = '';
+  @property({ type: Boolean, reflect: true }) streaming = false;
+
+  #html = '';
+  #hasMath = false;
+  #frame = 0;
+  #dirty = false;
+  #pending: Promise<void> | null = null;
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (!changed.has('text') && !changed.has('streaming')) return;
+    if (!this.streaming) {
+      cancelAnimationFrame(this.#frame);
+      this.#frame = 0;
+      this.#parse();
+      return;
+    }
+    // Streaming: parse now if this frame has not parsed yet, otherwise once at the next frame.
+    if (this.#frame) {
+      this.#dirty = true;
+      return;
+    }
+    this.#parse();
+    this.#frame = requestAnimationFrame(this.#onFrame);
+  }
+
+  #onFrame = () => {
+    this.#frame = 0;
+    if (!this.#dirty) return;
+    this.#dirty = false;
+    this.#parse();
+    this.requestUpdate();
+    this.#frame = requestAnimationFrame(this.#onFrame);
+  };
+
+  #parse(): void {
+    const r = renderMarkdown(this.text, { cache: !this.streaming });
+    this.#html = r.html;
+    this.#hasMath = r.hasMath;
+    if (!r.pending) {
+      this.#pending = null;
+      return;
+    }
+    const text = this.text;
+    const p: Promise<void> = r.pending.then(() => {
+      if (this.#pending !== p) return;
+      this.#pending = null;
+      if (this.text === text) {
+        this.#parse();
+        this.requestUpdate();
+      }
+    });
+    this.#pending = p;
+  }
+
+  /** Also waits for lazily loaded KaTeX / languages and the render that follows them. */
+  protected override async getUpdateComplete(): Promise<boolean> {
+    let done = await super.getUpdateComplete();
+    while (this.#pending) {
+      await this.#pending;
+      done = await super.getUpdateComplete();
+    }
+    return done;
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    cancelAnimationFrame(this.#frame);
+    this.#frame = 0;
+    this.#dirty = false;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    // Text that changed while detached (frame cancelled above) is parsed again on reconnect.
+    if (this.hasUpdated) this.requestUpdate('text');
+  }
+
+  protected override updated(): void {
+    if (this.#hasMath && this.shadowRoot) adoptKatexCss(this.shadowRoot);
+  }
+
+  async #onClick(e: Event): Promise<void> {
+    const button = (e.target as Element).closest<HTMLButtonElement>('[data-role="copy-code"]');
+    const code = button?.closest('[data-role="code-block"]')?.querySelector('code');
+    if (!button || !code) return;
+    const ok = await copyText(code.textContent ?? '');
+    button.textContent = ok ? 'Copied' : 'Copy failed';
+    setTimeout(() => (button.textContent = 'Copy'), 1500);
+  }
+
+  override render() {
+    return html`<div class="prose" part="prose" @click=${this.#onClick}>${unsafeHTML(this.#html)}</div>`;
+  }
+
+  static override styles = proseStyles;
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'hermes-markdown': HermesMarkdown;
+  }
+}

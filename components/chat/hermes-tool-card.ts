@@ -1,0 +1,164 @@
+import { LitElement, css, html, nothing } from 'lit';
+import { customElement, property, state } from 'lit/decorators.js';
+import type { ToolView } from '../state/turns.js';
+import { baseStyles } from '../shared/styles.js';
+import { icons } from '../shared/icons.js';
+
+/** How much of a result shows before "Show more". */
+export const RESULT_PREVIEW_CHARS = 600;
+
+const FILE_TOOLS = new Set(['read_file', 'write_file', 'patch', 'search_files']);
+
+function toolIcon(name: string) {
+  if (name === 'terminal') return icons.terminal();
+  if (FILE_TOOLS.has(name) || name.includes('file')) return icons.file();
+  return icons.tool();
+}
+
+const STATUS_LABEL = { running: 'Running', done: 'Done', error: 'Failed' } as const;
+
+/**
+ * One tool call as a quiet debug row: icon, name, short target, status. Arguments and a
+ * truncated result sit behind the row's own expansion ("Show more" reveals the full result).
+ */
+@customElement('hermes-tool-card')
+export class HermesToolCard extends LitElement {
+  @property({ attribute: false }) tool?: ToolView;
+  @property({ type: Boolean, reflect: true }) open = false;
+  @state() private full = false;
+
+  override render() {
+    const t = this.tool;
+    if (!t) return nothing;
+    const result = t.result ?? '';
+    const long = result.length > RESULT_PREVIEW_CHARS;
+    const shown = long && !this.full ? `${result.slice(0, RESULT_PREVIEW_CHARS)}…` : result;
+    const args = Object.keys(t.args).length ? JSON.stringify(t.args, null, 2) : '';
+    return html`
+      <div class="card" data-role="tool-card" data-status=${t.status} data-tool=${t.name}>
+        <button class="head" aria-expanded=${this.open ? 'true' : 'false'} @click=${() => (this.open = !this.open)}>
+          <span class="icon">${toolIcon(t.name)}</span>
+          <span class="name mono">${t.name}</span>
+          <span class="preview mono" title=${t.preview}>${t.preview}</span>
+          ${t.duration !== undefined ? html`<span class="meta duration">${t.duration.toFixed(1)}s</span>` : nothing}
+          <span class="status" data-role="tool-status" data-status=${t.status} title=${STATUS_LABEL[t.status]} aria-label=${STATUS_LABEL[t.status]}>
+            ${t.status === 'running' ? icons.spinner() : t.status === 'error' ? icons.alert() : icons.check()}
+          </span>
+        </button>
+        ${this.open
+          ? html`<div class="body">
+              ${args ? html`<div class="label">Arguments</div><pre class="mono" data-role="tool-args">${args}</pre>` : nothing}
+              ${t.result !== undefined
+                ? html`<div class="label">Result</div>
+                    <pre class="mono" data-role="tool-result">${shown}</pre>
+                    ${long
+                      ? html`<button class="more" data-role="show-more" @click=${() => (this.full = !this.full)}>
+                          ${this.full ? 'Show less' : `Show more (${(result.length - RESULT_PREVIEW_CHARS).toLocaleString()} more characters)`}
+                        </button>`
+                      : nothing}`
+                : html`<div class="meta">${t.status === 'running' ? 'Waiting for the result…' : 'No result.'}</div>`}
+            </div>`
+          : nothing}
+      </div>
+    `;
+  }
+
+  static override styles = [
+    baseStyles,
+    css`
+      :host {
+        display: block;
+        font-size: var(--hermes-text-label);
+        line-height: var(--hermes-leading-ui);
+      }
+      .card {
+        border-radius: var(--hermes-radius-md);
+        background: var(--hermes-panel-subtle);
+        color: var(--hermes-accent);
+      }
+      .card[data-status='error'] {
+        background: var(--hermes-error-bg);
+        box-shadow: inset 2px 0 0 var(--hermes-color-error);
+      }
+      .head {
+        display: flex;
+        align-items: center;
+        gap: var(--hermes-space-sm);
+        width: 100%;
+        text-align: left;
+        padding: var(--hermes-space-xs) var(--hermes-space-sm);
+        min-height: 30px;
+      }
+      .icon,
+      .status {
+        display: inline-grid;
+        place-items: center;
+        flex: none;
+        color: var(--hermes-fg-muted);
+      }
+      .name {
+        flex: none;
+        font-size: var(--hermes-text-meta);
+        font-weight: 500;
+        color: var(--hermes-fg);
+      }
+      .preview {
+        flex: 1;
+        min-width: 0;
+        overflow: hidden;
+        text-overflow: ellipsis;
+        white-space: nowrap;
+        font-size: var(--hermes-text-meta);
+        color: var(--hermes-fg-muted);
+      }
+      .duration {
+        flex: none;
+      }
+      .status[data-status='done'] {
+        color: var(--hermes-color-success);
+      }
+      .status[data-status='error'] {
+        color: var(--hermes-color-error);
+      }
+      .card[data-status='error'] .name {
+        color: var(--hermes-color-error);
+      }
+      .body {
+        padding: 0 var(--hermes-space-sm) var(--hermes-space-sm);
+        display: flex;
+        flex-direction: column;
+        gap: var(--hermes-space-xs);
+      }
+      .label {
+        font-size: var(--hermes-text-meta);
+        color: var(--hermes-fg-muted);
+        margin-top: var(--hermes-space-xs);
+      }
+      pre {
+        margin: 0;
+        padding: var(--hermes-space-sm);
+        max-height: 360px;
+        overflow: auto;
+        font-size: var(--hermes-text-meta);
+        line-height: 1.55;
+        white-space: pre-wrap;
+        overflow-wrap: anywhere;
+        color: var(--hermes-fg);
+        background: var(--hermes-bg);
+        border-radius: var(--hermes-radius-sm);
+      }
+      .more {
+        align-self: flex-start;
+        font-size: var(--hermes-text-meta);
+        color: var(--hermes-accent);
+        padding: 2px var(--hermes-space-xs);
+      }
+    `,
+  ];
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'hermes-tool-card': HermesToolCard;
+  }
+}

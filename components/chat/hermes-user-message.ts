@@ -1,0 +1,135 @@
+import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
+import { customElement, property, state } from 'lit/decorators.js';
+import type { UserTurn } from '../state/turns.js';
+import { baseStyles } from '../shared/styles.js';
+import { icons } from '../shared/icons.js';
+import { copyText } from '../render/clipboard.js';
+import { actionStyles, messageAction } from '../render/message-actions.js';
+
+/**
+ * A user message: a compact right-aligned bubble (plain text, as typed), with copy and, on the
+ * last user message, an inline editor.
+ *
+ * @fires hermes-message-action - `{action: 'edit', index, text}` when an edit is saved
+ * @csspart bubble - the message bubble
+ */
+@customElement('hermes-user-message')
+export class HermesUserMessage extends LitElement {
+  @property({ attribute: false }) turn?: UserTurn;
+  /** The last user message: it can be edited and re-sent. */
+  @property({ type: Boolean }) editable = false;
+  /** A turn is running: editing waits. */
+  @property({ type: Boolean }) busy = false;
+  @state() private editing = false;
+  @state() private copied = false;
+
+  protected override updated(changed: PropertyValues): void {
+    if (changed.has('editing') && this.editing) {
+      const area = this.renderRoot.querySelector('textarea');
+      area?.focus();
+      area?.setSelectionRange(area.value.length, area.value.length);
+    }
+  }
+
+  async #copy(): Promise<void> {
+    this.copied = await copyText(this.turn?.text ?? '');
+    setTimeout(() => (this.copied = false), 1500);
+  }
+
+  #save(): void {
+    const text = this.renderRoot.querySelector('textarea')?.value.trim() ?? '';
+    if (!text || !this.turn || this.busy) return;
+    this.editing = false;
+    if (text !== this.turn.text) messageAction(this, { action: 'edit', index: this.turn.index, text });
+  }
+
+  #onKey(e: KeyboardEvent): void {
+    if (e.key === 'Escape') this.editing = false;
+    else if (e.key === 'Enter' && (e.metaKey || e.ctrlKey)) {
+      e.preventDefault();
+      this.#save();
+    }
+  }
+
+  override render() {
+    const turn = this.turn;
+    if (!turn) return nothing;
+    if (this.editing)
+      return html`<div class="editor" data-role="edit-form">
+        <textarea aria-label="Edit message" rows=${Math.min(12, turn.text.split('\n').length + 1)} .value=${turn.text} @keydown=${this.#onKey}></textarea>
+        <div class="editor-actions">
+          <button class="outline" @click=${() => (this.editing = false)}>Cancel</button>
+          <button class="primary" data-role="save-edit" ?disabled=${this.busy} @click=${this.#save}>Save and send</button>
+        </div>
+      </div>`;
+    // Actions sit beside the bubble (not under it), so a question and its answer stay close.
+    return html`
+      <div class="bubble" part="bubble">${turn.text}</div>
+      <div class="actions">
+        <button data-role="copy-message" aria-label="Copy message" @click=${this.#copy}>${this.copied ? icons.check() : icons.copy()}</button>
+        ${this.editable
+          ? html`<button data-role="edit-message" aria-label="Edit message" title=${this.busy ? 'Wait for the reply to finish' : 'Edit'} ?disabled=${this.busy} @click=${() => (this.editing = true)}>
+              ${icons.edit()}
+            </button>`
+          : nothing}
+      </div>
+    `;
+  }
+
+  static override styles = [
+    baseStyles,
+    actionStyles,
+    css`
+      :host {
+        display: flex;
+        flex-direction: row-reverse;
+        align-items: flex-end;
+        gap: var(--hermes-space-xs);
+      }
+      .bubble {
+        max-width: min(85%, 620px);
+        padding: var(--hermes-space-sm) var(--hermes-space-md);
+        border-radius: var(--hermes-radius-lg);
+        background: var(--hermes-user-bubble-bg);
+        color: var(--hermes-user-bubble-fg);
+        font-family: var(--hermes-font-sans);
+        font-size: var(--hermes-text-body);
+        line-height: var(--hermes-leading-user);
+        white-space: pre-wrap;
+        overflow-wrap: anywhere;
+      }
+      .actions {
+        flex-direction: row-reverse;
+        margin: 0;
+      }
+      .editor {
+        width: 100%;
+        display: flex;
+        flex-direction: column;
+        gap: var(--hermes-space-sm);
+      }
+      textarea {
+        width: 100%;
+        resize: vertical;
+        padding: var(--hermes-space-sm) var(--hermes-space-md);
+        border-radius: var(--hermes-radius-lg);
+        line-height: var(--hermes-leading-user);
+      }
+      textarea:focus-visible {
+        outline: none;
+        border-color: var(--hermes-focus-ring);
+      }
+      .editor-actions {
+        display: flex;
+        justify-content: flex-end;
+        gap: var(--hermes-space-sm);
+      }
+    `,
+  ];
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'hermes-user-message': HermesUserMessage;
+  }
+}

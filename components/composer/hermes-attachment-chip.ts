@@ -1,0 +1,136 @@
+import { LitElement, css, html, nothing } from 'lit';
+import { customElement, property } from 'lit/decorators.js';
+import { baseStyles } from '../shared/styles.js';
+import { icons } from '../shared/icons.js';
+
+function sizeLabel(bytes: number): string {
+  if (!bytes) return '';
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/**
+ * One attached file in the composer: name, upload progress, failure, and a remove button.
+ *
+ * @fires remove - the user removed it
+ */
+@customElement('hermes-attachment-chip')
+export class HermesAttachmentChip extends LitElement {
+  @property() name = '';
+  @property({ type: Number }) size = 0;
+  @property({ reflect: true }) status: 'uploading' | 'done' | 'error' = 'uploading';
+  /** 0..1 */
+  @property({ type: Number }) progress = 0;
+  @property() error = '';
+
+  override render() {
+    const pct = Math.round(this.progress * 100);
+    const detail = this.status === 'uploading' ? `${pct}%` : this.status === 'error' ? this.error || 'Upload failed' : sizeLabel(this.size);
+    return html`
+      <div class="chip" data-role="attachment-chip" data-state=${this.status} title=${this.status === 'error' ? `${this.name}: ${detail}` : this.name}>
+        <span class="icon">${this.status === 'error' ? icons.alert() : this.status === 'uploading' ? icons.spinner() : icons.file()}</span>
+        <span class="name">${this.name}</span>
+        ${detail ? html`<span class="detail" data-role="attachment-detail">${detail}</span>` : nothing}
+        <button class="remove" data-role="attachment-remove" aria-label="Remove ${this.name}" title="Remove" @click=${this.#remove}>${icons.close()}</button>
+        ${this.status === 'uploading'
+          ? html`<span class="bar" role="progressbar" aria-label="Uploading ${this.name}" aria-valuemin="0" aria-valuemax="100" aria-valuenow=${pct}
+              ><span style="width: ${pct}%"></span
+            ></span>`
+          : nothing}
+      </div>
+    `;
+  }
+
+  #remove() {
+    this.dispatchEvent(new CustomEvent('remove', { bubbles: true, composed: true }));
+  }
+
+  static override styles = [
+    baseStyles,
+    css`
+      :host {
+        display: inline-flex;
+        min-width: 0;
+        max-width: 100%;
+      }
+      .chip {
+        position: relative;
+        display: inline-flex;
+        align-items: center;
+        gap: var(--hermes-space-xs);
+        min-width: 0;
+        max-width: 100%;
+        padding: calc(var(--hermes-space-xs) / 2) calc(var(--hermes-space-xs) / 2) calc(var(--hermes-space-xs) / 2) var(--hermes-space-sm);
+        border: var(--hermes-border-width) solid var(--hermes-border);
+        border-radius: var(--hermes-radius-md);
+        font-size: var(--hermes-text-label);
+        color: var(--hermes-fg-muted);
+        overflow: hidden;
+      }
+      .chip[data-state='error'] {
+        border-color: var(--hermes-color-error);
+        background: var(--hermes-error-bg);
+      }
+      .chip[data-state='error'] .icon,
+      .chip[data-state='error'] .detail {
+        color: var(--hermes-color-error);
+      }
+      .icon {
+        display: inline-grid;
+        flex: none;
+      }
+      .name {
+        color: var(--hermes-fg);
+        overflow: hidden;
+        text-overflow: ellipsis;
+        white-space: nowrap;
+        min-width: 0;
+        max-width: 24ch;
+      }
+      .detail {
+        flex: none;
+        font-size: var(--hermes-text-meta);
+        font-variant-numeric: tabular-nums;
+        max-width: 28ch;
+        overflow: hidden;
+        text-overflow: ellipsis;
+        white-space: nowrap;
+      }
+      .remove {
+        display: inline-grid;
+        place-items: center;
+        flex: none;
+        padding: calc(var(--hermes-space-xs) / 2);
+        border-radius: var(--hermes-radius-sm);
+        color: var(--hermes-fg-muted);
+      }
+      .bar {
+        position: absolute;
+        left: 0;
+        right: 0;
+        bottom: 0;
+        height: calc(var(--hermes-border-width) * 2);
+        background: var(--hermes-hover);
+      }
+      .bar span {
+        display: block;
+        height: 100%;
+        background: var(--hermes-accent);
+        transition: width var(--hermes-duration);
+      }
+      @media (max-width: 639px) {
+        .remove {
+          min-width: 32px;
+          min-height: 32px;
+        }
+      }
+    `,
+  ];
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'hermes-attachment-chip': HermesAttachmentChip;
+  }
+}

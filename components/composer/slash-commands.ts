@@ -1,0 +1,232 @@
+import { api, type Message } from '../api/client.js';
+import type { ChatStore } from '../state/chat-store.js';
+import type { SessionsStore } from '../state/sessions-store.js';
+import type { UiStore } from '../state/ui-store.js';
+import { messageText } from '../state/turns.js';
+import { emit } from '../events.js';
+
+/** What a command may touch: the stores, plus the composer's own text, model and attachments. */
+export interface CommandContext {
+  chat: ChatStore;
+  ui: UiStore;
+  sessions: SessionsStore | undefined;
+  /** Events (hermes-open-session) are dispatched from here. */
+  host: HTMLElement;
+  models: string[];
+  currentModel(): string | null;
+  setModel(id: string): Promise<void>;
+  setText(text: string): void;
+  restoreAttachments(paths: string[]): void;
+}
+
+export interface SlashCommand {
+  name: string;
+  args?: string;
+  description: string;
+  run(ctx: CommandContext, arg: string): Promise<void> | void;
+}
+
+/** One row of the autocomplete menu; `complete` is what Tab writes into the input. */
+export interface SlashItem {
+  label: string;
+  hint: string;
+  description: string;
+  complete: string;
+  /** Enter runs this text at once; otherwise Enter completes (the command wants an argument). */
+  runnable: boolean;
+}
+
+export const THEMES = ['dark', 'light', 'system'] as const;
+
+/** Toasts and stops: a command that cannot run now says why instead of half-running. */
+class Refusal extends Error {}
+function need(ok: unknown, why: string): asserts ok {
+  if (!ok) throw new Refusal(why);
+}
+const sessionOf = (ctx: CommandContext) => {
+  need(ctx.chat.sessionId, 'Start a conversation first.');
+  return ctx.chat.sessionId!;
+};
+const idleOf = (ctx: CommandContext) => need(ctx.chat.status === 'idle', 'Wait for the current reply to finish (or /stop it).');
+
+/** The user's text and attachment paths as sent (the server appends an "[Attached files: …]" line). */
+function unsend(m: Message): { text: string; paths: string[] } {
+  const paths = Array.isArray(m.attachments) ? (m.attachments as Array<{ path?: string }>).map((a) => a.path ?? '').filter(Boolean) : [];
+  const text = messageText(m);
+  return { text: paths.length ? text.replace(/\n\n\[Attached files: [^\]]*\]$/, '') : text, paths };
+}
+
+/** Drops the last exchange (from its user message on) and hands back what the user had sent. */
+async function dropLastExchange(ctx: CommandContext): Promise<{ text: string; paths: string[] } | null> {
+  const sid = sessionOf(ctx);
+  idleOf(ctx);
+  const at = ctx.chat.lastUserIndex();
+  if (at < 0) return null;
+  const sent = unsend(ctx.chat.messages[at]!);
+  await api.truncate(sid, (ctx.chat.session?._messages_offset ?? 0) + at);
+  await ctx.chat.reload();
+  ctx.sessions?.patch(sid, { message_count: ctx.chat.messages.length });
+  return sent;
+}
+
+export const COMMANDS: SlashCommand[] = [
+  { name: 'new', description: 'Start a new chat', run: (ctx) => emit(ctx.host, 'hermes-open-session', { sessionId: null }) },
+  {
+    name: 'clear',
+    description: 'Clear this conversation',
+    async run(ctx) {
+      const sid = sessionOf(ctx);
+      idleOf(ctx);
+      const { session } = await api.clear(sid);
+      await ctx.chat.reload();
+      ctx.sessions?.patch(sid, session);
+      ctx.ui.notify('Conversation cleared.');
+    },
+  },
+  {
+    name: 'model',
+    args: '<id>',
+    description: 'Switch the model',
+    async run(ctx, arg) {
+      if (!arg) return ctx.ui.notify(`Model: ${ctx.currentModel() ?? 'none configured'}`);
+      await ctx.setModel(arg);
+      ctx.ui.notify(`Model set to ${arg}.`);
+    },
+  },
+  {
+    name: 'title',
+    args: '<text>',
+    description: 'Rename this conversation',
+    async run(ctx, arg) {
+      const sid = sessionOf(ctx);
+      if (!arg) return ctx.ui.notify(`Title: ${ctx.chat.session?.title ?? ''}`);
+      const { session } = await api.rename(sid, arg);
+      if (ctx.chat.session?.session_id === sid) ctx.chat.session = { ...ctx.chat.session, title: session.title };
+      ctx.sessions?.patch(sid, { title: session.title });
+      ctx.ui.notify(`Renamed to “${session.title}”.`);
+    },
+  },
+  {
+    name: 'retry',
+    description: 'Send the last message again',
+    async run(ctx) {
+      const sent = await dropLastExchange(ctx);
+      if (!sent) return ctx.ui.notify('Nothing to retry.');
+      await ctx.chat.send(sent.text, { attachments: sent.paths });
+    },
+  },
+  {
+    name: 'undo',
+    description: 'Remove the last exchange, back into the composer',
+    async run(ctx) {
+      const sent = await dropLastExchange(ctx);
+      if (!sent) return ctx.ui.notify('Nothing to undo.');
+      ctx.setText(sent.text);
+      ctx.restoreAttachments(sent.paths);
+    },
+  },
+  {
+    name: 'stop',
+    description: 'Stop the current reply',
+    async run(ctx) {
+      if (ctx.chat.status === 'idle') return ctx.ui.notify('Nothing is running.');
+      await ctx.chat.cancel();
+    },
+  },
+  {
+    name: 'compress',
+    description: 'Compress the context',
+    run: (ctx) => ctx.ui.notify('Manual compression is not available yet: context is compressed automatically when it fills up.'),
+  },
+  {
+    name: 'yolo',
+    description: 'Toggle running commands without approval',
+    async run(ctx) {
+      const sid = sessionOf(ctx);
+      const res = await fetch(`/api/session/yolo?session_id=${encodeURIComponent(sid)}`, { credentials: 'same-origin' });
+      const now = res.ok ? Boolean((await res.json()).yolo_enabled) : false;
+      const { yolo_enabled } = await api.setYolo(sid, !now);
+      ctx.ui.notify(yolo_enabled ? 'YOLO on: commands run without asking in this session.' : 'YOLO off: risky commands ask for approval again.');
+    },
+  },
+  {
+    name: 'branch',
+    description: 'Fork this conversation',
+    async run(ctx) {
+      const sid = sessionOf(ctx);
+      const fork = await api.branch(sid);
+      void ctx.sessions?.refresh();
+      emit(ctx.host, 'hermes-open-session', { sessionId: fork.session_id });
+      ctx.ui.notify(`Forked as “${fork.title}”.`);
+    },
+  },
+  {
+    name: 'theme',
+    args: '<dark|light|system>',
+    description: 'Switch the colour theme',
+    async run(ctx, arg) {
+      const theme = arg.toLowerCase();
+      need((THEMES as readonly string[]).includes(theme), `Unknown theme “${arg}”: use dark, light or system.`);
+      await ctx.ui.save({ theme: theme as (typeof THEMES)[number] });
+    },
+  },
+  {
+    name: 'help',
+    description: 'List the commands',
+    run: (ctx) => ctx.ui.notify(`Commands: ${COMMANDS.map((c) => `/${c.name}${c.args ? ` ${c.args}` : ''}`).join(' · ')}`),
+  },
+];
+
+/** `/name rest` → its parts; null when the text is not a command. */
+export function parseCommand(text: string): { name: string; arg: string } | null {
+  const m = /^\/(\S+)(?:\s+([\s\S]*))?$/.exec(text.trim());
+  return m ? { name: m[1]!.toLowerCase(), arg: (m[2] ?? '').trim() } : null;
+}
+
+/**
+ * Runs a command line. Unknown commands and refusals become toasts; nothing here ever reaches
+ * the model. Resolves false when the line was not run (so the composer keeps the text).
+ */
+export async function runCommand(ctx: CommandContext, text: string): Promise<boolean> {
+  const parsed = parseCommand(text);
+  const command = parsed && COMMANDS.find((c) => c.name === parsed.name);
+  if (!parsed || !command) {
+    ctx.ui.notify(`Unknown command ${parsed ? `/${parsed.name}` : text.trim()}. Type /help for the list.`, 'error');
+    return false;
+  }
+  try {
+    await command.run(ctx, parsed.arg);
+    return true;
+  } catch (err) {
+    ctx.ui.notify((err as Error).message, err instanceof Refusal ? 'info' : 'error');
+    return false;
+  }
+}
+
+const ranked = <T>(items: T[], key: (t: T) => string, needle: string) =>
+  [...items.filter((t) => key(t).startsWith(needle)), ...items.filter((t) => !key(t).startsWith(needle) && key(t).includes(needle))];
+
+/** Menu rows for what is typed: command names, then arguments of /model and /theme. */
+export function suggestions(text: string, models: string[]): SlashItem[] {
+  const name = /^\/(\S*)$/.exec(text);
+  if (name) {
+    return ranked(COMMANDS, (c) => c.name, name[1]!.toLowerCase()).map((c) => ({
+      label: `/${c.name}`,
+      hint: c.args ?? '',
+      description: c.description,
+      complete: c.args ? `/${c.name} ` : `/${c.name}`,
+      runnable: !c.args,
+    }));
+  }
+  const arg = /^\/(model|theme)\s+(\S*)$/i.exec(text);
+  if (!arg) return [];
+  const cmd = arg[1]!.toLowerCase();
+  const values = cmd === 'theme' ? [...THEMES] : models;
+  return ranked(values, (v) => v.toLowerCase(), arg[2]!.toLowerCase()).map((v) => ({
+    label: v,
+    hint: '',
+    description: '',
+    complete: `/${cmd} ${v}`,
+    runnable: true,
+  }));
+}

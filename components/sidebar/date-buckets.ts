@@ -1,0 +1,46 @@
+import type { SessionListRow } from '../state/sessions-store.js';
+
+export type BucketLabel = 'Pinned' | 'Today' | 'Yesterday' | 'This week' | 'Older';
+
+/** One line of the virtual list: a bucket header or a session, both one row tall. */
+export type ListItem = { kind: 'header'; key: string; label: BucketLabel } | { kind: 'session'; key: string; row: SessionListRow; index: number };
+
+const DAY_MS = 86_400_000;
+
+/** Which date bucket a time (epoch seconds, as the API sends it) falls in, by local days. */
+export function bucketOf(updatedAt: number, now: Date = new Date()): Exclude<BucketLabel, 'Pinned'> {
+  const midnight = new Date(now.getFullYear(), now.getMonth(), now.getDate()).getTime();
+  const t = updatedAt * 1000;
+  if (t >= midnight) return 'Today';
+  if (t >= midnight - DAY_MS) return 'Yesterday';
+  // The six days before yesterday: "this week" as a rolling week, so Mondays aren't empty.
+  if (t >= midnight - 7 * DAY_MS) return 'This week';
+  return 'Older';
+}
+
+const ORDER: BucketLabel[] = ['Pinned', 'Today', 'Yesterday', 'This week', 'Older'];
+
+/**
+ * Flattens rows into header + session items: pinned first, then by date, newest first inside
+ * each bucket. `index` is the position among sessions only (headers not counted).
+ */
+export function bucketize(rows: readonly SessionListRow[], now: Date = new Date()): ListItem[] {
+  const groups = new Map<BucketLabel, SessionListRow[]>();
+  for (const row of rows) {
+    const label = row.pinned ? 'Pinned' : bucketOf(row.updated_at, now);
+    let list = groups.get(label);
+    if (!list) groups.set(label, (list = []));
+    list.push(row);
+  }
+  const items: ListItem[] = [];
+  let index = 0;
+  for (const label of ORDER) {
+    const list = groups.get(label);
+    if (!list) continue;
+    // The store keeps rows newest first; sort anyway so a patched row lands in place.
+    list.sort((a, b) => b.updated_at - a.updated_at);
+    items.push({ kind: 'header', key: `h:${label}`, label });
+    for (const row of list) items.push({ kind: 'session', key: row.session_id, row, index: index++ });
+  }
+  return items;
+}

@@ -1,0 +1,119 @@
+import { api, type ApiSession, type SessionRow } from '../api/client.js';
+import type { ChatStore } from '../state/chat-store.js';
+import type { SessionsStore } from '../state/sessions-store.js';
+import type { Store } from '../state/store.js';
+import type { UiStore } from '../state/ui-store.js';
+import { emit } from '../events.js';
+
+/** What a row action needs: the stores it updates and an element to emit navigation from. */
+export interface ActionContext {
+  sessions: SessionsStore;
+  chat?: ChatStore | undefined;
+  ui?: UiStore | undefined;
+  host: EventTarget;
+}
+
+export type SessionAction =
+  | { action: 'rename'; id: string; title: string }
+  | { action: 'pin'; id: string; pinned: boolean }
+  | { action: 'archive'; id: string; archived: boolean }
+  | { action: 'move'; id: string; projectId: string | null }
+  | { action: 'duplicate'; id: string }
+  | { action: 'delete'; id: string };
+
+/**
+ * Stores only expose `changed()` to themselves; the sidebar edits their public fields (the
+ * open session, the project list) directly, so it announces the change the same way.
+ */
+export function notify(store: Store): void {
+  store.dispatchEvent(new Event('change'));
+}
+
+/** Keeps the open chat's copy of the session in step with the row the sidebar just changed. */
+function patchOpen(ctx: ActionContext, id: string, patch: Partial<SessionRow>): void {
+  const chat = ctx.chat;
+  if (!chat?.session || chat.sessionId !== id) return;
+  chat.session = { ...chat.session, ...patch };
+  notify(chat);
+}
+
+function rowOf(s: ApiSession): SessionRow {
+  return {
+    session_id: s.session_id,
+    title: s.title,
+    workspace: s.workspace ?? null,
+    model: s.model ?? null,
+    message_count: s.message_count,
+    created_at: s.created_at,
+    updated_at: s.updated_at,
+    pinned: !!s.pinned,
+    archived: !!s.archived,
+    project_id: s.project_id ?? null,
+    active_stream_id: null,
+  };
+}
+
+/** Runs one row action against the API, then updates the list (and the open chat). */
+export async function runAction(ctx: ActionContext, a: SessionAction): Promise<void> {
+  const { sessions } = ctx;
+  try {
+    switch (a.action) {
+      case 'rename': {
+        const title = a.title.trim();
+        const current = sessions.rows.find((r) => r.session_id === a.id);
+        if (!title || title === current?.title) return;
+        const r = await api.rename(a.id, title);
+        sessions.patch(a.id, r.session);
+        patchOpen(ctx, a.id, { title: r.session.title });
+        return;
+      }
+      case 'pin': {
+        const r = await api.pin(a.id, a.pinned);
+        sessions.patch(a.id, r.session);
+        patchOpen(ctx, a.id, { pinned: r.session.pinned });
+        return;
+      }
+      case 'archive': {
+        const r = await api.archive(a.id, a.archived);
+        // Hidden archived rows leave the list; with "Show archived" on they stay, marked.
+        if (a.archived && !sessions.showArchived) sessions.remove(a.id);
+        else sessions.patch(a.id, r.session);
+        patchOpen(ctx, a.id, { archived: r.session.archived });
+        return;
+      }
+      case 'move': {
+        const r = await api.move(a.id, a.projectId);
+        sessions.patch(a.id, r.session);
+        patchOpen(ctx, a.id, { project_id: r.session.project_id });
+        return;
+      }
+      case 'duplicate': {
+        const copy = await api.duplicate(a.id);
+        sessions.insert(rowOf(copy));
+        ctx.ui?.notify(`Duplicated as “${copy.title}”`);
+        return;
+      }
+      case 'delete': {
+        await api.remove(a.id);
+        sessions.remove(a.id);
+        if (ctx.chat?.sessionId === a.id) emit(ctx.host, 'hermes-open-session', { sessionId: null, replace: true });
+        return;
+      }
+    }
+  } catch (err) {
+    ctx.ui?.notify((err as Error).message, 'error');
+  }
+}
+
+/** Creates a project and adds it to the list without re-fetching every session. */
+export async function createProject(ctx: ActionContext, name: string, color: string | null): Promise<boolean> {
+  try {
+    const project = await api.createProject(name, color);
+    ctx.sessions.projects = [...ctx.sessions.projects, project];
+    notify(ctx.sessions);
+    return true;
+  } catch (err) {
+    ctx.ui?.notify((err as Error).message, 'error');
+    return false;
+  }
+}

@@ -1,0 +1,46 @@
+import { Hono } from 'hono';
+import type { AppDeps } from '../deps.js';
+import { BadRequest } from '../ports/errors.js';
+
+interface ModelOption {
+  id: string;
+  label: string;
+  provider: string;
+}
+
+/** `custom:<name>:<model>` reads as its model; other ids as they are. */
+function labelFor(id: string): string {
+  const m = /^custom:[^:]*:(.+)$/.exec(id);
+  return m ? m[1]! : id;
+}
+
+/**
+ * `GET /api/models`: what the model picker offers, from the agent's configuration. No model
+ * configured is an answer (empty list), not an error; a config.yaml that does not parse is
+ * reported in `error` so the picker can say why it is empty.
+ */
+export function modelRoutes(deps: AppDeps) {
+  const app = new Hono();
+
+  app.get('/api/models', async (c) => {
+    const runtime = deps.agent.runtime;
+    let catalog = { default: null as string | null, provider: null as string | null, models: [] as Array<{ id: string; provider: string }> };
+    let error: string | undefined;
+    try {
+      if (runtime.models) catalog = await runtime.models();
+    } catch (err) {
+      if (!(err instanceof BadRequest)) throw err;
+      error = err.message;
+    }
+    const models: ModelOption[] = catalog.models.map((m) => ({ id: m.id, label: labelFor(m.id), provider: m.provider }));
+    const groups: Array<{ provider: string; models: ModelOption[] }> = [];
+    for (const m of models) {
+      const group = groups.find((g) => g.provider === m.provider);
+      if (group) group.models.push(m);
+      else groups.push({ provider: m.provider, models: [m] });
+    }
+    return c.json({ default_model: catalog.default, active_provider: catalog.provider, models, groups, ...(error ? { error } : {}) });
+  });
+
+  return app;
+}

@@ -1,0 +1,132 @@
+import { expect, fixture, cleanup, stubFetch, waitFor, type FetchCall } from '../helpers.js';
+import type { FileEntry } from '../../../components/api/client.js';
+import '../../../components/workspace/hermes-file-tree.js';
+import type { HermesFileTree } from '../../../components/workspace/hermes-file-tree.js';
+
+const entry = (path: string, isDir = false): FileEntry => ({ name: path.split('/').pop()!, path, type: isDir ? 'dir' : 'file', is_dir: isDir, size: 10, mtime_ns: '0' });
+
+/** A workspace listing, served by GET /api/list?path=… (deliberately not dirs-first). */
+const LISTING: Record<string, FileEntry[]> = {
+  '': [entry('b.txt'), entry('src', true), entry('a.md'), entry('docs', true)],
+  src: [entry('src/main.ts'), entry('src/lib', true)],
+  docs: [],
+};
+const listPath = (c: FetchCall) => new URL(c.url, location.href).searchParams.get('path') ?? '';
+
+function stub(extra: Record<string, unknown> = {}) {
+  return stubFetch({
+    'GET /api/list': (c: FetchCall) => ({ entries: LISTING[listPath(c)] ?? [], path: listPath(c) || '.', workspace: '/w' }),
+    ...extra,
+  });
+}
+
+const names = (tree: HermesFileTree) => [...tree.shadowRoot!.querySelectorAll<HTMLElement>('[role="treeitem"]')].map((r) => r.dataset.path);
+const row = (tree: HermesFileTree, path: string) => tree.shadowRoot!.querySelector<HTMLElement>(`[data-path="${path}"]`)!;
+
+describe('hermes-file-tree', () => {
+  let fetch: ReturnType<typeof stub>;
+  afterEach(() => {
+    fetch.restore();
+    cleanup();
+  });
+
+  it('lists the root dirs first and loads a folder only when it is expanded', async () => {
+    fetch = stub();
+    const tree = await fixture<HermesFileTree>('hermes-file-tree', { sessionId: 's1' });
+    await waitFor(() => expect(names(tree)).to.deep.equal(['docs', 'src', 'a.md', 'b.txt']));
+    expect(fetch.calls.map(listPath)).to.deep.equal(['']);
+    expect(row(tree, 'src').getAttribute('aria-expanded')).to.equal('false');
+
+    row(tree, 'src').click();
+    await waitFor(() => expect(names(tree)).to.deep.equal(['docs', 'src', 'src/lib', 'src/main.ts', 'a.md', 'b.txt']));
+    expect(fetch.calls.map(listPath)).to.deep.equal(['', 'src']);
+    expect(row(tree, 'src').getAttribute('aria-expanded')).to.equal('true');
+
+    // Collapsing and expanding again uses what was loaded.
+    row(tree, 'src').click();
+    await waitFor(() => expect(names(tree)).to.not.include('src/main.ts'));
+    row(tree, 'src').click();
+    await waitFor(() => expect(names(tree)).to.include('src/main.ts'));
+    expect(fetch.calls.length).to.equal(2);
+  });
+
+  it('moves with the arrow keys, expands with →, and opens a file with Enter', async () => {
+    fetch = stub();
+    const tree = await fixture<HermesFileTree>('hermes-file-tree', { sessionId: 's1' });
+    await waitFor(() => expect(names(tree)).to.have.length(4));
+    const opened: string[] = [];
+    const onOpen = (e: Event) => opened.push((e as CustomEvent<{ path: string }>).detail.path);
+    window.addEventListener('hermes-open-file', onOpen);
+    const key = (k: string) => tree.shadowRoot!.activeElement!.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true, composed: true }));
+    row(tree, 'docs').focus();
+    key('ArrowDown');
+    await tree.updateComplete;
+    expect(tree.shadowRoot!.activeElement?.getAttribute('data-path')).to.equal('src');
+    key('ArrowRight');
+    await waitFor(() => expect(names(tree)).to.include('src/main.ts'));
+    key('ArrowDown');
+    key('ArrowDown');
+    await tree.updateComplete;
+    key('Enter');
+    window.removeEventListener('hermes-open-file', onOpen);
+    expect(opened).to.deep.equal(['src/main.ts']);
+  });
+
+  it('renames an entry through /api/file/rename and reloads', async () => {
+    fetch = stub({ 'POST /api/file/rename': { ok: true, path: 'c.md' } });
+    const tree = await fixture<HermesFileTree>('hermes-file-tree', { sessionId: 's1' });
+    await waitFor(() => expect(names(tree)).to.have.length(4));
+    let renamed: unknown = null;
+    tree.addEventListener('renamed', (e) => (renamed = (e as CustomEvent).detail));
+    row(tree, 'a.md').querySelector<HTMLButtonElement>('[data-action="rename"]')!.click();
+    await tree.updateComplete;
+    const input = tree.shadowRoot!.querySelector<HTMLInputElement>('.name-input')!;
+    expect(input.value).to.equal('a.md');
+    input.value = 'c.md';
+    input.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter' }));
+    await waitFor(() => expect(renamed).to.deep.equal({ from: 'a.md', to: 'c.md' }));
+    const call = fetch.calls.find((c) => c.url === '/api/file/rename')!;
+    expect(call.body).to.deep.equal({ session_id: 's1', path: 'a.md', new_name: 'c.md' });
+    expect(fetch.calls.filter((c) => c.method === 'GET').length).to.be.greaterThan(1);
+  });
+
+  it('asks before deleting, then calls /api/file/delete (recursive for a folder)', async () => {
+    fetch = stub({ 'POST /api/file/delete': { ok: true } });
+    const tree = await fixture<HermesFileTree>('hermes-file-tree', { sessionId: 's1' });
+    await waitFor(() => expect(names(tree)).to.have.length(4));
+    row(tree, 'docs').querySelector<HTMLButtonElement>('[data-action="delete"]')!.click();
+    await tree.updateComplete;
+    expect(fetch.calls.some((c) => c.method === 'POST')).to.equal(false);
+    tree.shadowRoot!.querySelector<HTMLButtonElement>('[data-action="confirm-delete"]')!.click();
+    await waitFor(() => expect(fetch.calls.find((c) => c.url === '/api/file/delete')?.body).to.deep.equal({ session_id: 's1', path: 'docs', recursive: true }));
+  });
+
+  it('creates a file in the workspace and opens it', async () => {
+    fetch = stub({ 'POST /api/file/create': { ok: true, path: 'new.txt' } });
+    const tree = await fixture<HermesFileTree>('hermes-file-tree', { sessionId: 's1' });
+    await waitFor(() => expect(names(tree)).to.have.length(4));
+    const opened: string[] = [];
+    const onOpen = (e: Event) => opened.push((e as CustomEvent<{ path: string }>).detail.path);
+    window.addEventListener('hermes-open-file', onOpen);
+    tree.startCreate('file');
+    await tree.updateComplete;
+    const input = tree.shadowRoot!.querySelector<HTMLInputElement>('.name-input')!;
+    input.value = 'new.txt';
+    input.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter' }));
+    await waitFor(() => expect(opened).to.deep.equal(['new.txt']));
+    window.removeEventListener('hermes-open-file', onOpen);
+    expect(fetch.calls.find((c) => c.url === '/api/file/create')?.body).to.deep.equal({ session_id: 's1', path: 'new.txt', content: '' });
+  });
+
+  it('shows the server error when an action fails', async () => {
+    fetch = stub({ 'POST /api/file/create-dir': new Response(JSON.stringify({ error: 'Folder already exists' }), { status: 409 }) });
+    const tree = await fixture<HermesFileTree>('hermes-file-tree', { sessionId: 's1' });
+    await waitFor(() => expect(names(tree)).to.have.length(4));
+    tree.startCreate('dir');
+    await tree.updateComplete;
+    const input = tree.shadowRoot!.querySelector<HTMLInputElement>('.name-input')!;
+    input.value = 'docs';
+    input.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter' }));
+    await waitFor(() => expect(tree.shadowRoot!.querySelector('[role="alert"]')?.textContent).to.contain('Folder already exists'));
+  });
+});

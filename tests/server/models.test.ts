@@ -1,0 +1,77 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { makeTestApp, type TestApp } from '../helpers/app.js';
+
+describe('GET /api/models', () => {
+  let t: TestApp | undefined;
+  afterEach(async () => {
+    await t?.close();
+    t = undefined;
+  });
+
+  it('answers an empty catalog (200, not an error) when no model is configured', async () => {
+    t = await makeTestApp();
+    const r = await t.call('GET', '/api/models');
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ default_model: null, active_provider: null, models: [], groups: [] });
+  });
+
+  it('lists the default model and every custom provider model as custom:<name>:<model>', async () => {
+    t = await makeTestApp({
+      configYaml: [
+        'model:',
+        '  default: gpt-5',
+        '  provider: openai',
+        'custom_providers:',
+        '  - name: local',
+        '    base_url: http://127.0.0.1:1234/v1',
+        '    models:',
+        '      qwen3-8b: {}',
+        '      llama-3:',
+        '        context_length: 8192',
+        '  - name: lab',
+        '    base_url: http://127.0.0.1:5678/v1',
+        '    models:',
+        '      big: {}',
+      ].join('\n'),
+    });
+    const r = await t.call('GET', '/api/models');
+    expect(r.status).toBe(200);
+    expect(r.body.default_model).toBe('gpt-5');
+    expect(r.body.active_provider).toBe('openai');
+    expect(r.body.models).toEqual([
+      { id: 'gpt-5', label: 'gpt-5', provider: 'openai' },
+      { id: 'custom:local:qwen3-8b', label: 'qwen3-8b', provider: 'custom:local' },
+      { id: 'custom:local:llama-3', label: 'llama-3', provider: 'custom:local' },
+      { id: 'custom:lab:big', label: 'big', provider: 'custom:lab' },
+    ]);
+    expect(r.body.groups.map((g: any) => [g.provider, g.models.map((m: any) => m.id)])).toEqual([
+      ['openai', ['gpt-5']],
+      ['custom:local', ['custom:local:qwen3-8b', 'custom:local:llama-3']],
+      ['custom:lab', ['custom:lab:big']],
+    ]);
+  });
+
+  it('accepts the short `model: <id>` form, with the provider left to auto-detection', async () => {
+    t = await makeTestApp({ configYaml: 'model: anthropic/claude-sonnet-4.6\n' });
+    const r = await t.call('GET', '/api/models');
+    expect(r.status).toBe(200);
+    expect(r.body.default_model).toBe('anthropic/claude-sonnet-4.6');
+    expect(r.body.active_provider).toBeNull();
+    expect(r.body.models).toEqual([{ id: 'anthropic/claude-sonnet-4.6', label: 'anthropic/claude-sonnet-4.6', provider: 'auto' }]);
+  });
+
+  it('reports a config.yaml that does not parse in `error`, with an empty catalog', async () => {
+    t = await makeTestApp({ configYaml: 'model: [unclosed\n' });
+    const r = await t.call('GET', '/api/models');
+    expect(r.status).toBe(200);
+    expect(r.body.models).toEqual([]);
+    expect(r.body.default_model).toBeNull();
+    expect(r.body.error).toMatch(/config\.yaml/);
+  });
+
+  it('is never cached', async () => {
+    t = await makeTestApp();
+    const r = await t.call('GET', '/api/models');
+    expect(r.res.headers.get('cache-control')).toBe('no-store');
+  });
+});
