@@ -9,6 +9,7 @@ import { StoreController } from '../state/store.js';
 import { baseStyles } from '../shared/styles.js';
 import { icons } from '../shared/icons.js';
 import { emit } from '../events.js';
+import { bucketize } from '../sidebar/date-buckets.js';
 import '../sidebar/hermes-sidebar.js';
 import '../chat/hermes-chat-view.js';
 
@@ -107,7 +108,8 @@ export class HermesApp extends LitElement {
       if (this.ui.settingsOpen) this.ui.openSettings(false);
       else if (this.#mobile.matches && this.ui.sidebarOpen) this.ui.toggleSidebar(false);
     } else if (!mod && !typing && (e.key === 'j' || e.key === 'k')) {
-      const rows = this.sessions.visible;
+      // The sidebar's own order: pinned first, then by date.
+      const rows = bucketize(this.sessions.visible).flatMap((it) => (it.kind === 'session' ? [it.row] : []));
       const at = rows.findIndex((r) => r.session_id === this.chat.sessionId);
       const next = rows[Math.max(0, Math.min(rows.length - 1, at + (e.key === 'j' ? 1 : -1)))];
       if (next && next.session_id !== this.chat.sessionId) emit(this, 'hermes-open-session', { sessionId: next.session_id });

@@ -1,10 +1,21 @@
 import { LitElement, html, type PropertyValues } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
 import { unsafeHTML } from 'lit/directives/unsafe-html.js';
-import { renderMarkdown } from '../render/markdown.js';
+import type * as MarkdownEngine from '../render/markdown.js';
 import { adoptKatexCss } from '../render/math.js';
 import { copyText } from '../render/clipboard.js';
 import { proseStyles } from '../render/prose-styles.js';
+
+/**
+ * marked and DOMPurify are a third of the app's script, and the first paint needs neither: the
+ * engine starts loading as soon as this module runs and arrives in parallel with the shell.
+ */
+let engine: typeof MarkdownEngine | null = null;
+const engineReady: Promise<void> = import('../render/markdown.js').then((m) => {
+  engine = m;
+});
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
  * Assistant prose: markdown rendered to sanitised HTML (tables, labelled code blocks with a copy
@@ -52,15 +63,27 @@ export class HermesMarkdown extends LitElement {
   };
 
   #parse(): void {
-    const r = renderMarkdown(this.text, { cache: !this.streaming });
+    if (!engine) {
+      // Until the engine arrives (milliseconds after start-up), show the text as it is.
+      this.#html = `<p style="white-space: pre-wrap">${escapeHtml(this.text)}</p>`;
+      this.#hasMath = false;
+      this.#waitFor(engineReady);
+      return;
+    }
+    const r = engine.renderMarkdown(this.text, { cache: !this.streaming });
     this.#html = r.html;
     this.#hasMath = r.hasMath;
     if (!r.pending) {
       this.#pending = null;
       return;
     }
+    this.#waitFor(r.pending);
+  }
+
+  /** Parses again once `ready` settles, if the text is still the same. */
+  #waitFor(ready: Promise<unknown>): void {
     const text = this.text;
-    const p: Promise<void> = r.pending.then(() => {
+    const p: Promise<void> = ready.then(() => {
       if (this.#pending !== p) return;
       this.#pending = null;
       if (this.text === text) {

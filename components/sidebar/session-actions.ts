@@ -1,7 +1,6 @@
 import { api, type ApiSession, type SessionRow } from '../api/client.js';
 import type { ChatStore } from '../state/chat-store.js';
 import type { SessionsStore } from '../state/sessions-store.js';
-import type { Store } from '../state/store.js';
 import type { UiStore } from '../state/ui-store.js';
 import { emit } from '../events.js';
 
@@ -21,20 +20,11 @@ export type SessionAction =
   | { action: 'duplicate'; id: string }
   | { action: 'delete'; id: string };
 
-/**
- * Stores only expose `changed()` to themselves; the sidebar edits their public fields (the
- * open session, the project list) directly, so it announces the change the same way.
- */
-export function notify(store: Store): void {
-  store.dispatchEvent(new Event('change'));
-}
-
 /** Keeps the open chat's copy of the session in step with the row the sidebar just changed. */
 function patchOpen(ctx: ActionContext, id: string, patch: Partial<SessionRow>): void {
   const chat = ctx.chat;
   if (!chat?.session || chat.sessionId !== id) return;
-  chat.session = { ...chat.session, ...patch };
-  notify(chat);
+  chat.patchSession(patch);
 }
 
 function rowOf(s: ApiSession): SessionRow {
@@ -109,8 +99,7 @@ export async function runAction(ctx: ActionContext, a: SessionAction): Promise<v
 export async function createProject(ctx: ActionContext, name: string, color: string | null): Promise<boolean> {
   try {
     const project = await api.createProject(name, color);
-    ctx.sessions.projects = [...ctx.sessions.projects, project];
-    notify(ctx.sessions);
+    ctx.sessions.addProject(project);
     return true;
   } catch (err) {
     ctx.ui?.notify((err as Error).message, 'error');

@@ -305,6 +305,13 @@ export class ChatStore extends Store {
     this.#source = null;
   }
 
+  /** Applies a metadata change made elsewhere (the sidebar renamed or pinned this session). */
+  patchSession(patch: Partial<ApiSession>): void {
+    if (!this.session) return;
+    this.session = { ...this.session, ...patch };
+    this.changed();
+  }
+
   /** Index of the last user message, or -1. */
   lastUserIndex(): number {
     for (let i = this.messages.length - 1; i >= 0; i--) if (this.messages[i]!.role === 'user') return i;

@@ -102,6 +102,11 @@ export class SessionsStore extends Store {
     this.changed();
   }
 
+  addProject(project: Project): void {
+    this.projects = [...this.projects, project];
+    this.changed();
+  }
+
   insert(row: SessionRow): void {
     this.rows = [row, ...this.rows.filter((r) => r.session_id !== row.session_id)];
     this.changed();
