@@ -6,6 +6,7 @@ import type { ChatStore } from '../state/chat-store.js';
 import type { UiStore } from '../state/ui-store.js';
 import { StoreController } from '../state/store.js';
 import { baseStyles } from '../shared/styles.js';
+import { icons } from '../shared/icons.js';
 import './hermes-transcript.js';
 import '../composer/hermes-composer.js';
 import '../composer/hermes-approval-card.js';
@@ -39,6 +40,9 @@ export class HermesChatView extends LitElement {
             </div>`
           : html`<hermes-transcript></hermes-transcript>`}
       <div class="dock">
+        ${chat.status === 'reconnecting'
+          ? html`<div class="status" role="status" data-role="reconnecting">${icons.spinner()} Connection lost — reconnecting; the turn goes on on the server…</div>`
+          : nothing}
         ${chat.error && chat.session ? html`<div class="error" role="alert">${chat.error}</div>` : nothing}
         ${chat.approval ? html`<hermes-approval-card></hermes-approval-card>` : nothing}
         ${chat.clarify ? html`<hermes-clarify-card></hermes-clarify-card>` : nothing}
@@ -80,6 +84,14 @@ export class HermesChatView extends LitElement {
         display: flex;
         flex-direction: column;
         gap: var(--hermes-space-sm);
+      }
+      .status {
+        display: flex;
+        align-items: center;
+        gap: var(--hermes-space-sm);
+        font-size: var(--hermes-text-label);
+        color: var(--hermes-fg-muted);
+        padding: var(--hermes-space-xs) var(--hermes-space-sm);
       }
       .error {
         border: var(--hermes-border-width) solid var(--hermes-color-error);

@@ -5,7 +5,7 @@ import { BadRequest, NotFound } from '../ports/errors.js';
 import { jsonBody, queryParams } from '../http/validate.js';
 import { DEFAULT_TITLE, provisionalTitle } from '../domain/session-rows.js';
 import { driveTurn } from '../runs/turn-driver.js';
-import { SSE_HEADERS, encodeFrame, resumeAfter } from '../runs/sse.js';
+import { RETRY, SSE_HEADERS, encodeFrame, resumeAfter } from '../runs/sse.js';
 import { CancelledByUser, type RunWatcher } from '../runs/run.js';
 import { CLOSING_EVENTS } from '../runs/events.js';
 import { SessionId, requireSession } from './session-common.js';
@@ -166,6 +166,7 @@ function sseResponse(attach: (watcher: RunWatcher) => () => void): Response {
           controller.close();
         },
       };
+      controller.enqueue(RETRY);
       detach = attach(watcher);
     },
     cancel() {

@@ -9,6 +9,9 @@ export function encodeFrame(streamId: string, event: RunEvent, dataJson = JSON.s
 
 export const HEARTBEAT = utf8.encode(': heartbeat\n\n');
 
+/** Tells EventSource to retry a dropped stream after 1 s (its default is about 3 s). */
+export const RETRY = utf8.encode('retry: 1000\n\n');
+
 export const SSE_HEADERS = {
   'Content-Type': 'text/event-stream; charset=utf-8',
   'Cache-Control': 'no-cache, no-transform',

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deepText, hooks, startUi, type UiHarness } from '../helpers/browser.js';
+import { startFlakyProxy } from '../helpers/flaky-proxy.js';
 
 /** A person in Chromium, against the real server and a scripted model. */
 describe('web app: chatting', () => {
@@ -133,5 +134,38 @@ describe('web app: chatting', () => {
     await page.waitForTimeout(200);
     expect(await page.evaluate(() => (window as any).__xss)).toBeUndefined();
     await ui.screenshot(page, 'markdown-math');
+  });
+});
+
+describe('web app: a dropped connection', () => {
+  let ui: UiHarness;
+  beforeAll(async () => {
+    ui = await startUi();
+  });
+  afterAll(async () => ui?.close());
+
+  it('says it is reconnecting while offline, then resumes without losing or repeating text', async () => {
+    const words = Array.from({ length: 80 }, (_, i) => `piece${i}`);
+    ui.model.enqueue(words.flatMap((w) => [{ text: `${w} ` }, { delayMs: 25 }]));
+    const proxy = await startFlakyProxy(new URL(ui.server.url));
+    const context = await ui.browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    await page.goto(proxy.url + '/');
+    await page.locator(hooks.composer).fill('keep talking');
+    await page.locator(hooks.send).click();
+    const assistant = () => page.locator(hooks.message('assistant')).last();
+    await expect.poll(async () => (await deepText(assistant())).includes('piece8')).toBe(true);
+    proxy.cut();
+    await expect.poll(() => page.locator('[data-role="reconnecting"]').count(), { timeout: 15_000 }).toBe(1);
+    await ui.screenshot(page, 'reconnecting');
+    await page.waitForTimeout(800);
+    proxy.restore();
+    await expect.poll(async () => (await deepText(assistant())).includes('piece79'), { timeout: 20_000 }).toBe(true);
+    await expect.poll(() => page.locator('[data-role="reconnecting"]').count()).toBe(0);
+    await expect.poll(() => page.locator(hooks.send).count()).toBe(1);
+    const text = await deepText(assistant());
+    for (const w of words) expect(text.split(w + ' ').length - 1, w).toBe(1);
+    await context.close();
+    await proxy.close();
   });
 });

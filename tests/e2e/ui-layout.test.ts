@@ -95,6 +95,7 @@ describe('web app: layout, sidebar at scale, workspace, mobile', () => {
     expect(box!.height).toBeGreaterThanOrEqual(44);
     await sidebarToggle.click();
     await expect.poll(() => page.locator(hooks.sessionRow).first().isVisible(), { timeout: 10_000 }).toBe(true);
+    await page.waitForTimeout(400); // the slide-in transition
     await ui.screenshot(page, 'mobile-sidebar');
     const row = await page.locator(hooks.sessionRow).first().boundingBox();
     expect(row!.height).toBeGreaterThanOrEqual(44);
