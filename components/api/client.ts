@@ -113,6 +113,7 @@ export const api = {
   settings: () => get<Settings>('/api/settings'),
   saveSettings: (patch: Partial<Settings>) => post<Settings>('/api/settings', patch),
   models: () => get<{ default_model: string | null; models: ModelOption[] }>('/api/models'),
+  setDefaultModel: (model: string) => post<{ ok: true; default_model: string }>('/api/default-model', { model }),
 
   workspaces: () => get<{ workspaces: Array<{ path: string; name: string }>; last: string }>('/api/workspaces'),
   list: (sid: string, path = '') => get<{ entries: FileEntry[]; path: string; workspace: string }>(`/api/list?${q({ session_id: sid, path })}`),

@@ -104,6 +104,18 @@ export class HermesSettingsDialog extends LitElement {
     return ok;
   }
 
+  async #saveModel(id: string): Promise<void> {
+    try {
+      await api.setDefaultModel(id);
+      if (this.models) this.models = { ...this.models, default_model: id };
+      this.saved = true;
+      clearTimeout(this.#savedTimer);
+      this.#savedTimer = setTimeout(() => (this.saved = false), 1600);
+    } catch (err) {
+      this.ui?.notify((err as Error).message, 'error');
+    }
+  }
+
   async #saveWorkspace(input: HTMLInputElement): Promise<void> {
     const value = input.value.trim();
     if (!value || value === this.ui?.settings?.default_workspace) return;
@@ -156,9 +168,14 @@ export class HermesSettingsDialog extends LitElement {
         id: 'default_model',
         section: 'Chat',
         label: 'Default model',
-        hint: 'Set model.default in $HERMES_HOME/config.yaml to change it.',
+        hint: models && !models.models.length ? 'No model is configured yet: set model.default in $HERMES_HOME/config.yaml.' : 'Used by new conversations (saved as model.default in config.yaml).',
         keywords: 'model llm provider config',
-        control: () => html`<span class="readonly mono" title=${models?.default_model ?? ''}>${models ? (model?.label ?? models.default_model ?? 'Not configured') : '…'}</span>`,
+        control: () =>
+          models?.models.length
+            ? html`<select id="default_model" @change=${(e: Event) => this.#saveModel((e.target as HTMLSelectElement).value)}>
+                ${models.models.map((m) => html`<option value=${m.id} ?selected=${m.id === models.default_model}>${m.label}</option>`)}
+              </select>`
+            : html`<span class="readonly mono" title=${models?.default_model ?? ''}>${models ? (model?.label ?? models.default_model ?? 'Not configured') : '…'}</span>`,
       },
       {
         id: 'default_workspace',

@@ -6,4 +6,6 @@ export interface AgentConfigSource {
   load(): Promise<AgentConfig>;
   /** Adds pattern keys to `command_allowlist`, keeping every other key and comment. */
   addToAllowlist(keys: string[]): Promise<void>;
+  /** Sets `model.default`, keeping every other key and comment. */
+  setDefaultModel(model: string): Promise<void>;
 }

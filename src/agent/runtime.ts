@@ -37,6 +37,8 @@ export interface AgentRuntime {
   startTurn(input: TurnInput): AsyncIterable<TurnOutput>;
   /** The models a person can pick from (GET /api/models); absent where the agent cannot say. */
   models?(): Promise<ModelCatalog>;
+  /** Makes `model` the default for new turns (config.yaml's model.default for the builtin agent). */
+  setDefaultModel?(model: string): Promise<void>;
 }
 
 /** The configured default and the other models the configuration names. */

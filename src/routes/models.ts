@@ -1,6 +1,10 @@
 import { Hono } from 'hono';
 import type { AppDeps } from '../deps.js';
+import { z } from 'zod';
 import { BadRequest } from '../ports/errors.js';
+import { jsonBody } from '../http/validate.js';
+
+const DefaultModelBody = z.object({ model: z.string().trim().min(1, 'model must not be empty').max(256) });
 
 interface ModelOption {
   id: string;
@@ -40,6 +44,15 @@ export function modelRoutes(deps: AppDeps) {
       else groups.push({ provider: m.provider, models: [m] });
     }
     return c.json({ default_model: catalog.default, active_provider: catalog.provider, models, groups, ...(error ? { error } : {}) });
+  });
+
+  // The incumbent's path: makes a model the default for new turns (model.default in config.yaml).
+  app.post('/api/default-model', async (c) => {
+    const b = await jsonBody(c, DefaultModelBody);
+    const runtime = deps.agent.runtime;
+    if (!runtime.setDefaultModel) throw new BadRequest('This agent cannot change its default model');
+    await runtime.setDefaultModel(b.model.trim());
+    return c.json({ ok: true, default_model: b.model.trim() });
   });
 
   return app;

@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 
 describe('GET /api/models', () => {
@@ -73,5 +75,35 @@ describe('GET /api/models', () => {
     t = await makeTestApp();
     const r = await t.call('GET', '/api/models');
     expect(r.res.headers.get('cache-control')).toBe('no-store');
+  });
+});
+
+describe('POST /api/default-model', () => {
+  it('sets model.default in config.yaml, keeping comments and other keys; the catalog follows', async () => {
+    const t = await makeTestApp({ configYaml: '# my config\nmodel:\n  default: old-model # current\n  provider: custom\n  base_url: http://127.0.0.1:9/v1\nagent:\n  max_turns: 12\n' });
+    try {
+      const r = await t.call('POST', '/api/default-model', { model: 'new-model' });
+      expect(r).toMatchObject({ status: 200, body: { ok: true, default_model: 'new-model' } });
+      const yaml = await readFile(join(t.hermesHome, 'config.yaml'), 'utf8');
+      expect(yaml).toContain('# my config');
+      expect(yaml).toContain('default: new-model');
+      expect(yaml).toContain('max_turns: 12');
+      expect(yaml).not.toContain('old-model');
+      expect((await t.call('GET', '/api/models')).body.default_model).toBe('new-model');
+      expect((await t.call('POST', '/api/default-model', { model: '  ' })).status).toBe(400);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('a config.yaml that does not parse is refused with 400 and left untouched', async () => {
+    const t = await makeTestApp({ configYaml: 'model: [broken' });
+    try {
+      const r = await t.call('POST', '/api/default-model', { model: 'x' });
+      expect(r.status).toBe(400);
+      expect(await readFile(join(t.hermesHome, 'config.yaml'), 'utf8')).toBe('model: [broken');
+    } finally {
+      await t.close();
+    }
   });
 });

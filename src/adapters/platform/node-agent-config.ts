@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { parseAgentConfig, type AgentConfig } from '../../agent/config.js';
 import type { AgentConfigSource } from '../../agent/config-source.js';
 import { addToCommandAllowlist } from '../../agent/approvals/allowlist-yaml.js';
+import { setDefaultModel } from '../../agent/config-edit.js';
 import { KeyedMutex } from '../../shared/keyed-mutex.js';
 import { readTextIfExists, writeFileAtomic } from '../storage/fs/atomic-file.js';
 
@@ -27,9 +28,18 @@ export class NodeAgentConfigSource implements AgentConfigSource {
   }
 
   addToAllowlist(keys: string[]): Promise<void> {
+    return this.#edit((current) => addToCommandAllowlist(current, keys));
+  }
+
+  setDefaultModel(model: string): Promise<void> {
+    return this.#edit((current) => setDefaultModel(current, model));
+  }
+
+  /** One read-change-write of config.yaml at a time, atomically replaced. */
+  #edit(change: (current: string | null) => string): Promise<void> {
     return this.#lock.run('config', async () => {
       const current = await readTextIfExists(this.configPath);
-      const next = addToCommandAllowlist(current, keys);
+      const next = change(current);
       if (next === current) return;
       await mkdir(this.hermesHome, { recursive: true });
       await writeFileAtomic(this.configPath, next);

@@ -208,6 +208,15 @@ export class BuiltinAgentRuntime implements AgentRuntime {
     }
     return { default: config.model.default, provider, models };
   }
+
+  async setDefaultModel(model: string): Promise<void> {
+    try {
+      await this.options.config.setDefaultModel(model);
+    } catch (err) {
+      // A config.yaml that does not parse is left exactly as it is.
+      throw new BadRequest((err as Error).message);
+    }
+  }
 }
 
 /** Stands in for a missing host; the tools that need one are not offered, so this never runs. */

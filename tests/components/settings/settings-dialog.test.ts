@@ -31,7 +31,28 @@ describe('hermes-settings-dialog', () => {
     const dialog = el.shadowRoot!.querySelector<HTMLDialogElement>('dialog[data-role="settings"]')!;
     expect(dialog.open).to.equal(true);
     expect(rows(el)).to.deep.equal(['theme', 'font_size', 'send_key', 'show_thinking', 'default_model', 'default_workspace', 'export', 'import']);
-    await waitFor(() => expect(el.shadowRoot!.querySelector('[data-setting="default_model"] .readonly')?.textContent).to.equal('Claude X'));
+    await waitFor(() => expect(el.shadowRoot!.querySelector<HTMLSelectElement>('#default_model')?.value).to.equal('claude-x'));
+  });
+
+  it('changes the default model through POST /api/default-model', async () => {
+    fetch = stub({
+      'GET /api/models': { default_model: 'claude-x', models: [{ id: 'claude-x', label: 'Claude X', provider: 'anthropic' }, { id: 'gpt-y', label: 'GPT Y', provider: 'openai' }] },
+      'POST /api/default-model': (c: FetchCall) => ({ ok: true, default_model: c.body.model }),
+    });
+    const { el } = await mountWith<HermesSettingsDialog>('hermes-settings-dialog');
+    await waitFor(() => expect(el.shadowRoot!.querySelector('#default_model')).to.exist);
+    const select = el.shadowRoot!.querySelector<HTMLSelectElement>('#default_model')!;
+    select.value = 'gpt-y';
+    select.dispatchEvent(new Event('change'));
+    await waitFor(() => expect(fetch.calls.find((c) => c.url === '/api/default-model')?.body).to.deep.equal({ model: 'gpt-y' }));
+    await waitFor(() => expect(el.shadowRoot!.querySelector('.saved')?.textContent).to.contain('Saved'));
+  });
+
+  it('says how to configure a model when none is', async () => {
+    fetch = stub({ 'GET /api/models': { default_model: null, models: [] } });
+    const { el } = await mountWith<HermesSettingsDialog>('hermes-settings-dialog');
+    await waitFor(() => expect(el.shadowRoot!.querySelector('[data-setting="default_model"] .readonly')?.textContent).to.equal('Not configured'));
+    expect(el.shadowRoot!.querySelector('[data-setting="default_model"]')!.textContent).to.contain('config.yaml');
   });
 
   it('filters rows by the search box', async () => {
