@@ -16,6 +16,9 @@ import { shellRoutes } from './routes/shell.js';
 import { chatRoutes } from './routes/chat.js';
 import { interactionRoutes } from './routes/interactions.js';
 import { modelRoutes } from './routes/models.js';
+import { embedRoutes } from './routes/embed.js';
+import { embedCors } from './http/cors.js';
+import { EmbedTokens } from './embed/tokens.js';
 
 export type { AppDeps, AppOptions } from './deps.js';
 
@@ -34,6 +37,9 @@ export function createApp(deps: AppDeps): Hono {
   const maxJson = deps.options.maxJsonBytes ?? MAX_JSON_BYTES;
 
   app.use('*', requestLog(deps.logger));
+  // Embedding: foreign origins need the allowlist and an embed token; same-origin requests pass.
+  const embedTokens = deps.embed ? new EmbedTokens(deps.embed.tokens, deps.clock.now) : null;
+  app.use('*', embedCors(deps, embedTokens));
   app.use('/api/*', async (c, next) => {
     if (c.req.path === '/api/upload' || c.req.method === 'GET' || c.req.method === 'HEAD') return next();
     return bodyLimit({ maxSize: maxJson, onError: () => { throw new TooLarge('Request body too large'); } })(c, next);
@@ -55,6 +61,7 @@ export function createApp(deps: AppDeps): Hono {
   app.route('/', chatRoutes(deps));
   app.route('/', interactionRoutes(deps));
   app.route('/', modelRoutes(deps));
+  app.route('/', embedRoutes(deps, embedTokens));
   app.route('/', shellRoutes(deps));
 
   app.notFound((c) => c.json({ error: 'not found' }, 404));

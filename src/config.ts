@@ -12,9 +12,23 @@ export interface Config {
   defaultWorkspace: string;
   storage: 'fs' | 'memory';
   maxUploadBytes: number;
+  /** Origins allowed to embed <hermes-chat> (`HERMES_WEBUI_EMBED_ORIGINS`); absent when none. */
+  embedOrigins?: string[];
 }
 
 const nonEmpty = z.string().trim().min(1);
+
+/** `https://Example.com/` → `https://example.com`; null for anything but a bare http(s) origin. */
+function originOf(value: string): string | null {
+  try {
+    const u = new URL(value);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') return null;
+    if ((u.pathname !== '/' && u.pathname !== '') || u.search || u.hash || u.username || u.password) return null;
+    return u.origin;
+  } catch {
+    return null;
+  }
+}
 
 const EnvSchema = z.object({
   HERMES_HOME: nonEmpty.optional(),
@@ -33,6 +47,21 @@ const EnvSchema = z.object({
     .positive('must be more than 0')
     .max(4096, 'must be at most 4096')
     .default(20),
+  HERMES_WEBUI_EMBED_ORIGINS: z
+    .string()
+    .transform((text, ctx) => {
+      const origins: string[] = [];
+      for (const part of text.split(',').map((p) => p.trim()).filter(Boolean)) {
+        const origin = originOf(part);
+        if (!origin) {
+          ctx.addIssue({ code: 'custom', message: `"${part}" is not an origin (like https://example.com)` });
+          return z.NEVER;
+        }
+        if (!origins.includes(origin)) origins.push(origin);
+      }
+      return origins;
+    })
+    .optional(),
 });
 
 export class ConfigError extends Error {}
@@ -68,6 +97,7 @@ export function parseConfig(env: Record<string, string | undefined>, options: { 
     defaultWorkspace: expandHome(e.HERMES_WEBUI_DEFAULT_WORKSPACE ?? joinPath(stateDir, 'workspace'), options.home),
     storage: e.HERMES_WEBUI_STORAGE,
     maxUploadBytes: Math.round(e.HERMES_WEBUI_MAX_UPLOAD_MB * 1024 * 1024),
+    ...(e.HERMES_WEBUI_EMBED_ORIGINS?.length ? { embedOrigins: e.HERMES_WEBUI_EMBED_ORIGINS } : {}),
   };
 }
 

@@ -8,6 +8,7 @@ import type { WorkspaceStore } from './ports/workspace-store.js';
 import type { AgentRuntime } from './agent/runtime.js';
 import type { RunRegistry } from './runs/registry.js';
 import type { InteractionHub } from './runs/interactions.js';
+import type { EmbedTokenStore } from './ports/embed-token-store.js';
 
 /** Everything the app needs from its runtime; entry files build it from adapters. */
 export interface AppDeps {
@@ -23,6 +24,8 @@ export interface AppDeps {
   logger: Logger;
   /** The built front end; without it only the API is served. */
   assets?: AssetSource;
+  /** Cross-origin <hermes-chat>: allowlisted origins and where embed tokens live. Absent: no foreign origin is let in. */
+  embed?: { origins: string[]; tokens: EmbedTokenStore };
   options: AppOptions;
 }
 
