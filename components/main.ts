@@ -1,3 +1,8 @@
-// The browser entry: design tokens, then the application shell.
+// The browser entry: design tokens, then the application shell, then (after load) the
+// service worker that keeps the app usable offline.
 import './styles/tokens.css';
 import './app/hermes-app.js';
+import { updates } from './offline/sw-register.js';
+
+if (document.readyState === 'complete') void updates.register();
+else window.addEventListener('load', () => void updates.register(), { once: true });

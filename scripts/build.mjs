@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, wri
 import { dirname, join, relative } from 'node:path';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
+import { createHash } from 'node:crypto';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -54,7 +55,7 @@ async function buildServer() {
 async function buildClient() {
   const publicDir = join(root, 'public');
   const index = join(publicDir, 'index.html');
-  if (fresh(index, [join(root, 'components'), join(root, 'src', 'shared'), join(root, 'package.json')])) return;
+  if (fresh(index, [join(root, 'components'), join(root, 'src', 'shared'), join(root, 'sw'), join(root, 'package.json')]) && existsSync(join(publicDir, 'sw.js'))) return;
   const started = Date.now();
   const assets = join(publicDir, 'assets');
   rmSync(assets, { recursive: true, force: true });
@@ -104,8 +105,38 @@ async function buildClient() {
     writeFileSync(`${file}.br`, brotliCompressSync(data, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }));
     writeFileSync(`${file}.gz`, gzipSync(data, { level: 9 }));
   }
+  await buildServiceWorker(publicDir, assets);
   console.log(`built public/ in ${Date.now() - started} ms`);
+}
+
+/**
+ * public/sw.js (not hashed: its URL must stay the same): the precache list is the shell, the
+ * manifest and icons, and every file under public/assets/ except source maps, pre-compressed
+ * copies and KaTeX (loaded on demand, cached when first used); the version is a hash of that
+ * list, so any new build (hashed names change) yields a new worker.
+ */
+async function buildServiceWorker(publicDir, assets) {
+  const asUrl = (file) => '/' + relative(publicDir, file).split('\\').join('/');
+  const files = listFiles(assets).filter((f) => !/\.(map|br|gz)$/.test(f) && !asUrl(f).startsWith('/assets/katex/'));
+  const icons = existsSync(join(publicDir, 'icons')) ? listFiles(join(publicDir, 'icons')) : [];
+  const manifest = join(publicDir, 'manifest.webmanifest');
+  const precache = ['/', ...(existsSync(manifest) ? [manifest] : []).map(asUrl), ...icons.map(asUrl).sort(), ...files.map(asUrl).sort()];
+  const version = createHash('sha256').update(precache.join('\n')).digest('hex').slice(0, 12);
+  await build({
+    entryPoints: [join(root, 'sw/sw.ts')],
+    outfile: join(publicDir, 'sw.js'),
+    bundle: true,
+    format: 'iife',
+    platform: 'browser',
+    target: ['chrome111', 'firefox115', 'safari16.4'],
+    minify: true,
+    define: { __PRECACHE__: JSON.stringify(precache), __SW_VERSION__: JSON.stringify(version) },
+    logLevel: 'warning',
+  });
 }
 
 if (only !== '--client') await buildServer();
 if (only !== '--server') await buildClient();
+
+// The embeddable <hermes-chat> element (public/embed/hermes-chat.js): scripts/build-embed.mjs.
+if (only !== '--server') await (await import('./build-embed.mjs')).buildEmbed({ ifNeeded });

@@ -54,18 +54,58 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * Whether the server answers: `unreachable` when a request could not be made at all (status 0),
+ * `reachable` when any answer came back. The connection store listens.
+ */
+export const connectivity = new EventTarget();
+
+/**
+ * Where the API is and how to prove who is calling. The app keeps the defaults (same origin,
+ * no token); an embedded <hermes-chat> points it at its `server` with its embed `token`.
+ */
+const apiConfig: { base: string; token: string | null } = { base: '', token: null };
+
+/**
+ * @example
+ * configureApi({ base: 'https://hermes.example.com', token: 'hemb_…' });
+ */
+export function configureApi(options: { base?: string | null; token?: string | null }): void {
+  if (options.base !== undefined) apiConfig.base = (options.base ?? '').replace(/\/+$/, '');
+  if (options.token !== undefined) apiConfig.token = options.token || null;
+}
+
+/** An API path as a URL to fetch (on the configured server). */
+export function apiUrl(path: string): string {
+  return apiConfig.base + path;
+}
+
+/** A URL the browser fetches by itself (EventSource, links, images): the token rides in `?token=`. */
+export function apiLinkUrl(path: string): string {
+  if (!apiConfig.token) return apiUrl(path);
+  return `${apiUrl(path)}${path.includes('?') ? '&' : '?'}token=${encodeURIComponent(apiConfig.token)}`;
+}
+
+function authHeaders(): Record<string, string> {
+  return apiConfig.token ? { Authorization: `Bearer ${apiConfig.token}` } : {};
+}
+
 async function request<T>(method: string, path: string, body?: unknown, init: RequestInit = {}): Promise<T> {
   let res: Response;
   try {
-    res = await fetch(path, {
+    const headers = { ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}), ...authHeaders() };
+    res = await fetch(apiUrl(path), {
       method,
       credentials: 'same-origin',
-      ...(body !== undefined ? { body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } } : {}),
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      ...(Object.keys(headers).length ? { headers } : {}),
       ...init,
     });
   } catch {
+    connectivity.dispatchEvent(new Event('unreachable'));
     throw new ApiError(0, 'The server cannot be reached. Check your connection.');
   }
+  connectivity.dispatchEvent(new Event('reachable'));
   const text = await res.text();
   let data: any = {};
   try {
@@ -102,7 +142,7 @@ export const api = {
   truncate: (id: string, keepCount: number) => post<{ session: ApiSession }>('/api/session/truncate', { session_id: id, keep_count: keepCount }).then((r) => r.session),
   branch: (id: string, keepCount?: number) => post<{ session_id: string; title: string }>('/api/session/branch', { session_id: id, ...(keepCount !== undefined ? { keep_count: keepCount } : {}) }),
   duplicate: (id: string) => post<{ session: ApiSession }>('/api/session/duplicate', { session_id: id }).then((r) => r.session),
-  exportUrl: (id: string, format: 'json' | 'md') => `/api/session/export?${q({ session_id: id, format })}`,
+  exportUrl: (id: string, format: 'json' | 'md') => apiLinkUrl(`/api/session/export?${q({ session_id: id, format })}`),
   importSession: (data: unknown) => post<{ session: ApiSession }>('/api/session/import', data).then((r) => r.session),
 
   projects: () => get<{ projects: Project[] }>('/api/projects').then((r) => r.projects),
@@ -118,7 +158,7 @@ export const api = {
   workspaces: () => get<{ workspaces: Array<{ path: string; name: string }>; last: string }>('/api/workspaces'),
   list: (sid: string, path = '') => get<{ entries: FileEntry[]; path: string; workspace: string }>(`/api/list?${q({ session_id: sid, path })}`),
   file: (sid: string, path: string) => get<{ path: string; content: string; size: number; lines: number }>(`/api/file?${q({ session_id: sid, path })}`),
-  rawUrl: (sid: string, path: string, download = false) => `/api/file/raw?${q({ session_id: sid, path, download: download ? 1 : undefined })}`,
+  rawUrl: (sid: string, path: string, download = false) => apiLinkUrl(`/api/file/raw?${q({ session_id: sid, path, download: download ? 1 : undefined })}`),
   saveFile: (sid: string, path: string, content: string) => post('/api/file/save', { session_id: sid, path, content }),
   createFile: (sid: string, path: string) => post('/api/file/create', { session_id: sid, path, content: '' }),
   createDir: (sid: string, path: string) => post('/api/file/create-dir', { session_id: sid, path }),
@@ -135,6 +175,8 @@ export const api = {
   pendingClarify: (sid: string) => get<{ pending: PendingClarify | null }>(`/api/clarify/pending?${q({ session_id: sid })}`),
   respondClarify: (sid: string, response: string, clarifyId?: string) => post('/api/clarify/respond', { session_id: sid, response, ...(clarifyId ? { clarify_id: clarifyId } : {}) }),
   setYolo: (sid: string, enabled: boolean) => post<{ yolo_enabled: boolean }>('/api/session/yolo', { session_id: sid, enabled }),
+  /** What an embed token allows (`{embedded: false}` for the app itself). Token in the query: no preflight, so refusals are readable. */
+  embedWhoami: () => request<{ embedded: boolean; origin?: string; session_id?: string | null; expires_at?: number }>('GET', apiConfig.token ? `/api/embed/whoami?${q({ token: apiConfig.token })}` : '/api/embed/whoami', undefined, { headers: {} }),
 };
 
 export interface PendingApproval {
@@ -158,7 +200,8 @@ export interface PendingClarify {
 export function upload(sessionId: string, file: File, onProgress?: (fraction: number) => void): Promise<{ filename: string; path: string; size: number; mime: string; is_image: boolean }> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
-    xhr.open('POST', '/api/upload');
+    xhr.open('POST', apiUrl('/api/upload'));
+    if (apiConfig.token) xhr.setRequestHeader('Authorization', `Bearer ${apiConfig.token}`);
     xhr.upload.onprogress = (e) => e.lengthComputable && onProgress?.(e.loaded / e.total);
     xhr.onload = () => {
       let body: any = {};

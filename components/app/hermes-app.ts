@@ -4,6 +4,7 @@ import { provide } from '@lit/context';
 import { ChatStore } from '../state/chat-store.js';
 import { SessionsStore } from '../state/sessions-store.js';
 import { UiStore } from '../state/ui-store.js';
+import { ConnectionStore } from '../state/connection-store.js';
 import { chatContext, sessionsContext, uiContext } from '../state/contexts.js';
 import { StoreController } from '../state/store.js';
 import { baseStyles } from '../shared/styles.js';
@@ -12,6 +13,7 @@ import { emit } from '../events.js';
 import { bucketize } from '../sidebar/date-buckets.js';
 import '../sidebar/hermes-sidebar.js';
 import '../chat/hermes-chat-view.js';
+import './hermes-update-prompt.js';
 
 const MOBILE = '(max-width: 639px)';
 
@@ -32,7 +34,9 @@ export class HermesApp extends LitElement {
   @provide({ context: sessionsContext }) sessions = new SessionsStore();
   @provide({ context: uiContext }) ui = new UiStore();
 
-  #stores = new StoreController(this, () => [this.ui, this.chat]);
+  connection = new ConnectionStore();
+
+  #stores = new StoreController(this, () => [this.ui, this.chat, this.connection]);
   #mobile = window.matchMedia(MOBILE);
   #route = location.pathname;
 
@@ -40,7 +44,22 @@ export class HermesApp extends LitElement {
     super();
     if (this.#mobile.matches) this.ui.sidebarOpen = false;
     this.chat.onSessionChanged = (id, patch) => this.sessions.patch(id, patch);
+    // Back online: send what was queued, then bring the cached views up to date.
+    this.connection.onOnline = () => {
+      void this.chat.drainOutbox();
+      void this.sessions.refresh();
+      if (this.chat.cached) void this.chat.reload().catch(() => {});
+      if (!this.ui.settings) void this.ui.load();
+    };
   }
+
+  /** What reloading now would interrupt or lose, for the update prompt; null when nothing. */
+  #reloadRisk = (): string | null => {
+    if (this.chat.status !== 'idle') return 'A reply is still running.';
+    const draft = localStorage.getItem(`hermes:draft:${this.chat.sessionId ?? 'new'}`);
+    if (draft?.trim()) return 'You have an unsent message.';
+    return null;
+  };
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -53,6 +72,9 @@ export class HermesApp extends LitElement {
     void this.ui.load();
     void this.sessions.refresh();
     void this.chat.open(sessionFromPath(location.pathname));
+    void this.chat.loadOutbox().then(() => {
+      if (this.chat.outbox.length) void this.chat.drainOutbox();
+    });
   }
 
   override disconnectedCallback(): void {
@@ -137,6 +159,10 @@ export class HermesApp extends LitElement {
           <header class="topbar">
             <button class="icon-button" title="Toggle sidebar (Ctrl+B)" aria-label="Toggle sidebar" @click=${() => ui.toggleSidebar()}>${icons.sidebar()}</button>
             <span class="title">${this.chat.session?.title ?? (this.chat.loading ? '' : 'New chat')}</span>
+            <hermes-update-prompt .busy=${this.#reloadRisk}></hermes-update-prompt>
+            ${this.connection.online
+              ? nothing
+              : html`<span class="offline" role="status" data-role="offline-indicator" title="The server cannot be reached; messages you send are queued">Offline</span>`}
             <button class="icon-button" title="Workspace" aria-label="Toggle workspace panel" aria-pressed=${ui.panelOpen} @click=${() => ui.togglePanel()}>${icons.panel()}</button>
             <button class="icon-button" title="Settings" aria-label="Settings" data-role="open-settings" @click=${() => this.#openSettings()}>${icons.settings()}</button>
           </header>
@@ -220,6 +246,13 @@ export class HermesApp extends LitElement {
         white-space: nowrap;
         font-size: var(--hermes-text-body);
         color: var(--hermes-fg-muted);
+      }
+      .offline {
+        font-size: var(--hermes-text-label);
+        color: var(--hermes-fg-muted);
+        border: var(--hermes-border-width) solid var(--hermes-border);
+        border-radius: var(--hermes-radius-md);
+        padding: 0 var(--hermes-space-sm);
       }
       hermes-chat-view {
         flex: 1;

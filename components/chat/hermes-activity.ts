@@ -1,13 +1,11 @@
 import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
-import { del, getMany, keys, set } from 'idb-keyval';
+import { offlineCache } from '../offline/cache.js';
 import type { AssistantTurn } from '../state/turns.js';
 import { baseStyles } from '../shared/styles.js';
 import { icons } from '../shared/icons.js';
 import './hermes-tool-card.js';
-
-const IDB_PREFIX = 'hermes:disclosure:';
 
 /** Open/closed per `${sessionId}:${turnIndex}`; only explicitly opened rows are stored. */
 export const disclosures = new Map<string, boolean>();
@@ -17,21 +15,12 @@ export const disclosures = new Map<string, boolean>();
  * session fetch is usually slower than this). Never rejects: without IndexedDB, memory only.
  */
 export const disclosuresLoaded: Promise<void> = (async () => {
-  try {
-    const all = (await keys()).filter((k): k is string => typeof k === 'string' && k.startsWith(IDB_PREFIX));
-    const values = await getMany<boolean>(all);
-    all.forEach((k, i) => {
-      const key = k.slice(IDB_PREFIX.length);
-      if (values[i] === true && !disclosures.has(key)) disclosures.set(key, true);
-    });
-  } catch {
-    /* private mode, or no IndexedDB */
-  }
+  for (const key of await offlineCache.disclosures()) if (!disclosures.has(key)) disclosures.set(key, true);
 })();
 
 export function setDisclosure(key: string, open: boolean): void {
   disclosures.set(key, open);
-  void (open ? set(IDB_PREFIX + key, true) : del(IDB_PREFIX + key)).catch(() => {});
+  offlineCache.setDisclosure(key, open);
 }
 
 /** Summary text: terse, one disclosure for all internals. */

@@ -40,6 +40,9 @@ export class HermesChatView extends LitElement {
             </div>`
           : html`<hermes-transcript></hermes-transcript>`}
       <div class="dock">
+        ${chat.cached && chat.session
+          ? html`<div class="status" role="status" data-role="cached-note">Cached — the copy saved on this device; it updates when the server answers.</div>`
+          : nothing}
         ${chat.status === 'reconnecting'
           ? html`<div class="status" role="status" data-role="reconnecting">${icons.spinner()} Connection lost — reconnecting; the turn goes on on the server…</div>`
           : nothing}

@@ -62,6 +62,11 @@ export class HermesUserMessage extends LitElement {
           <button class="primary" data-role="save-edit" ?disabled=${this.busy} @click=${this.#save}>Save and send</button>
         </div>
       </div>`;
+    if (turn.message._queued)
+      return html`
+        <div class="bubble queued-bubble" part="bubble">${turn.text}</div>
+        <span class="queued meta" data-role="queued" title="Sent when the server is reachable again">Queued</span>
+      `;
     // Actions sit beside the bubble (not under it), so a question and its answer stay close.
     return html`
       <div class="bubble" part="bubble">${turn.text}</div>
@@ -101,6 +106,14 @@ export class HermesUserMessage extends LitElement {
       .actions {
         flex-direction: row-reverse;
         margin: 0;
+      }
+      .queued-bubble {
+        opacity: 0.7;
+      }
+      .queued {
+        font-size: var(--hermes-text-label);
+        color: var(--hermes-fg-muted);
+        padding-bottom: var(--hermes-space-xs);
       }
       .editor {
         width: 100%;

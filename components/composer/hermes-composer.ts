@@ -1,5 +1,5 @@
 import { LitElement, html, nothing } from 'lit';
-import { customElement, query, state } from 'lit/decorators.js';
+import { customElement, property, query, state } from 'lit/decorators.js';
 import { consume } from '@lit/context';
 import { api, type ApiSession } from '../api/client.js';
 import { chatContext, sessionsContext, uiContext } from '../state/contexts.js';
@@ -43,6 +43,8 @@ export class HermesComposer extends LitElement {
   @state() pendingModel: string | null = null;
   @state() lastWorkspace: string | null = null;
   @query('textarea') private input?: HTMLTextAreaElement;
+  /** The idle placeholder instead of "Message <bot> — / for commands" (set by an embedding <hermes-chat>). */
+  @property({ attribute: false }) placeholderText: string | null = null;
 
   readonly attachments = new AttachmentList(this);
   #files = new FileIntake(this, (files) => void this.addFiles(files));
@@ -263,7 +265,7 @@ export class HermesComposer extends LitElement {
           rows="1"
           aria-label="Message"
           aria-autocomplete="list"
-          placeholder=${running ? `${bot} is working… Stop to interrupt` : `Message ${bot} — / for commands`}
+          placeholder=${running ? `${bot} is working… Stop to interrupt` : (this.placeholderText ?? `Message ${bot} — / for commands`)}
           .value=${this.text}
           @input=${this.#onInput}
           @keydown=${this.#onKeyDown}

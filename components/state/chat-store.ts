@@ -1,4 +1,5 @@
-import { api, ApiError, type ApiSession, type Message, type PendingApproval, type PendingClarify } from '../api/client.js';
+import { api, apiLinkUrl, ApiError, connectivity, type ApiSession, type Message, type PendingApproval, type PendingClarify } from '../api/client.js';
+import { offlineCache, type OutboxItem } from '../offline/cache.js';
 import { Store } from './store.js';
 import { emptyAssistantTurn, isToolError, type AssistantTurn } from './turns.js';
 
@@ -25,6 +26,11 @@ export class ChatStore extends Store {
   tps: number | null = null;
   error: string | null = null;
   loading = false;
+  /** The transcript shown is the copy kept in IndexedDB (the server has not answered yet, or cannot). */
+  cached = false;
+  /** Messages typed while the server was unreachable, oldest first (persisted; sent when back). */
+  outbox: OutboxItem[] = [];
+  #draining: Promise<void> | null = null;
 
   #source: EventSource | null = null;
   #openToken = 0;
@@ -48,24 +54,131 @@ export class ChatStore extends Store {
     this.error = null;
     this.status = 'idle';
     this.streamId = null;
+    this.cached = false;
     if (!id) {
       this.changed();
       return;
     }
     this.loading = true;
     this.changed();
+    // Stale-while-revalidate: the stored copy paints first, the server's replaces it.
+    const stored = offlineCache.transcript(id);
+    void stored.then((copy) => {
+      if (!copy || token !== this.#openToken || !this.loading || this.session) return;
+      this.#showCached(copy);
+      this.changed();
+    });
     try {
       const session = await api.session(id);
       if (token !== this.#openToken) return;
+      this.cached = false;
       this.#adopt(session);
+      void offlineCache.saveTranscript(session);
     } catch (err) {
       if (token !== this.#openToken) return;
-      this.error = err instanceof ApiError && err.status === 404 ? 'This session no longer exists.' : (err as Error).message;
+      const copy = err instanceof ApiError && err.status === 0 ? await stored : undefined;
+      if (token !== this.#openToken) return;
+      if (copy) {
+        if (!this.cached) this.#showCached(copy);
+      } else if (err instanceof ApiError && err.status === 404) {
+        this.error = 'This session no longer exists.';
+        void offlineCache.forgetTranscript(id);
+      } else this.error = (err as Error).message;
     } finally {
       if (token === this.#openToken) {
         this.loading = false;
         this.changed();
       }
+    }
+  }
+
+  #showCached(copy: ApiSession): void {
+    this.session = { ...copy, active_stream_id: null };
+    this.todos = copy.todo_state?.todos ?? [];
+    this.messages = this.#withQueued(copy.messages);
+    this.cached = true;
+  }
+
+  /** `messages` followed by this session's outbox entries, shown as queued user messages. */
+  #withQueued(messages: Message[]): Message[] {
+    const settled = messages.filter((m) => !m._queued);
+    const id = this.sessionId;
+    const queued = this.outbox.filter((i) => i.sessionId === id).map((i): Message => ({ role: 'user', content: i.text, timestamp: i.createdAt / 1000, _queued: true, _outbox_id: i.id }));
+    return queued.length ? [...settled, ...queued] : settled;
+  }
+
+  /** Reads the persisted outbox (at startup) and shows what belongs to the open session. */
+  async loadOutbox(): Promise<void> {
+    this.outbox = await offlineCache.outbox();
+    this.messages = this.#withQueued(this.messages);
+    this.changed();
+  }
+
+  /**
+   * Sends queued messages, oldest first, each exactly once: an entry leaves the outbox (written
+   * at once) as soon as the server has accepted it; the next waits for that run to end. Stops
+   * while the server is unreachable; the connection store calls again when it is back.
+   */
+  drainOutbox(): Promise<void> {
+    this.#draining ??= (async () => {
+      try {
+        for (;;) {
+          const item = this.outbox[0];
+          if (!item) return;
+          if (!item.sessionId) {
+            await this.#dropQueued(item);
+            continue;
+          }
+          const sid = item.sessionId;
+          await this.#waitIdle(sid);
+          let r: Awaited<ReturnType<typeof api.startChat>>;
+          try {
+            r = await api.startChat({ session_id: sid, message: item.text });
+          } catch (err) {
+            if (err instanceof ApiError && err.status === 0) return;
+            if (err instanceof ApiError && err.status === 409) {
+              await new Promise((res) => setTimeout(res, 500));
+              continue;
+            }
+            this.error = `A queued message could not be sent: ${(err as Error).message}`;
+            await this.#dropQueued(item);
+            continue;
+          }
+          await this.#dropQueued(item);
+          this.onSessionChanged?.(sid, { title: r.title, active_stream_id: r.stream_id, updated_at: Date.now() / 1000 });
+          if (this.sessionId === sid) {
+            const stored = await api.session(sid).catch(() => null);
+            if (stored && this.sessionId === sid) {
+              this.cached = false;
+              this.#adopt(stored.active_stream_id ? stored : { ...stored, active_stream_id: r.stream_id, pending_started_at: r.pending_started_at });
+              this.changed();
+            }
+          }
+        }
+      } finally {
+        this.#draining = null;
+      }
+    })();
+    return this.#draining;
+  }
+
+  async #dropQueued(item: OutboxItem): Promise<void> {
+    this.outbox = this.outbox.filter((i) => i.id !== item.id);
+    await offlineCache.dequeue(item.id);
+    this.messages = this.#withQueued(this.messages);
+    this.changed();
+  }
+
+  /** Waits until no run is going in `sid` (the server takes one turn at a time per session). */
+  async #waitIdle(sid: string): Promise<void> {
+    for (let i = 0; i < 600; i++) {
+      if (this.sessionId === sid) {
+        if (this.status === 'idle') return;
+      } else {
+        const s = await api.session(sid, { msgLimit: 1 }).catch(() => null);
+        if (!s?.active_stream_id) return;
+      }
+      await new Promise((res) => setTimeout(res, 500));
     }
   }
 
@@ -81,7 +194,7 @@ export class ChatStore extends Store {
       this.messages = at >= 0 ? session.messages.slice(0, at + 1) : session.messages;
       this.#attach(running);
     } else {
-      this.messages = session.messages;
+      this.messages = this.#withQueued(session.messages);
     }
   }
 
@@ -90,6 +203,12 @@ export class ChatStore extends Store {
     if (!session || this.status !== 'idle') return;
     const message = text.trim();
     if (!message) return;
+    if (this.outbox.some((i) => i.sessionId === session.session_id)) {
+      // Earlier messages still wait: this one goes after them, in order.
+      await this.queue(session.session_id, message);
+      void this.drainOutbox();
+      return;
+    }
     this.status = 'starting';
     this.error = null;
     const optimistic: Message = { role: 'user', content: message, timestamp: Date.now() / 1000, _optimistic: true };
@@ -107,10 +226,23 @@ export class ChatStore extends Store {
     } catch (err) {
       this.messages = this.messages.filter((m) => m !== optimistic);
       this.status = 'idle';
+      if (err instanceof ApiError && err.status === 0 && !options.attachments?.length && this.sessionId === session.session_id) {
+        // The server cannot be reached: keep the message in the outbox, sent when it is back.
+        await this.queue(session.session_id, message);
+        return;
+      }
       this.error = (err as Error).message;
       this.changed();
       throw err;
     }
+  }
+
+  /** Puts a message in the outbox (persisted at once) and shows it as queued. */
+  async queue(sessionId: string, text: string): Promise<void> {
+    const item = await offlineCache.enqueue({ sessionId, text });
+    this.outbox = [...this.outbox, item];
+    this.messages = this.#withQueued(this.messages);
+    this.changed();
   }
 
   /**
@@ -166,7 +298,10 @@ export class ChatStore extends Store {
   async reload(): Promise<void> {
     if (!this.sessionId || this.status !== 'idle') return;
     const session = await api.session(this.sessionId);
+    if (this.sessionId !== session.session_id) return;
+    this.cached = false;
     this.#adopt(session);
+    void offlineCache.saveTranscript(session);
     this.changed();
   }
 
@@ -175,7 +310,7 @@ export class ChatStore extends Store {
     this.streamId = streamId;
     this.status = 'running';
     this.live = emptyAssistantTurn(this.messages.length);
-    const source = new EventSource(`/api/chat/stream?stream_id=${encodeURIComponent(streamId)}`);
+    const source = new EventSource(apiLinkUrl(`/api/chat/stream?stream_id=${encodeURIComponent(streamId)}`));
     this.#source = source;
     const on = (name: string, handler: (data: any) => void) =>
       source.addEventListener(name, (e) => {
@@ -259,6 +394,7 @@ export class ChatStore extends Store {
     on('stream_end', () => {});
     source.onerror = () => {
       if (this.#source !== source) return;
+      connectivity.dispatchEvent(new Event('unreachable'));
       if (source.readyState === EventSource.CONNECTING) {
         // The browser retries with Last-Event-ID; say so honestly meanwhile.
         this.status = 'reconnecting';
@@ -275,7 +411,8 @@ export class ChatStore extends Store {
   #settle(session: ApiSession | undefined): void {
     if (session && session.session_id === this.sessionId) {
       this.session = session;
-      this.messages = session.messages;
+      this.messages = this.#withQueued(session.messages);
+      void offlineCache.saveTranscript(session);
     }
     this.live = null;
     this.approval = null;

@@ -1,4 +1,5 @@
-import { api, type Project, type SessionRow } from '../api/client.js';
+import { api, ApiError, type Project, type SessionRow } from '../api/client.js';
+import { offlineCache } from '../offline/cache.js';
 import { Store } from './store.js';
 
 export type SessionListRow = SessionRow & { attention?: boolean; match_preview?: string };
@@ -25,19 +26,50 @@ export class SessionsStore extends Store {
   #searchToken = 0;
   #attentionTimer: ReturnType<typeof setInterval> | null = null;
 
+  /** The rows shown came from IndexedDB, not (yet) from the server. */
+  cached = false;
+
+  /** Stale-while-revalidate: the stored list paints first (at startup), then the server's replaces it. */
   async refresh(): Promise<void> {
+    let answered = false;
+    if (!this.loaded && !this.showArchived) {
+      void offlineCache.rows().then((rows) => {
+        if (!rows || answered || this.loaded || this.rows.length) return;
+        this.rows = rows;
+        this.cached = true;
+        this.changed();
+      });
+    }
     try {
       const [list, projects] = await Promise.all([api.sessions(this.showArchived), api.projects()]);
+      answered = true;
       const attention = new Map(this.rows.filter((r) => r.attention).map((r) => [r.session_id, true]));
       this.rows = list.sessions.map((r) => (attention.has(r.session_id) ? { ...r, attention: true } : r));
       this.projects = projects;
       this.loaded = true;
+      this.cached = false;
       this.error = null;
+      this.#persist();
     } catch (err) {
-      this.error = (err as Error).message;
+      answered = true;
+      const offline = err instanceof ApiError && err.status === 0;
+      if (offline && !this.loaded && !this.showArchived) {
+        const rows = await offlineCache.rows();
+        if (rows && !this.rows.length) {
+          this.rows = rows;
+          this.cached = true;
+        }
+      }
+      // Offline with rows to show: the top bar's indicator says it; no error in the list.
+      this.error = offline && this.rows.length ? null : (err as Error).message;
     }
     this.#watchAttention();
     this.changed();
+  }
+
+  /** Keeps the list for an offline start (the unarchived view only: that is what startup shows). */
+  #persist(): void {
+    if (!this.showArchived) offlineCache.saveRows(this.rows.map(({ attention: _a, match_preview: _m, ...r }) => r));
   }
 
   /** The rows to show: search results when searching, else the list, filtered by project. */
@@ -98,6 +130,7 @@ export class SessionsStore extends Store {
     if (this.results) this.results = this.results.map((r) => (r.session_id === id ? { ...r, ...patch } : r));
     if (found && patch.updated_at !== undefined) this.rows = [...this.rows].sort((a, b) => b.updated_at - a.updated_at);
     if (!found) void this.refresh();
+    else this.#persist();
     this.#watchAttention();
     this.changed();
   }
@@ -109,12 +142,15 @@ export class SessionsStore extends Store {
 
   insert(row: SessionRow): void {
     this.rows = [row, ...this.rows.filter((r) => r.session_id !== row.session_id)];
+    this.#persist();
     this.changed();
   }
 
   remove(id: string): void {
     this.rows = this.rows.filter((r) => r.session_id !== id);
     if (this.results) this.results = this.results.filter((r) => r.session_id !== id);
+    this.#persist();
+    void offlineCache.forgetTranscript(id);
     this.changed();
   }
 

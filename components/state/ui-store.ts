@@ -1,4 +1,4 @@
-import { api, type Settings } from '../api/client.js';
+import { api, ApiError, type Settings } from '../api/client.js';
 import { Store } from './store.js';
 
 const PANEL_KEY = 'hermes:workspace-panel-open';
@@ -22,7 +22,8 @@ export class UiStore extends Store {
       this.settings = await api.settings();
       this.applyAppearance();
     } catch (err) {
-      this.notify((err as Error).message, 'error');
+      // Unreachable: the top bar's offline indicator says so; settings load when it is back.
+      if (!(err instanceof ApiError && err.status === 0)) this.notify((err as Error).message, 'error');
     }
     this.changed();
   }

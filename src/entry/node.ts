@@ -21,6 +21,8 @@ import { RunRegistry } from '../runs/registry.js';
 import { InteractionHub } from '../runs/interactions.js';
 import { recoverInterruptedTurns } from '../runs/recovery.js';
 import { BuiltinAgentRuntime } from '../agent/builtin/runtime.js';
+import { FsEmbedTokenStore } from '../adapters/storage/fs/fs-embed-tokens.js';
+import { MemoryEmbedTokenStore } from '../adapters/storage/memory/memory-embed-tokens.js';
 
 declare const __APP_VERSION__: string | undefined;
 const VERSION = typeof __APP_VERSION__ === 'string' ? __APP_VERSION__ : 'dev';
@@ -63,6 +65,7 @@ export async function buildNodeDeps(config: Config, logger: Logger, publicDir: s
     files,
     attachments: new NodeAttachmentStore(config.stateDir),
     assets: new NodeAssetSource(publicDir),
+    embed: { origins: config.embedOrigins ?? [], tokens: fs ? new FsEmbedTokenStore(config.stateDir, logger) : new MemoryEmbedTokenStore() },
     clock,
     logger,
     options: { defaultWorkspace, maxUploadBytes: config.maxUploadBytes, version: VERSION },
@@ -89,7 +92,8 @@ async function main() {
         `(ssh -N -L 8787:127.0.0.1:8787 host) or a reverse proxy that adds authentication.`,
     );
   }
-  const publicDir = fileURLToPath(new URL('../public', import.meta.url));
+  // HERMES_WEBUI_PUBLIC_DIR serves another build of the front end (tests swap in a new sw.js).
+  const publicDir = process.env.HERMES_WEBUI_PUBLIC_DIR || fileURLToPath(new URL('../public', import.meta.url));
   const deps = await buildNodeDeps(config, jsonLogger, publicDir);
   const app = createApp(deps);
 

@@ -18,6 +18,16 @@ export function shellRoutes(deps: AppDeps) {
   app.get('/session/:id{.+}', shell);
   // The sign-in page is a view of the same app.
   app.get('/login', shell);
+  // The service worker: always revalidated (a new build must reach the browser's update check at
+  // once) and allowed to control the whole origin.
+  app.get('/sw.js', async () => {
+    const res = await deps.assets?.fetch('/sw.js');
+    if (!res) throw new NotFound('not found');
+    const headers = new Headers(res.headers);
+    headers.set('Cache-Control', 'no-store');
+    headers.set('Service-Worker-Allowed', '/');
+    return new Response(res.body, { status: 200, headers });
+  });
   app.get('*', async (c, next) => {
     if (c.req.path.startsWith('/api/')) return next();
     const res = await deps.assets?.fetch(c.req.path, c.req.header('Accept-Encoding') ?? '');

@@ -1,5 +1,8 @@
 import { expect, fixture, cleanup } from '../helpers.js';
-import { get } from 'idb-keyval';
+import { createStore, get as idbGet } from 'idb-keyval';
+
+const hermesStore = createStore('hermes', 'kv');
+const get = (key: string) => idbGet(key, hermesStore);
 import type { AssistantTurn, ToolView } from '../../../components/state/turns.js';
 import { disclosures, type HermesActivity } from '../../../components/chat/hermes-activity.js';
 import { RESULT_PREVIEW_CHARS, type HermesToolCard } from '../../../components/chat/hermes-tool-card.js';

@@ -1,0 +1,71 @@
+import { LitElement, css, html, nothing } from 'lit';
+import { customElement, property, state } from 'lit/decorators.js';
+import { updates, type UpdateStore } from '../offline/sw-register.js';
+import { StoreController } from '../state/store.js';
+import { baseStyles } from '../shared/styles.js';
+
+/**
+ * A quiet "Update available — reload" line, shown when a new service worker waits. Clicking
+ * reloads into the new version; if a reply is running or the composer holds unsent text it
+ * asks first ("Reload anyway" / "Later"). It never reloads by itself.
+ */
+@customElement('hermes-update-prompt')
+export class HermesUpdatePrompt extends LitElement {
+  @property({ attribute: false }) store: UpdateStore = updates;
+  /** What would be lost by reloading now (a running reply, an unsent draft), or null. */
+  @property({ attribute: false }) busy: () => string | null = () => null;
+  @state() private confirming: string | null = null;
+  @state() private dismissed = false;
+  #stores = new StoreController(this, () => [this.store]);
+
+  #reload(force = false): void {
+    const busy = force ? null : this.busy();
+    if (busy) {
+      this.confirming = busy;
+      return;
+    }
+    this.store.apply();
+  }
+
+  override render() {
+    if (!this.store.waiting || this.dismissed) return nothing;
+    if (this.confirming)
+      return html`<div class="prompt" role="status" data-role="update-prompt" data-confirming="true">
+        <span>${this.confirming} Reload anyway?</span>
+        <button class="link" data-role="update-reload-anyway" @click=${() => this.#reload(true)}>Reload</button>
+        <button class="link" data-role="update-later" @click=${() => ((this.confirming = null), (this.dismissed = true))}>Later</button>
+      </div>`;
+    return html`<div class="prompt" role="status" data-role="update-prompt">
+      <span>Update available</span>
+      <button class="link" data-role="update-reload" @click=${() => this.#reload()}>Reload</button>
+    </div>`;
+  }
+
+  static override styles = [
+    baseStyles,
+    css`
+      :host {
+        display: contents;
+      }
+      .prompt {
+        display: inline-flex;
+        align-items: center;
+        gap: var(--hermes-space-xs);
+        font-size: var(--hermes-text-label);
+        color: var(--hermes-fg-muted);
+        white-space: nowrap;
+      }
+      .link {
+        color: var(--hermes-accent);
+        padding: 0 var(--hermes-space-xs);
+        text-decoration: underline;
+      }
+    `,
+  ];
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'hermes-update-prompt': HermesUpdatePrompt;
+  }
+}

@@ -1,0 +1,262 @@
+import { createStore, delMany, get, getMany, keys, setMany, clear, type UseStore } from 'idb-keyval';
+import type { ApiSession, SessionRow } from '../api/client.js';
+
+/**
+ * The app's one IndexedDB store (idb-keyval, database `hermes`, store `kv`, keys prefixed
+ * `hermes:`): the session list, transcripts of recently opened sessions (at most
+ * MAX_TRANSCRIPTS, least recently opened evicted first), drafts, the outbox of messages typed
+ * offline, and Activity disclosure state. Writes are coalesced for BATCH_MS into one
+ * transaction; a full disk evicts the oldest transcripts and retries. Never rejects: without
+ * IndexedDB (private mode) reads are empty and writes are dropped.
+ */
+
+export const SCHEMA_VERSION = 1;
+export const MAX_TRANSCRIPTS = 30;
+export const BATCH_MS = 100;
+
+const P = 'hermes:';
+const K = {
+  schema: `${P}schema`,
+  rows: `${P}rows`,
+  lru: `${P}lru`,
+  outbox: `${P}outbox`,
+  transcript: (id: string) => `${P}transcript:${id}`,
+  draft: (id: string | null) => `${P}draft:${id ?? 'new'}`,
+  disclosure: (key: string) => `${P}disclosure:${key}`,
+};
+const DISCLOSURE = `${P}disclosure:`;
+
+export interface OutboxItem {
+  id: string;
+  sessionId: string | null;
+  text: string;
+  createdAt: number;
+}
+
+/** The few idb-keyval operations used, so tests can pass a stub (quota errors, counts). */
+export interface KvBackend {
+  get<T>(key: string): Promise<T | undefined>;
+  getMany<T>(keys: string[]): Promise<Array<T | undefined>>;
+  setMany(entries: Array<[string, unknown]>): Promise<void>;
+  delMany(keys: string[]): Promise<void>;
+  keys(): Promise<IDBValidKey[]>;
+  clear(): Promise<void>;
+}
+
+export function idbBackend(make: () => UseStore = () => createStore('hermes', 'kv')): KvBackend {
+  // Opened on first use: merely importing this module touches no database.
+  let opened: UseStore | null = null;
+  const store: UseStore = (mode, callback) => (opened ??= make())(mode, callback);
+  return {
+    get: (k) => get(k, store),
+    getMany: (k) => getMany(k, store),
+    setMany: (e) => setMany(e, store),
+    delMany: (k) => delMany(k, store),
+    keys: () => keys(store),
+    clear: () => clear(store),
+  };
+}
+
+const DELETE = Symbol('delete');
+const isQuota = (err: unknown) => (err as { name?: string })?.name === 'QuotaExceededError';
+
+export class OfflineCache {
+  readonly #kv: KvBackend;
+  #ready: Promise<void> | null = null;
+  #pending = new Map<string, unknown>();
+  #timer: ReturnType<typeof setTimeout> | null = null;
+  #flushing: Promise<void> = Promise.resolve();
+  /** Session ids with a stored transcript, least recently opened first. */
+  #lru: string[] | null = null;
+
+  constructor(kv: KvBackend) {
+    this.#kv = kv;
+  }
+
+  /** Checks the schema version once; a mismatch wipes everything stored by an older build. */
+  ready(): Promise<void> {
+    this.#ready ??= (async () => {
+      try {
+        const v = await this.#kv.get<number>(K.schema);
+        if (v !== SCHEMA_VERSION) {
+          await this.#kv.clear();
+          await this.#kv.setMany([[K.schema, SCHEMA_VERSION]]);
+        }
+      } catch {
+        /* no IndexedDB: reads fall back to empty */
+      }
+    })();
+    return this.#ready;
+  }
+
+  async #read<T>(key: string): Promise<T | undefined> {
+    if (this.#pending.has(key)) {
+      const v = this.#pending.get(key);
+      return v === DELETE ? undefined : (v as T);
+    }
+    await this.ready();
+    try {
+      return await this.#kv.get<T>(key);
+    } catch {
+      return undefined;
+    }
+  }
+
+  #write(key: string, value: unknown): void {
+    this.#pending.set(key, value === undefined ? DELETE : value);
+    this.#timer ??= setTimeout(() => void this.flush(), BATCH_MS);
+  }
+
+  /** Writes everything pending now (one setMany, one delMany). */
+  flush(): Promise<void> {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = null;
+    this.#flushing = this.#flushing.then(() => this.#flushNow());
+    return this.#flushing;
+  }
+
+  async #flushNow(): Promise<void> {
+    if (!this.#pending.size) return;
+    const batch = this.#pending;
+    this.#pending = new Map();
+    await this.ready();
+    for (let attempt = 0; ; attempt++) {
+      const sets = [...batch].filter(([, v]) => v !== DELETE) as Array<[string, unknown]>;
+      const dels = [...batch].filter(([, v]) => v === DELETE).map(([k]) => k);
+      try {
+        if (sets.length) await this.#kv.setMany(sets);
+        if (dels.length) await this.#kv.delMany(dels);
+        return;
+      } catch (err) {
+        if (!isQuota(err) || attempt >= MAX_TRANSCRIPTS) return;
+        // Out of space: drop the least recently opened transcripts, then try again.
+        const lru = await this.#lruList();
+        const keep = batch.get(K.lru) as string[] | undefined;
+        const victims = lru.splice(0, Math.max(1, Math.ceil(lru.length / 4)));
+        if (!victims.length) return;
+        this.#lru = lru;
+        for (const id of victims) batch.set(K.transcript(id), DELETE);
+        batch.set(K.lru, (keep ?? lru).filter((id) => !victims.includes(id)));
+        try {
+          await this.#kv.delMany(victims.map(K.transcript));
+        } catch {
+          /* retried with the batch */
+        }
+      }
+    }
+  }
+
+  async #lruList(): Promise<string[]> {
+    this.#lru ??= (await this.#read<string[]>(K.lru)) ?? [];
+    return this.#lru;
+  }
+
+  // ---- session list
+
+  rows(): Promise<SessionRow[] | undefined> {
+    return this.#read<SessionRow[]>(K.rows);
+  }
+
+  saveRows(rows: SessionRow[]): void {
+    this.#write(K.rows, rows);
+  }
+
+  // ---- transcripts
+
+  transcript(id: string): Promise<ApiSession | undefined> {
+    return this.#read<ApiSession>(K.transcript(id));
+  }
+
+  /** Stores a session's transcript as the most recently opened; evicts beyond MAX_TRANSCRIPTS. */
+  async saveTranscript(session: ApiSession): Promise<void> {
+    const id = session.session_id;
+    const lru = (await this.#lruList()).filter((x) => x !== id);
+    lru.push(id);
+    while (lru.length > MAX_TRANSCRIPTS) this.#write(K.transcript(lru.shift()!), undefined);
+    this.#lru = lru;
+    this.#write(K.transcript(id), session);
+    this.#write(K.lru, [...lru]);
+  }
+
+  async forgetTranscript(id: string): Promise<void> {
+    const lru = await this.#lruList();
+    this.#lru = lru.filter((x) => x !== id);
+    this.#write(K.transcript(id), undefined);
+    this.#write(K.lru, [...this.#lru]);
+  }
+
+  /** Session ids with a stored transcript, least recently opened first. */
+  async cachedSessions(): Promise<string[]> {
+    return [...(await this.#lruList())];
+  }
+
+  // ---- drafts
+
+  draft(sessionId: string | null): Promise<string | undefined> {
+    return this.#read<string>(K.draft(sessionId));
+  }
+
+  saveDraft(sessionId: string | null, text: string): void {
+    this.#write(K.draft(sessionId), text || undefined);
+  }
+
+  // ---- outbox
+
+  async outbox(): Promise<OutboxItem[]> {
+    return (await this.#read<OutboxItem[]>(K.outbox)) ?? [];
+  }
+
+  /** Appends a message to the outbox and writes at once (it must survive a reload). */
+  async enqueue(item: Omit<OutboxItem, 'id' | 'createdAt'>): Promise<OutboxItem> {
+    const full: OutboxItem = { id: `ob-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`, createdAt: Date.now(), ...item };
+    this.#write(K.outbox, [...(await this.outbox()), full]);
+    await this.flush();
+    return full;
+  }
+
+  /** Removes a sent message from the outbox, written at once (it must never be sent twice). */
+  async dequeue(id: string): Promise<void> {
+    this.#write(K.outbox, (await this.outbox()).filter((i) => i.id !== id));
+    await this.flush();
+  }
+
+  // ---- disclosure state
+
+  async disclosures(): Promise<string[]> {
+    await this.ready();
+    try {
+      const all = (await this.#kv.keys()).filter((k): k is string => typeof k === 'string' && k.startsWith(DISCLOSURE));
+      const values = await this.#kv.getMany<boolean>(all);
+      return all.filter((_, i) => values[i] === true).map((k) => k.slice(DISCLOSURE.length));
+    } catch {
+      return [];
+    }
+  }
+
+  disclosure(key: string): Promise<boolean> {
+    return this.#read<boolean>(K.disclosure(key)).then((v) => v === true);
+  }
+
+  setDisclosure(key: string, open: boolean): void {
+    this.#write(K.disclosure(key), open ? true : undefined);
+  }
+
+  /** Forgets everything (sign-out). */
+  async wipe(): Promise<void> {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = null;
+    this.#pending.clear();
+    this.#lru = [];
+    await this.#flushing;
+    try {
+      await this.ready();
+      await this.#kv.clear();
+      await this.#kv.setMany([[K.schema, SCHEMA_VERSION]]);
+    } catch {
+      /* nothing stored */
+    }
+  }
+}
+
+/** The app's cache. */
+export const offlineCache = new OfflineCache(idbBackend());
