@@ -1,3 +1,4 @@
+import { apiUrl } from '../api/client.js';
 import type { KatexOptions } from 'katex';
 
 /** One math span lifted out of the markdown source. */
@@ -53,15 +54,18 @@ let loading: Promise<void> | null = null;
 /** True once KaTeX has been imported; it never is for a transcript without math. */
 export let katexLoaded = false;
 
-export const KATEX_CSS_URL = '/assets/katex/katex.min.css';
+/** On the Hermes server, which for an embedded chat is not the page's own origin. */
+const katexCssUrl = () => apiUrl('/assets/katex/katex.min.css');
 
 /** Fetches KaTeX's stylesheet once as a constructable sheet for shadow roots (fonts stay in <head>). */
 async function loadSheet(): Promise<void> {
+  const KATEX_CSS_URL = katexCssUrl();
   if (!document.head.querySelector(`link[href="${KATEX_CSS_URL}"]`)) {
     // @font-face only works from the document, so the fonts come from a real <link>.
     const link = document.createElement('link');
     link.rel = 'stylesheet';
     link.href = KATEX_CSS_URL;
+    link.crossOrigin = 'anonymous';
     document.head.append(link);
   }
   try {

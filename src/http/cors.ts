@@ -80,7 +80,9 @@ export function embedCors(deps: AppDeps, tokens: EmbedTokens | null): Middleware
 
     const path = c.req.path;
     const isApi = path === '/api' || path.startsWith('/api/');
-    const isEmbedAsset = path.startsWith('/embed/');
+    // The element's bundle, and KaTeX's stylesheet and fonts it loads when a reply has math
+    // (fonts are always fetched with CORS).
+    const isEmbedAsset = path.startsWith('/embed/') || path.startsWith('/assets/katex/');
     const corsHeaders = (headers: Headers) => {
       headers.set('Access-Control-Allow-Origin', origin);
       headers.append('Vary', 'Origin');

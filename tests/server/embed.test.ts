@@ -171,6 +171,12 @@ describe('embedding: tokens and CORS', () => {
     expect(no.headers.get('Access-Control-Allow-Origin')).toBeNull();
     const self = await req('GET', '/embed/hermes-chat.js');
     expect(self.status).toBe(200);
+    // KaTeX's stylesheet and fonts, which an embedded reply with math loads from this server.
+    await mkdir(join(t.dir, 'public', 'assets', 'katex'), { recursive: true });
+    await writeFile(join(t.dir, 'public', 'assets', 'katex', 'katex.min.css'), '.katex{}');
+    const css = await req('GET', '/assets/katex/katex.min.css', { origin: GOOD });
+    expect(css.headers.get('Access-Control-Allow-Origin')).toBe(GOOD);
+    expect((await req('GET', '/assets/katex/katex.min.css', { origin: EVIL })).status).toBe(403);
   });
 
   it('without embed configuration every foreign origin is refused and tokens cannot be made', async () => {
