@@ -71,6 +71,11 @@ export class OfflineCache {
 
   constructor(kv: KvBackend) {
     this.#kv = kv;
+    // Leaving or hiding the page writes what is pending at once (a draft typed just before a reload).
+    if (typeof window !== 'undefined') {
+      window.addEventListener('pagehide', () => void this.flush());
+      document.addEventListener('visibilitychange', () => document.visibilityState === 'hidden' && void this.flush());
+    }
   }
 
   /** Checks the schema version once; a mismatch wipes everything stored by an older build. */
