@@ -44,6 +44,11 @@ export class HermesApp extends LitElement {
     super();
     if (this.#mobile.matches) this.ui.sidebarOpen = false;
     this.chat.onSessionChanged = (id, patch) => this.sessions.patch(id, patch);
+    // A message queued offline in the empty view has its session now: show it there.
+    this.chat.onSessionCreated = (id) => {
+      void this.sessions.refresh();
+      if (!this.chat.sessionId) emit(this, 'hermes-open-session', { sessionId: id, replace: true });
+    };
     // Back online: send what was queued, then bring the cached views up to date.
     this.connection.onOnline = () => {
       void this.chat.drainOutbox();

@@ -155,7 +155,8 @@ export class HermesComposer extends LitElement {
       } else {
         this.#adopting = true;
         const id = await chat.startNew(text, { model: this.pendingModel });
-        this.#opened(id);
+        // null: offline, so it was queued; the session opens once the server takes it.
+        if (id) this.#opened(id);
       }
     } catch {
       // chat.error says what went wrong; the text comes back so nothing typed is lost.

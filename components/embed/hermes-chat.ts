@@ -136,7 +136,7 @@ export class HermesChat extends LitElement {
     if (this.phase !== 'ready') throw new Error(this.notice || 'Hermes is not ready');
     const options = this.model ? { model: this.model } : {};
     if (this.chat.sessionId) await this.chat.send(text, options);
-    else this.session = await this.chat.startNew(text, options);
+    else this.session = (await this.chat.startNew(text, options)) ?? this.session;
   }
 
   /** Stops the running turn, if any. */

@@ -211,6 +211,12 @@ export class OfflineCache {
     return (await this.#read<OutboxItem[]>(K.outbox)) ?? [];
   }
 
+  /** Gives a queued message the session it was waiting for (written at once). */
+  async reassign(id: string, sessionId: string): Promise<void> {
+    this.#write(K.outbox, (await this.outbox()).map((i) => (i.id === id ? { ...i, sessionId } : i)));
+    await this.flush();
+  }
+
   /** Appends a message to the outbox and writes at once (it must survive a reload). */
   async enqueue(item: Omit<OutboxItem, 'id' | 'createdAt'>): Promise<OutboxItem> {
     const full: OutboxItem = { id: `ob-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`, createdAt: Date.now(), ...item };

@@ -35,6 +35,9 @@ export class ChatStore extends Store {
   #source: EventSource | null = null;
   #openToken = 0;
 
+  /** Called when a message queued in the empty view has created its session (open it, list it). */
+  onSessionCreated: ((id: string) => void) | null = null;
+
   /** Called with (sessionId, patch) when something the sidebar shows changed. */
   onSessionChanged: ((id: string, patch: Record<string, unknown>) => void) | null = null;
 
@@ -56,6 +59,8 @@ export class ChatStore extends Store {
     this.streamId = null;
     this.cached = false;
     if (!id) {
+      // The empty view shows what was queued there while offline.
+      this.messages = this.#withQueued([]);
       this.changed();
       return;
     }
@@ -126,7 +131,20 @@ export class ChatStore extends Store {
           const item = this.outbox[0];
           if (!item) return;
           if (!item.sessionId) {
-            await this.#dropQueued(item);
+            // Typed in the empty view while offline: the conversation starts now.
+            let created: ApiSession;
+            try {
+              created = await api.newSession({});
+            } catch (err) {
+              if (err instanceof ApiError && err.status === 0) return;
+              this.error = `A queued message could not be sent: ${(err as Error).message}`;
+              await this.#dropQueued(item);
+              continue;
+            }
+            // Recorded before anything is sent, so a drop now cannot start a second session.
+            await offlineCache.reassign(item.id, created.session_id);
+            this.outbox = this.outbox.map((i) => (i.id === item.id ? { ...i, sessionId: created.session_id } : i));
+            this.onSessionCreated?.(created.session_id);
             continue;
           }
           const sid = item.sessionId;
@@ -238,7 +256,7 @@ export class ChatStore extends Store {
   }
 
   /** Puts a message in the outbox (persisted at once) and shows it as queued. */
-  async queue(sessionId: string, text: string): Promise<void> {
+  async queue(sessionId: string | null, text: string): Promise<void> {
     const item = await offlineCache.enqueue({ sessionId, text });
     this.outbox = [...this.outbox, item];
     this.messages = this.#withQueued(this.messages);
@@ -247,10 +265,21 @@ export class ChatStore extends Store {
 
   /**
    * Starts a conversation from the empty view: creates the session, then sends. Resolves with
-   * the new session's id (the caller puts it in the URL).
+   * the new session's id (the caller puts it in the URL), or null when the server could not be
+   * reached and the message was queued instead.
    */
-  async startNew(text: string, options: { attachments?: string[]; model?: string | null; workspace?: string } = {}): Promise<string> {
-    const session = await api.newSession({ ...(options.model ? { model: options.model } : {}), ...(options.workspace ? { workspace: options.workspace } : {}) });
+  async startNew(text: string, options: { attachments?: string[]; model?: string | null; workspace?: string } = {}): Promise<string | null> {
+    let session: ApiSession;
+    try {
+      session = await api.newSession({ ...(options.model ? { model: options.model } : {}), ...(options.workspace ? { workspace: options.workspace } : {}) });
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 0 && !options.attachments?.length && this.sessionId === null && text.trim()) {
+        // Offline in the empty view: queued; the session is created when the server is back.
+        await this.queue(null, text.trim());
+        return null;
+      }
+      throw err;
+    }
     ++this.#openToken;
     this.#detach();
     this.session = session;

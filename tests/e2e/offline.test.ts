@@ -164,4 +164,33 @@ describe('web app: offline', () => {
     await expect.poll(() => page.evaluate(() => caches.keys().then((k) => k.filter((n) => n.startsWith('hermes-shell-')).length))).toBe(1);
     expect(await page.locator('[data-role="update-prompt"]').count()).toBe(0);
   });
+  it('a message typed offline in the new-chat view is queued, then starts its conversation once, when the server is back', async () => {
+    const sessionsBefore = (await ui.api('/api/sessions')).total;
+    const { context, page } = await ui.open('/');
+    await page.waitForFunction(() => !!navigator.serviceWorker.controller, null, { timeout: 15_000 });
+    await context.setOffline(true);
+    await page.reload();
+    await expect.poll(() => page.locator('[data-role="offline-indicator"]').count()).toBe(1);
+    await page.locator(hooks.composer).fill('a brand new question');
+    await page.locator(hooks.send).click();
+    await expect.poll(() => page.locator('[data-role="queued"]').count()).toBe(1);
+    expect(page.url()).toMatch(/\/$/);
+    // Survives a reload while still offline.
+    await page.reload();
+    await expect.poll(() => page.locator('[data-role="queued"]').count()).toBe(1);
+    const before = ui.model.requests.filter((r) => !isTitleRequest(r)).length;
+    ui.model.enqueue([{ text: 'Answering the new question.' }]);
+    await context.setOffline(false);
+    await expect.poll(() => page.url(), { timeout: 20_000 }).toMatch(/\/session\/[0-9a-f]{12}$/);
+    await expect.poll(() => transcriptText(page), { timeout: 20_000 }).toContain('Answering the new question.');
+    await expect.poll(() => page.locator('[data-role="queued"]').count()).toBe(0);
+    const sent = ui.model.requests.filter((r) => !isTitleRequest(r)).slice(before);
+    expect(sent.filter((r) => JSON.stringify(r.body.messages).includes('a brand new question'))).toHaveLength(1);
+    // Exactly one new session, the one now in the URL.
+    const list = await ui.api('/api/sessions');
+    expect(list.total).toBe(sessionsBefore + 1);
+    expect(list.sessions.map((r: { session_id: string }) => r.session_id)).toContain(page.url().split('/').pop());
+    await page.waitForTimeout(500);
+    expect(ui.model.requests.filter((r) => !isTitleRequest(r)).slice(before).filter((r) => JSON.stringify(r.body.messages).includes('a brand new question'))).toHaveLength(1);
+  });
 });
