@@ -61,8 +61,7 @@ export class HermesApp extends LitElement {
   /** What reloading now would interrupt or lose, for the update prompt; null when nothing. */
   #reloadRisk = (): string | null => {
     if (this.chat.status !== 'idle') return 'A reply is still running.';
-    const draft = localStorage.getItem(`hermes:draft:${this.chat.sessionId ?? 'new'}`);
-    if (draft?.trim()) return 'You have an unsent message.';
+    if (this.renderRoot.querySelector('hermes-chat-view')?.hasDraft) return 'You have an unsent message.';
     return null;
   };
 

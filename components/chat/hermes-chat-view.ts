@@ -22,6 +22,11 @@ export class HermesChatView extends LitElement {
   @consume({ context: uiContext, subscribe: true }) ui?: UiStore;
   #stores = new StoreController(this, () => [this.chat]);
 
+  /** Whether the composer holds text that was not sent. */
+  get hasDraft(): boolean {
+    return !!this.renderRoot.querySelector('hermes-composer')?.hasDraft;
+  }
+
   focusComposer(): void {
     this.renderRoot.querySelector('hermes-composer')?.focus();
   }

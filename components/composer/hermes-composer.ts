@@ -14,12 +14,12 @@ import { FileIntake } from './file-intake.js';
 import { runCommand, type CommandContext, type SlashItem } from './slash-commands.js';
 import { SlashMenuController } from './slash-menu-controller.js';
 import { composerStyles } from './composer-styles.js';
+import { offlineCache } from '../offline/cache.js';
 import type { ModelCatalogView } from './hermes-model-picker.js';
 import './hermes-attachment-chip.js';
 import './hermes-model-picker.js';
 import './hermes-slash-menu.js';
 
-const draftKey = (sessionId: string | null) => `hermes:draft:${sessionId ?? 'new'}`;
 const basename = (path: string) => path.replace(/[\\/]+$/, '').split(/[\\/]/).pop() || path;
 /** Phones: Enter makes a newline there (the on-screen keyboard has no Shift habit). */
 const touchOnly = () => matchMedia('(pointer: coarse)').matches && !matchMedia('(any-pointer: fine)').matches;
@@ -72,12 +72,19 @@ export class HermesComposer extends LitElement {
     this.#bound = id;
     if (this.#adopting) {
       // Our own new session: what is typed moves with it.
-      localStorage.removeItem(draftKey(null));
+      offlineCache.saveDraft(null, '');
       this.#saveDraft();
       return;
     }
     if (was !== undefined) this.attachments.clear();
-    this.text = localStorage.getItem(draftKey(id)) ?? '';
+    // Drafts are kept by the offline cache: at once if still in its write-ahead entry, else
+    // from IndexedDB a moment later (typing meanwhile wins).
+    this.text = offlineCache.draftNow(id) ?? '';
+    if (!this.text) {
+      void offlineCache.draft(id).then((stored) => {
+        if (stored && this.#bound === id && !this.text) this.text = stored;
+      });
+    }
     this.#menu.close(null);
   }
 
@@ -89,9 +96,12 @@ export class HermesComposer extends LitElement {
   }
 
   #saveDraft() {
-    const key = draftKey(this.chat?.sessionId ?? null);
-    if (this.text) localStorage.setItem(key, this.text);
-    else localStorage.removeItem(key);
+    offlineCache.saveDraft(this.chat?.sessionId ?? null, this.text);
+  }
+
+  /** Whether something typed here has not been sent (the update prompt asks before reloading). */
+  get hasDraft(): boolean {
+    return !!this.text.trim();
   }
 
   #setText(text: string) {

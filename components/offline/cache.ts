@@ -60,12 +60,26 @@ export function idbBackend(make: () => UseStore = () => createStore('hermes', 'k
 const DELETE = Symbol('delete');
 const isQuota = (err: unknown) => (err as { name?: string })?.name === 'QuotaExceededError';
 
+const WAL_PREFIX = 'hermes:draft:';
+/** Same key as drafts had before they moved to IndexedDB, so those are picked up too. */
+const walKey = (sessionId: string | null) => `${WAL_PREFIX}${sessionId ?? 'new'}`;
+
+/** localStorage can throw (private modes, quota); a draft is then simply not kept there. */
+function safeLocal<T>(work: () => T): T | undefined {
+  try {
+    return work();
+  } catch {
+    return undefined;
+  }
+}
+
 export class OfflineCache {
   readonly #kv: KvBackend;
   #ready: Promise<void> | null = null;
   #pending = new Map<string, unknown>();
   #timer: ReturnType<typeof setTimeout> | null = null;
   #flushing: Promise<void> = Promise.resolve();
+  #waiters: Array<() => void> = [];
   /** Session ids with a stored transcript, least recently opened first. */
   #lru: string[] | null = null;
 
@@ -116,7 +130,8 @@ export class OfflineCache {
   flush(): Promise<void> {
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = null;
-    this.#flushing = this.#flushing.then(() => this.#flushNow());
+    const waiters = this.#waiters.splice(0);
+    this.#flushing = this.#flushing.then(() => this.#flushNow()).finally(() => waiters.forEach((w) => w()));
     return this.#flushing;
   }
 
@@ -196,13 +211,32 @@ export class OfflineCache {
   }
 
   // ---- drafts
+  //
+  // IndexedDB writes are asynchronous and a page being reloaded can cut them off, so each
+  // keystroke is also written synchronously to localStorage as a write-ahead entry, removed
+  // once IndexedDB holds that text. Reading prefers the write-ahead entry: it is never older.
 
-  draft(sessionId: string | null): Promise<string | undefined> {
-    return this.#read<string>(K.draft(sessionId));
+  /** The draft of a session: the write-ahead entry if there is one (synchronous). */
+  draftNow(sessionId: string | null): string | null {
+    return safeLocal(() => localStorage.getItem(walKey(sessionId))) ?? null;
+  }
+
+  async draft(sessionId: string | null): Promise<string | undefined> {
+    return this.draftNow(sessionId) ?? (await this.#read<string>(K.draft(sessionId)));
   }
 
   saveDraft(sessionId: string | null, text: string): void {
+    const key = walKey(sessionId);
+    safeLocal(() => (text ? localStorage.setItem(key, text) : localStorage.removeItem(key)));
     this.#write(K.draft(sessionId), text || undefined);
+    // Once this batch is in IndexedDB the write-ahead entry has done its job.
+    void this.settled().then(() => safeLocal(() => localStorage.getItem(key) === text && localStorage.removeItem(key)));
+  }
+
+  /** Resolves when everything pending now has been written. */
+  settled(): Promise<void> {
+    if (!this.#pending.size) return this.#flushing;
+    return new Promise((resolve) => this.#waiters.push(resolve));
   }
 
   // ---- outbox
@@ -257,6 +291,9 @@ export class OfflineCache {
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = null;
     this.#pending.clear();
+    safeLocal(() => {
+      for (const key of Object.keys(localStorage)) if (key.startsWith(WAL_PREFIX)) localStorage.removeItem(key);
+    });
     this.#lru = [];
     await this.#flushing;
     try {

@@ -1,3 +1,4 @@
+import { offlineCache } from '../../../components/offline/cache.js';
 import { expect, fixture, cleanup, stubFetch, waitFor } from '../helpers.js';
 import '../../../components/composer/hermes-composer.js';
 import '../../../components/composer/hermes-attachment-chip.js';
@@ -162,7 +163,10 @@ describe('composer attachments', () => {
 });
 
 describe('hermes-attachment-chip', () => {
-  afterEach(cleanup);
+  afterEach(async () => {
+    cleanup();
+    await offlineCache.wipe();
+  });
 
   it('shows progress as a bar and percentage, and fires remove', async () => {
     const chip = await fixture<HermesAttachmentChip>('hermes-attachment-chip', { name: 'report.pdf', size: 2048, status: 'uploading', progress: 0.25 });

@@ -2,6 +2,7 @@ import { expect, fixture, cleanup, stubFetch, waitFor } from '../helpers.js';
 import '../../../components/composer/hermes-composer.js';
 import type { HermesComposer } from '../../../components/composer/hermes-composer.js';
 import { CATALOG, makeStores, openSession, session, setStatus, type Stores } from './setup.js';
+import { offlineCache } from '../../../components/offline/cache.js';
 
 const $ = <T extends Element = HTMLElement>(el: HermesComposer, sel: string) => el.shadowRoot!.querySelector(sel) as T | null;
 const input = (el: HermesComposer) => $<HTMLTextAreaElement>(el, '[data-role="composer-input"]')!;
@@ -27,8 +28,10 @@ describe('hermes-composer', () => {
   let s: Stores;
   let fetchStub: ReturnType<typeof stubFetch>;
 
-  beforeEach(() => {
+  beforeEach(async () => {
     localStorage.clear();
+    // Drafts are kept in IndexedDB too: each test starts without any.
+    await offlineCache.wipe();
     fetchStub = stubFetch({
       'GET /api/models': CATALOG,
       'GET /api/workspaces': { workspaces: [], last: '/home/me/last-ws' },
@@ -189,6 +192,20 @@ describe('hermes-composer', () => {
       openSession(s.chat, session('s2'));
       await el.updateComplete;
       expect(input(el).value).to.equal('draft for two');
+    });
+
+    it('keeps a draft in IndexedDB once written, and restores it from there', async () => {
+      const el = await mount('s1');
+      await type(el, 'kept for later');
+      // The write-ahead copy is synchronous; once IndexedDB has the text it is removed.
+      expect(localStorage.getItem('hermes:draft:s1')).to.equal('kept for later');
+      await offlineCache.flush();
+      await waitFor(() => localStorage.getItem('hermes:draft:s1') === null);
+      expect(await offlineCache.draft('s1')).to.equal('kept for later');
+      openSession(s.chat, session('s2'));
+      await el.updateComplete;
+      openSession(s.chat, session('s1'));
+      await waitFor(() => input(el).value === 'kept for later');
     });
 
     it('drops the draft once it is sent', async () => {
