@@ -2,11 +2,11 @@
 // (public/: index.html plus hashed, code-split assets under public/assets/). With --if-needed
 // it skips a part whose output is newer than every source file it depends on.
 import { build } from 'esbuild';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync, cpSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
-import { createHash } from 'node:crypto';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -91,7 +91,12 @@ async function buildClient() {
   const css = entry?.[1].cssBundle && url(entry[1].cssBundle);
   // The entry's static imports are fetched in parallel with it instead of one after another.
   const preloads = (entry?.[1].imports ?? []).filter((i) => i.kind === 'import-statement').map((i) => `<link rel="modulepreload" href="${url(i.path)}" />`);
+  // The pre-paint script is copied as it is, under a content hash (a classic blocking script).
+  const prepaint = readFileSync(join(root, 'components', 'prepaint.js'));
+  const prepaintName = `prepaint-${createHash('sha256').update(prepaint).digest('hex').slice(0, 8)}.js`;
+  writeFileSync(join(assets, prepaintName), prepaint);
   const html = readFileSync(join(root, 'components', 'index.html'), 'utf8')
+    .replace('<!--prepaint-->', `<script src="/assets/${prepaintName}"></script>`)
     .replace('<!--styles-->', css ? `<link rel="stylesheet" href="${css}" />` : '')
     .replace('<!--preloads-->', preloads.join('\n    '))
     .replace('<!--scripts-->', `<script type="module" src="${js}"></script>`);

@@ -4,6 +4,7 @@ import type { AppDeps } from './deps.js';
 import { TooLarge } from './ports/errors.js';
 import { errorResponder } from './http/errors.js';
 import { requestLog } from './http/request-log.js';
+import { securityHeaders } from './http/security-headers.js';
 import { healthRoutes } from './routes/health.js';
 import { sessionRoutes } from './routes/sessions.js';
 import { sessionOpRoutes } from './routes/session-ops.js';
@@ -37,6 +38,7 @@ export function createApp(deps: AppDeps): Hono {
   const maxJson = deps.options.maxJsonBytes ?? MAX_JSON_BYTES;
 
   app.use('*', requestLog(deps.logger));
+  app.use('*', securityHeaders());
   // Embedding: foreign origins need the allowlist and an embed token; same-origin requests pass.
   const embedTokens = deps.embed ? new EmbedTokens(deps.embed.tokens, deps.clock.now) : null;
   app.use('*', embedCors(deps, embedTokens));

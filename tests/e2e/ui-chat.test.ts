@@ -28,6 +28,8 @@ describe('web app: chatting', () => {
     expect(page.url()).toMatch(/\/session\/[0-9a-f]{12}$/);
     await expect.poll(() => page.locator(hooks.sessionRow).count()).toBeGreaterThan(0);
     await expect.poll(async () => (await deepText(page.locator(hooks.sessionRow).first())) ?? '').toContain('A scripted title');
+    // The whole app runs under the strict Content-Security-Policy without a single report.
+    expect(await page.evaluate(() => (window as any).__cspViolations)).toEqual([]);
     await ui.screenshot(page, 'chat-desktop');
   });
 
@@ -133,6 +135,12 @@ describe('web app: chatting', () => {
     await assistant.getByText('click').click().catch(() => {});
     await page.waitForTimeout(200);
     expect(await page.evaluate(() => (window as any).__xss)).toBeUndefined();
+    // KaTeX (fonts, styles), highlight.js and the app itself run under the strict policy. The
+    // only reports are the scripted onerror attributes, refused while the sanitizer parses them
+    // (the policy blocking the very XSS above: nothing ran).
+    const violations: string[] = await page.evaluate(() => (window as any).__cspViolations);
+    expect(violations.filter((v) => !v.startsWith('script-src-attr'))).toEqual([]);
+    expect((await page.goto(page.url()))!.headers()['content-security-policy']).toContain("script-src 'self'");
     await ui.screenshot(page, 'markdown-math');
   });
 });

@@ -57,6 +57,11 @@ export async function startUi(options: { prepare?: (stateDir: string) => Promise
       contexts.push(context);
       const page = await context.newPage();
       page.on('pageerror', (err) => console.error('[pageerror]', err.message));
+      // Every Content-Security-Policy violation the page meets, for tests to assert none.
+      await page.addInitScript(() => {
+        (window as any).__cspViolations = [];
+        document.addEventListener('securitypolicyviolation', (e) => (window as any).__cspViolations.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber} ${e.sample}`));
+      });
       await page.goto(server.url + path);
       return { context, page };
     },

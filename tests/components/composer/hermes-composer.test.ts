@@ -4,6 +4,11 @@ import type { HermesComposer } from '../../../components/composer/hermes-compose
 import { CATALOG, makeStores, openSession, session, setStatus, type Stores } from './setup.js';
 import { offlineCache } from '../../../components/offline/cache.js';
 
+const clearDrafts = async () => {
+  for (const id of [null, 's1', 's2', 'n1', 'old1', 'fresh']) offlineCache.saveDraft(id, '');
+  await offlineCache.flush();
+};
+
 const $ = <T extends Element = HTMLElement>(el: HermesComposer, sel: string) => el.shadowRoot!.querySelector(sel) as T | null;
 const input = (el: HermesComposer) => $<HTMLTextAreaElement>(el, '[data-role="composer-input"]')!;
 
@@ -30,8 +35,9 @@ describe('hermes-composer', () => {
 
   beforeEach(async () => {
     localStorage.clear();
-    // Drafts are kept in IndexedDB too: each test starts without any.
-    await offlineCache.wipe();
+    // Drafts are kept in IndexedDB too: each test starts without any (only drafts are cleared:
+    // other test files share the database).
+    await clearDrafts();
     fetchStub = stubFetch({
       'GET /api/models': CATALOG,
       'GET /api/workspaces': { workspaces: [], last: '/home/me/last-ws' },

@@ -1,3 +1,4 @@
+import { createStore } from 'idb-keyval';
 import { expect } from '../helpers.js';
 import { BATCH_MS, MAX_TRANSCRIPTS, OfflineCache, SCHEMA_VERSION, idbBackend, type KvBackend } from '../../../components/offline/cache.js';
 import type { ApiSession } from '../../../components/api/client.js';
@@ -115,11 +116,13 @@ describe('offline cache', () => {
     expect([...kv.data.keys()]).to.deep.equal(['hermes:schema']);
   });
 
-  it('works against real IndexedDB (database "hermes", store "kv")', async () => {
-    const cache = new OfflineCache(idbBackend());
+  it('works against a real IndexedDB database', async () => {
+    // A database of its own: other test files running beside this one use (and wipe) "hermes".
+    const make = () => createStore('hermes-cache-test', 'kv');
+    const cache = new OfflineCache(idbBackend(make));
     await cache.saveTranscript(session('idb-1', 'stored for real'));
     await cache.flush();
-    const fresh = new OfflineCache(idbBackend());
+    const fresh = new OfflineCache(idbBackend(make));
     expect((await fresh.transcript('idb-1'))?.messages[0]?.content).to.equal('stored for real');
   });
 });

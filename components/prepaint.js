@@ -1,0 +1,11 @@
+// Runs before first paint (a blocking classic script in <head>, so the CSP needs no inline
+// script): the theme, font size and panel state the user left, so nothing flashes.
+(function () {
+  try {
+    var d = document.documentElement;
+    d.dataset.theme = localStorage.getItem('hermes:theme') || 'dark';
+    d.dataset.fontSize = localStorage.getItem('hermes:font-size') || 'default';
+  } catch (e) {
+    /* storage unavailable: the defaults stand */
+  }
+})();

@@ -1,0 +1,50 @@
+import type { MiddlewareHandler } from 'hono';
+
+/**
+ * Everything the app loads is its own (KaTeX fonts and highlight.js included), so the policy
+ * names no other origin and allows no inline script. Styles allow inline because KaTeX writes
+ * style attributes and Lit may use <style> where adoptedStyleSheets are missing.
+ */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "worker-src 'self'",
+  "manifest-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+export const PERMISSIONS_POLICY = [
+  'accelerometer=()',
+  'camera=()',
+  'geolocation=()',
+  'gyroscope=()',
+  'magnetometer=()',
+  'microphone=(self)',
+  'payment=()',
+  'usb=()',
+  'interest-cohort=()',
+].join(', ');
+
+/**
+ * The headers every response carries. A response that already set its own policy (raw
+ * workspace files use `sandbox`) keeps it. The embed bundle may be framed and loaded elsewhere.
+ */
+export function securityHeaders(): MiddlewareHandler {
+  return async (c, next) => {
+    await next();
+    const h = c.res.headers;
+    const embed = c.req.path.startsWith('/embed/');
+    if (!h.has('X-Content-Type-Options')) h.set('X-Content-Type-Options', 'nosniff');
+    if (!embed) h.set('X-Frame-Options', 'DENY');
+    h.set('Referrer-Policy', 'same-origin');
+    h.set('Permissions-Policy', PERMISSIONS_POLICY);
+    if (!h.has('Content-Security-Policy')) h.set('Content-Security-Policy', embed ? CONTENT_SECURITY_POLICY.replace("frame-ancestors 'none'", "frame-ancestors *") : CONTENT_SECURITY_POLICY);
+  };
+}
