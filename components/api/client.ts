@@ -1,4 +1,6 @@
 import type { Message, Session, SessionRow } from '../../src/shared/session.js';
+import type { Project } from '../../src/ports/project-store.js';
+import type { FileEntry } from '../../src/ports/workspace-files.js';
 
 /** A session as the API returns it: metadata, counts and (a window of) its transcript. */
 export type ApiSession = Session & {
@@ -10,22 +12,9 @@ export type ApiSession = Session & {
 };
 export type { Message, SessionRow };
 
-export interface Project {
-  project_id: string;
-  name: string;
-  color: string | null;
-  created_at: number;
-}
-
-export interface FileEntry {
-  name: string;
-  path: string;
-  type: 'file' | 'dir' | 'symlink';
-  is_dir: boolean;
-  size: number;
-  mtime_ns: string;
-  target_outside_workspace?: boolean;
-}
+// The server's own types, imported as types only (nothing of the server reaches the bundle).
+export type { Project } from '../../src/ports/project-store.js';
+export type { FileEntry } from '../../src/ports/workspace-files.js';
 
 export interface Settings {
   theme: 'dark' | 'light' | 'system';
