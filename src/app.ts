@@ -20,6 +20,9 @@ import { modelRoutes } from './routes/models.js';
 import { embedRoutes } from './routes/embed.js';
 import { embedCors } from './http/cors.js';
 import { EmbedTokens } from './embed/tokens.js';
+import { AuthService } from './auth/auth-service.js';
+import { authGuard } from './http/auth-guard.js';
+import { authRoutes } from './routes/auth.js';
 
 export type { AppDeps, AppOptions } from './deps.js';
 
@@ -40,8 +43,11 @@ export function createApp(deps: AppDeps): Hono {
   app.use('*', requestLog(deps.logger));
   app.use('*', securityHeaders());
   // Embedding: foreign origins need the allowlist and an embed token; same-origin requests pass.
+  const auth = new AuthService({ store: deps.auth, settings: deps.settings, clock: deps.clock, logger: deps.logger }, deps.options.auth);
   const embedTokens = deps.embed ? new EmbedTokens(deps.embed.tokens, deps.clock.now) : null;
-  app.use('*', embedCors(deps, embedTokens));
+  app.use('*', embedCors(deps, embedTokens, auth.config));
+  // Same-origin check for state-changing requests, then sign-in and CSRF when a password is set.
+  app.use('*', authGuard(auth, auth.config));
   app.use('/api/*', async (c, next) => {
     if (c.req.path === '/api/upload' || c.req.method === 'GET' || c.req.method === 'HEAD') return next();
     return bodyLimit({ maxSize: maxJson, onError: () => { throw new TooLarge('Request body too large'); } })(c, next);
@@ -56,7 +62,8 @@ export function createApp(deps: AppDeps): Hono {
   app.route('/', sessionRoutes(deps));
   app.route('/', sessionOpRoutes(deps));
   app.route('/', projectRoutes(deps));
-  app.route('/', settingsRoutes(deps));
+  app.route('/', authRoutes(deps, auth));
+  app.route('/', settingsRoutes(deps, auth));
   app.route('/', workspaceRoutes(deps));
   app.route('/', fileRoutes(deps));
   app.route('/', uploadRoutes(deps));

@@ -14,6 +14,24 @@ export interface Config {
   maxUploadBytes: number;
   /** Origins allowed to embed <hermes-chat> (`HERMES_WEBUI_EMBED_ORIGINS`); absent when none. */
   embedOrigins?: string[];
+  auth: AuthConfig;
+}
+
+/** Password login and request-origin rules (see src/auth and docs/architecture.md). */
+export interface AuthConfig {
+  /** `HERMES_WEBUI_PASSWORD`: wins over a password set in settings. */
+  password?: string;
+  /** How long a sign-in lasts, in seconds (`HERMES_WEBUI_SESSION_TTL`, default 30 days). */
+  sessionTtlSeconds: number;
+  cookieName: string;
+  /** `HERMES_WEBUI_SECURE`: force the cookie's Secure flag on or off; unset follows the request. */
+  secureCookies?: boolean;
+  /** Behind a reverse proxy: believe X-Forwarded-Proto / X-Forwarded-Host / X-Forwarded-For. */
+  trustForwardedProto: boolean;
+  trustForwardedHost: boolean;
+  trustForwardedFor: boolean;
+  /** Origins that count as this server's own (`HERMES_WEBUI_ALLOWED_ORIGINS`), e.g. a proxy's public URL. */
+  allowedOrigins: string[];
 }
 
 const nonEmpty = z.string().trim().min(1);
@@ -29,6 +47,27 @@ function originOf(value: string): string | null {
     return null;
   }
 }
+
+const flag = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .refine((v) => ['1', 'true', 'yes', 'on', '0', 'false', 'no', 'off'].includes(v), 'must be 1/true/yes/on or 0/false/no/off')
+  .transform((v) => ['1', 'true', 'yes', 'on'].includes(v));
+
+const originList = () =>
+  z.string().transform((text, ctx) => {
+    const origins: string[] = [];
+    for (const part of text.split(',').map((p) => p.trim()).filter(Boolean)) {
+      const origin = originOf(part);
+      if (!origin) {
+        ctx.addIssue({ code: 'custom', message: `"${part}" is not an origin (like https://example.com)` });
+        return z.NEVER;
+      }
+      if (!origins.includes(origin)) origins.push(origin);
+    }
+    return origins;
+  });
 
 const EnvSchema = z.object({
   HERMES_HOME: nonEmpty.optional(),
@@ -47,21 +86,21 @@ const EnvSchema = z.object({
     .positive('must be more than 0')
     .max(4096, 'must be at most 4096')
     .default(20),
-  HERMES_WEBUI_EMBED_ORIGINS: z
-    .string()
-    .transform((text, ctx) => {
-      const origins: string[] = [];
-      for (const part of text.split(',').map((p) => p.trim()).filter(Boolean)) {
-        const origin = originOf(part);
-        if (!origin) {
-          ctx.addIssue({ code: 'custom', message: `"${part}" is not an origin (like https://example.com)` });
-          return z.NEVER;
-        }
-        if (!origins.includes(origin)) origins.push(origin);
-      }
-      return origins;
-    })
-    .optional(),
+  HERMES_WEBUI_EMBED_ORIGINS: originList().optional(),
+  HERMES_WEBUI_ALLOWED_ORIGINS: originList().optional(),
+  // Trimmed as the incumbent does: a stray newline from an env file is not part of the password.
+  HERMES_WEBUI_PASSWORD: z.string().trim().max(1024, 'must be at most 1024 characters').optional(),
+  HERMES_WEBUI_SESSION_TTL: z.coerce
+    .number({ error: 'must be a number of seconds' })
+    .int('must be a whole number of seconds')
+    .min(60, 'must be at least 60 seconds')
+    .max(365 * 86400, 'must be at most one year (31536000)')
+    .default(30 * 86400),
+  HERMES_WEBUI_COOKIE_NAME: z.string().regex(/^[-!#$%&'*+.^_`|~0-9A-Za-z]+$/, 'must be a cookie name (letters, digits, - _ .)').default('hermes_session'),
+  HERMES_WEBUI_SECURE: flag.optional(),
+  HERMES_WEBUI_TRUST_FORWARDED_PROTO: flag.default(false),
+  HERMES_WEBUI_TRUST_FORWARDED_HOST: flag.default(false),
+  HERMES_WEBUI_TRUST_FORWARDED_FOR: flag.default(false),
 });
 
 export class ConfigError extends Error {}
@@ -98,11 +137,34 @@ export function parseConfig(env: Record<string, string | undefined>, options: { 
     storage: e.HERMES_WEBUI_STORAGE,
     maxUploadBytes: Math.round(e.HERMES_WEBUI_MAX_UPLOAD_MB * 1024 * 1024),
     ...(e.HERMES_WEBUI_EMBED_ORIGINS?.length ? { embedOrigins: e.HERMES_WEBUI_EMBED_ORIGINS } : {}),
+    auth: {
+      ...(e.HERMES_WEBUI_PASSWORD ? { password: e.HERMES_WEBUI_PASSWORD } : {}),
+      sessionTtlSeconds: e.HERMES_WEBUI_SESSION_TTL,
+      cookieName: e.HERMES_WEBUI_COOKIE_NAME,
+      ...(e.HERMES_WEBUI_SECURE !== undefined ? { secureCookies: e.HERMES_WEBUI_SECURE } : {}),
+      trustForwardedProto: e.HERMES_WEBUI_TRUST_FORWARDED_PROTO,
+      trustForwardedHost: e.HERMES_WEBUI_TRUST_FORWARDED_HOST,
+      trustForwardedFor: e.HERMES_WEBUI_TRUST_FORWARDED_FOR,
+      allowedOrigins: e.HERMES_WEBUI_ALLOWED_ORIGINS ?? [],
+    },
   };
 }
 
-/** Loopback hosts are the only ones allowed until authentication exists. */
+/** Loopback hosts: the only ones the server binds while no password is set. */
 export function isLoopbackHost(host: string): boolean {
   const h = host.replace(/^\[|\]$/g, '').toLowerCase();
-  return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
+  return h === 'localhost' || h === '::1' || /^(::ffff:)?127(\.\d{1,3}){3}$/.test(h);
+}
+
+/**
+ * Why the server must not start on `config.host`, or null when it may: without a password
+ * (HERMES_WEBUI_PASSWORD or one stored in settings), only loopback addresses are allowed.
+ */
+export function bindRefusal(config: Pick<Config, 'host'> & { auth: Pick<AuthConfig, 'password'> }, storedPasswordHash: unknown): string | null {
+  if (isLoopbackHost(config.host) || config.auth.password || (typeof storedPasswordHash === 'string' && storedPasswordHash)) return null;
+  return (
+    `refusing to listen on ${config.host} without a password: anyone who can reach it could run commands on this machine. ` +
+    `Set one with HERMES_WEBUI_PASSWORD=<password>, or start Hermes on 127.0.0.1 and set it in Settings > Security, ` +
+    `then bind to ${config.host}. Or keep 127.0.0.1 and reach it through an SSH tunnel (ssh -N -L 8787:127.0.0.1:8787 host).`
+  );
 }

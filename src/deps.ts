@@ -9,6 +9,9 @@ import type { AgentRuntime } from './agent/runtime.js';
 import type { RunRegistry } from './runs/registry.js';
 import type { InteractionHub } from './runs/interactions.js';
 import type { EmbedTokenStore } from './ports/embed-token-store.js';
+import type { AuthStore } from './ports/auth-store.js';
+import type { AuthConfig } from './config.js';
+import type { Context } from 'hono';
 
 /** Everything the app needs from its runtime; entry files build it from adapters. */
 export interface AppDeps {
@@ -20,6 +23,10 @@ export interface AppDeps {
   attachments: AttachmentStore;
   /** The agent behind chat turns, the runs it is doing, and what they wait on a person for. */
   agent: { runtime: AgentRuntime; registry: RunRegistry; hub: InteractionHub };
+  /** Password login's keys, signed-in sessions and failed-login ledger. */
+  auth: AuthStore;
+  /** The connecting socket's address (the runtime knows it; the core does not). */
+  clientAddress?: (c: Context) => string | undefined;
   clock: Clock;
   logger: Logger;
   /** The built front end; without it only the API is served. */
@@ -36,4 +43,9 @@ export interface AppOptions {
   /** JSON request bodies larger than this are refused with 413. */
   maxJsonBytes?: number;
   version: string;
+  /** Password, cookie and origin rules; defaults when absent (no password, 30-day sessions). */
+  auth?: Partial<AuthConfig> & {
+    /** The server listens on a non-loopback address: the password cannot be cleared. */
+    publicBind?: boolean;
+  };
 }

@@ -13,6 +13,14 @@ describe('config', () => {
       defaultWorkspace: '/home/ada/.hermes/webui/workspace',
       storage: 'fs',
       maxUploadBytes: 20 * 1024 * 1024,
+      auth: {
+        sessionTtlSeconds: 30 * 86400,
+        cookieName: 'hermes_session',
+        trustForwardedProto: false,
+        trustForwardedHost: false,
+        trustForwardedFor: false,
+        allowedOrigins: [],
+      },
     });
   });
 
@@ -38,7 +46,45 @@ describe('config', () => {
       defaultWorkspace: '/home/ada/code',
       storage: 'memory',
       maxUploadBytes: Math.round(1.5 * 1024 * 1024),
+      auth: {
+        sessionTtlSeconds: 30 * 86400,
+        cookieName: 'hermes_session',
+        trustForwardedProto: false,
+        trustForwardedHost: false,
+        trustForwardedFor: false,
+        allowedOrigins: [],
+      },
     });
+  });
+
+  it('reads the auth variables, and refuses bad ones with the variable named', () => {
+    const c = parseConfig(
+      {
+        HERMES_WEBUI_PASSWORD: '  hunter22\n',
+        HERMES_WEBUI_SESSION_TTL: '3600',
+        HERMES_WEBUI_COOKIE_NAME: 'hermes_8788',
+        HERMES_WEBUI_SECURE: 'yes',
+        HERMES_WEBUI_TRUST_FORWARDED_PROTO: '1',
+        HERMES_WEBUI_TRUST_FORWARDED_HOST: 'true',
+        HERMES_WEBUI_TRUST_FORWARDED_FOR: 'off',
+        HERMES_WEBUI_ALLOWED_ORIGINS: 'https://Hermes.Example.com/, http://10.0.0.2:8787',
+      },
+      { home },
+    );
+    expect(c.auth).toEqual({
+      password: 'hunter22',
+      sessionTtlSeconds: 3600,
+      cookieName: 'hermes_8788',
+      secureCookies: true,
+      trustForwardedProto: true,
+      trustForwardedHost: true,
+      trustForwardedFor: false,
+      allowedOrigins: ['https://hermes.example.com', 'http://10.0.0.2:8787'],
+    });
+    expect(() => parseConfig({ HERMES_WEBUI_SESSION_TTL: '10' }, { home })).toThrow(/HERMES_WEBUI_SESSION_TTL: must be at least 60 seconds/);
+    expect(() => parseConfig({ HERMES_WEBUI_COOKIE_NAME: 'a;b' }, { home })).toThrow(/HERMES_WEBUI_COOKIE_NAME/);
+    expect(() => parseConfig({ HERMES_WEBUI_SECURE: 'maybe' }, { home })).toThrow(/HERMES_WEBUI_SECURE: must be 1\/true/);
+    expect(() => parseConfig({ HERMES_WEBUI_ALLOWED_ORIGINS: 'hermes.example.com' }, { home })).toThrow(/HERMES_WEBUI_ALLOWED_ORIGINS/);
   });
 
   it('treats empty variables as unset', () => {

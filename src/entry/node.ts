@@ -1,9 +1,10 @@
 import { serve, type ServerType } from '@hono/node-server';
+import { getConnInfo } from '@hono/node-server/conninfo';
 import { mkdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { createApp } from '../app.js';
-import { ConfigError, isLoopbackHost, parseConfig, type Config } from '../config.js';
+import { ConfigError, bindRefusal, isLoopbackHost, parseConfig, type Config } from '../config.js';
 import type { AppDeps } from '../deps.js';
 import type { Logger } from '../ports/platform.js';
 import { FsSessionStore } from '../adapters/storage/fs/fs-session-store.js';
@@ -23,6 +24,8 @@ import { recoverInterruptedTurns } from '../runs/recovery.js';
 import { BuiltinAgentRuntime } from '../agent/builtin/runtime.js';
 import { FsEmbedTokenStore } from '../adapters/storage/fs/fs-embed-tokens.js';
 import { MemoryEmbedTokenStore } from '../adapters/storage/memory/memory-embed-tokens.js';
+import { FsAuthStore } from '../adapters/storage/fs/fs-auth-store.js';
+import { MemoryAuthStore } from '../adapters/storage/memory/memory-auth-store.js';
 
 declare const __APP_VERSION__: string | undefined;
 const VERSION = typeof __APP_VERSION__ === 'string' ? __APP_VERSION__ : 'dev';
@@ -41,6 +44,7 @@ export async function buildNodeDeps(config: Config, logger: Logger, publicDir: s
   const files = new NodeWorkspaceFiles();
   const defaultWorkspace = await files.checkWorkspace(config.defaultWorkspace);
   const fs = config.storage === 'fs';
+  const settings = fs ? new FsSettingsStore(config.stateDir, logger) : new MemorySettingsStore();
   const sessions = fs ? new FsSessionStore({ stateDir: config.stateDir, clock, logger }) : new MemorySessionStore(clock);
   await sessions.init();
   const now = clock.now;
@@ -59,16 +63,29 @@ export async function buildNodeDeps(config: Config, logger: Logger, publicDir: s
   return {
     agent: { runtime, registry: new RunRegistry({ journal, now }), hub },
     sessions,
-    settings: fs ? new FsSettingsStore(config.stateDir, logger) : new MemorySettingsStore(),
+    settings,
     projects: fs ? new FsProjectStore(config.stateDir, logger) : new MemoryProjectStore(),
     workspaces: fs ? new FsWorkspaceStore(config.stateDir, logger) : new MemoryWorkspaceStore(),
     files,
     attachments: new NodeAttachmentStore(config.stateDir),
     assets: new NodeAssetSource(publicDir),
     embed: { origins: config.embedOrigins ?? [], tokens: fs ? new FsEmbedTokenStore(config.stateDir, logger) : new MemoryEmbedTokenStore() },
+    auth: fs ? new FsAuthStore(config.stateDir, logger) : new MemoryAuthStore(),
+    clientAddress: (c) => {
+      try {
+        return getConnInfo(c).remote.address;
+      } catch {
+        return undefined; // not a Node socket (app.request in tests)
+      }
+    },
     clock,
     logger,
-    options: { defaultWorkspace, maxUploadBytes: config.maxUploadBytes, version: VERSION },
+    options: {
+      defaultWorkspace,
+      maxUploadBytes: config.maxUploadBytes,
+      version: VERSION,
+      auth: { ...config.auth, publicBind: !isLoopbackHost(config.host) },
+    },
   };
 }
 
@@ -85,16 +102,12 @@ async function main() {
     if (err instanceof ConfigError) fail(err.message);
     throw err;
   }
-  if (!isLoopbackHost(config.host)) {
-    fail(
-      `refusing to listen on ${config.host}: password login is not available yet, so the server only binds ` +
-        `a loopback address (127.0.0.1, ::1, localhost). Reach it remotely through an SSH tunnel ` +
-        `(ssh -N -L 8787:127.0.0.1:8787 host) or a reverse proxy that adds authentication.`,
-    );
-  }
   // HERMES_WEBUI_PUBLIC_DIR serves another build of the front end (tests swap in a new sw.js).
   const publicDir = process.env.HERMES_WEBUI_PUBLIC_DIR || fileURLToPath(new URL('../public', import.meta.url));
   const deps = await buildNodeDeps(config, jsonLogger, publicDir);
+  // Without a password, only this machine may reach the server.
+  const refusal = bindRefusal(config, (await deps.settings.read()).password_hash);
+  if (refusal) fail(refusal);
   const app = createApp(deps);
 
   const server: ServerType = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, (info) => {

@@ -2,8 +2,11 @@ import type { Context, MiddlewareHandler } from 'hono';
 import type { AppDeps } from '../deps.js';
 import type { EmbedTokenRecord } from '../ports/embed-token-store.js';
 import type { EmbedTokens } from '../embed/tokens.js';
+import type { AuthConfig } from '../config.js';
+import { CROSS_ORIGIN_MESSAGE, isOwnOrigin } from './origin.js';
 
-export const NOT_ALLOWED = 'This origin is not allowed to embed Hermes';
+/** A foreign origin that is not on the embed allowlist: usually a reverse proxy that rewrites Host, or another site. */
+export const NOT_ALLOWED = `${CROSS_ORIGIN_MESSAGE} To embed Hermes on another site, add that site to HERMES_WEBUI_EMBED_ORIGINS.`;
 export const TOKEN_REQUIRED = 'A valid embed token is required';
 export const ALLOW_METHODS = 'GET, POST, OPTIONS';
 export const ALLOW_HEADERS = 'Authorization, Content-Type, Last-Event-ID';
@@ -71,12 +74,13 @@ async function targetSession(c: Context, deps: AppDeps): Promise<string | null> 
  * bound to one (else 401). Allowed answers name the origin (never `*`) and vary on it.
  * Refusals also name it, so the embedding page can read why it was refused.
  */
-export function embedCors(deps: AppDeps, tokens: EmbedTokens | null): MiddlewareHandler {
+export function embedCors(deps: AppDeps, tokens: EmbedTokens | null, config: Pick<AuthConfig, 'trustForwardedHost' | 'allowedOrigins'>): MiddlewareHandler {
   const allowed = new Set(deps.embed?.origins ?? []);
   return async (c, next) => {
     const origin = c.req.header('Origin');
     if (!origin || c.req.header('Sec-Fetch-Site') === 'same-origin') return next();
-    if (origin === new URL(c.req.url).origin) return next();
+    // This server's own pages (also behind a proxy, or an origin the operator allowed).
+    if (isOwnOrigin(c, origin, config)) return next();
 
     const path = c.req.path;
     const isApi = path === '/api' || path.startsWith('/api/');

@@ -4,7 +4,7 @@
  */
 export class AppError extends Error {
   constructor(
-    readonly status: 400 | 403 | 404 | 409 | 413 | 503,
+    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 429 | 502 | 503,
     message: string,
     readonly extra: Record<string, unknown> = {},
   ) {
@@ -16,6 +16,22 @@ export class AppError extends Error {
 export class BadRequest extends AppError {
   constructor(message: string, extra?: Record<string, unknown>) {
     super(400, message, extra);
+  }
+}
+
+export class Unauthorized extends AppError {
+  constructor(message: string) {
+    super(401, message);
+  }
+}
+
+/** Too many attempts; `retry_after` (seconds) rides along in the body. */
+export class TooManyRequests extends AppError {
+  constructor(
+    message: string,
+    readonly retryAfter: number,
+  ) {
+    super(429, message, { retry_after: retryAfter });
   }
 }
 

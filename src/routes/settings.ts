@@ -1,32 +1,100 @@
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
+import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
-import { jsonBody } from '../http/validate.js';
+import type { AuthService } from '../auth/auth-service.js';
+import { MIN_PASSWORD_LENGTH } from '../auth/auth-service.js';
+import { bodyFlag, jsonBody, parseWith } from '../http/validate.js';
+import { authSession, secureRequest } from '../http/auth-guard.js';
+import { clientOf } from '../http/client.js';
+import { BadRequest, Conflict, Forbidden } from '../ports/errors.js';
 import { SECRET_SETTINGS, SETTINGS_DEFAULTS, SettingsPatchSchema } from '../shared/settings.js';
+import { tooManyAttempts } from './auth.js';
+
+/** Password management rides on POST /api/settings, as in the incumbent. */
+const PasswordChangeSchema = z
+  .object({
+    _set_password: z
+      .string()
+      .min(MIN_PASSWORD_LENGTH, `_set_password: the password must be at least ${MIN_PASSWORD_LENGTH} characters`)
+      .max(1024, '_set_password: the password must be at most 1024 characters'),
+    _current_password: z.string().max(1024),
+    _clear_password: bodyFlag,
+  })
+  .partial()
+  .strict();
 
 /** Stored settings over the defaults, minus secrets. Unknown stored keys are shown as stored. */
-async function effectiveSettings(deps: AppDeps) {
+async function effectiveSettings(deps: AppDeps, auth: AuthService) {
   const stored = await deps.settings.read();
   const merged: Record<string, unknown> = { ...SETTINGS_DEFAULTS, default_workspace: deps.options.defaultWorkspace, ...stored };
   for (const key of SECRET_SETTINGS) delete merged[key];
-  return merged;
+  const enabled = await auth.enabled();
+  return {
+    ...merged,
+    webui_version: deps.options.version,
+    auth_enabled: enabled,
+    password_auth_enabled: enabled,
+    password_env_var: auth.passwordFromEnv,
+  };
 }
 
-export function settingsRoutes(deps: AppDeps) {
+export function settingsRoutes(deps: AppDeps, auth: AuthService) {
   const app = new Hono();
 
-  app.get('/api/settings', async (c) =>
-    c.json({ ...(await effectiveSettings(deps)), webui_version: deps.options.version, auth_enabled: false }),
-  );
+  app.get('/api/settings', async (c) => c.json(await effectiveSettings(deps, auth)));
 
   app.post('/api/settings', async (c) => {
-    const patch = await jsonBody(c, SettingsPatchSchema);
+    const body = await jsonBody(c, z.record(z.string(), z.unknown()));
+    const passwordKeys = Object.fromEntries(Object.entries(body).filter(([k]) => k.startsWith('_')));
+    const settingKeys = Object.fromEntries(Object.entries(body).filter(([k]) => !k.startsWith('_')));
+    // Everything is checked before anything is stored.
+    const change = parseWith(PasswordChangeSchema, passwordKeys);
+    const patch = parseWith(SettingsPatchSchema, settingKeys);
     if (patch.default_workspace !== undefined) {
       patch.default_workspace = await deps.files.checkWorkspace(patch.default_workspace, { create: true });
     }
-    const stored = await deps.settings.read();
-    await deps.settings.write({ ...stored, ...patch });
-    return c.json({ ...(await effectiveSettings(deps)), webui_version: deps.options.version, auth_enabled: false });
+    if (change._set_password !== undefined || change._clear_password) await changePassword(c, deps, auth, change);
+    if (Object.keys(patch).length) {
+      const stored = await deps.settings.read();
+      await deps.settings.write({ ...stored, ...patch });
+    }
+    return c.json(await effectiveSettings(deps, auth));
   });
 
   return app;
+}
+
+async function changePassword(c: Context, deps: AppDeps, auth: AuthService, change: z.infer<typeof PasswordChangeSchema>) {
+  if (change._set_password !== undefined && change._clear_password) throw new BadRequest('Send either _set_password or _clear_password, not both');
+  if (auth.passwordFromEnv) throw new Conflict('The password is set by HERMES_WEBUI_PASSWORD; change or unset it there and restart Hermes');
+  const client = clientOf(c, deps);
+  if (await auth.enabled()) {
+    // A signed-in browser left open is not enough to change or remove the password.
+    if (!change._current_password) throw new BadRequest('_current_password is required to change or clear the password');
+    const wait = await auth.retryAfter(client.address);
+    if (wait) throw tooManyAttempts(wait);
+    if (!(await auth.checkPassword(change._current_password))) {
+      await auth.recordFailure(client.address);
+      throw new Forbidden('Current password is incorrect');
+    }
+  } else {
+    if (change._clear_password) return;
+    // With no password yet, anyone who can reach the server could claim it: only this machine may.
+    if (!client.local) throw new Forbidden('The first password can only be set from this machine (open Hermes at http://127.0.0.1 on the server itself)');
+  }
+  const secure = secureRequest(c, auth.config);
+  if (change._clear_password) {
+    if (deps.options.auth?.publicBind) {
+      throw new Conflict('Hermes is listening on a non-loopback address; clearing the password would leave it open. Bind it to 127.0.0.1 first.');
+    }
+    await auth.setStoredPassword(null);
+    await auth.revokeAll();
+    c.header('Set-Cookie', auth.clearCookie(secure));
+    return;
+  }
+  await auth.setStoredPassword(change._set_password!);
+  // Other browsers signed in with the old password are signed out; this one stays (or is signed in).
+  const current = authSession(c);
+  await auth.revokeAll(current);
+  if (!current) c.header('Set-Cookie', auth.sessionCookie(await auth.openSession(), secure));
 }

@@ -17,6 +17,10 @@ import { MemoryRunJournal } from '../../src/runs/journal.js';
 import { RunRegistry } from '../../src/runs/registry.js';
 import { InteractionHub } from '../../src/runs/interactions.js';
 import { BuiltinAgentRuntime } from '../../src/agent/builtin/runtime.js';
+import { MemoryAuthStore } from '../../src/adapters/storage/memory/memory-auth-store.js';
+import { FsAuthStore } from '../../src/adapters/storage/fs/fs-auth-store.js';
+import type { AppOptions } from '../../src/deps.js';
+import { hashPassword } from '../../src/auth/password.js';
 
 export interface TestLogger extends Logger {
   lines: Record<string, unknown>[];
@@ -40,7 +44,11 @@ export interface TestApp {
   /** `$HERMES_HOME` for the agent (config.yaml, .env, memories). */
   hermesHome: string;
   /** JSON request helper: returns status and parsed body. */
-  call(method: string, path: string, body?: unknown): Promise<{ status: number; body: any; res: Response }>;
+  call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; res: Response }>;
+  /** Stores `password` (cheaply hashed) as the settings password: auth is on from now. */
+  setPassword(password: string): Promise<void>;
+  /** Signs in and returns the `Cookie` header value and the session's CSRF token. */
+  signIn(password: string): Promise<{ cookie: string; csrf: string }>;
   /** Creates a session and returns its id. */
   newSession(body?: Record<string, unknown>): Promise<string>;
   close(): Promise<void>;
@@ -62,6 +70,10 @@ export async function makeTestApp(
     clarifyTimeoutMs?: number;
     /** How long finished runs stay in memory (0: replays come from the journal at once). */
     keepFinishedMs?: number;
+    /** Password, cookie and origin rules. */
+    auth?: AppOptions['auth'];
+    /** The socket address requests seem to come from (default 127.0.0.1). */
+    clientAddress?: string;
   } = {},
 ): Promise<TestApp> {
   const dir = await mkdtemp(join(tmpdir(), 'hermes-test-'));
@@ -100,9 +112,12 @@ export async function makeTestApp(
     files: new NodeWorkspaceFiles(),
     attachments: new NodeAttachmentStore(stateDir),
     assets: new NodeAssetSource(publicDir),
+    auth: fs ? new FsAuthStore(stateDir, logger) : new MemoryAuthStore(),
+    clientAddress: () => options.clientAddress ?? '127.0.0.1',
     clock,
     logger,
     options: {
+      ...(options.auth ? { auth: options.auth } : {}),
       defaultWorkspace: workspace,
       maxUploadBytes: options.maxUploadBytes ?? 20 * 1024 * 1024,
       ...(options.maxJsonBytes ? { maxJsonBytes: options.maxJsonBytes } : {}),
@@ -110,11 +125,11 @@ export async function makeTestApp(
     },
   };
   const app = createApp(deps);
-  const call: TestApp['call'] = async (method, path, body) => {
-    const init: RequestInit = { method };
+  const call: TestApp['call'] = async (method, path, body, headers = {}) => {
+    const init: RequestInit = { method, headers: { ...headers } };
     if (body !== undefined) {
       init.body = typeof body === 'string' ? body : JSON.stringify(body);
-      init.headers = { 'Content-Type': 'application/json' };
+      init.headers = { 'Content-Type': 'application/json', ...headers };
     }
     const res = await result.app.request(path, init);
     const text = await res.clone().text();
@@ -135,6 +150,18 @@ export async function makeTestApp(
     workspace,
     hermesHome,
     call,
+    async setPassword(password) {
+      const stored = await deps.settings.read();
+      // A few iterations keep tests quick; the stored iteration count is what verification uses.
+      await deps.settings.write({ ...stored, password_hash: await hashPassword(password, 1000) });
+    },
+    async signIn(password) {
+      const r = await call('POST', '/api/auth/login', { password });
+      if (r.status !== 200) throw new Error(`login failed: ${r.status} ${JSON.stringify(r.body)}`);
+      const cookie = (r.res.headers.get('Set-Cookie') ?? '').split(';')[0]!;
+      const status = await call('GET', '/api/auth/status', undefined, { Cookie: cookie });
+      return { cookie, csrf: status.body.csrf_token };
+    },
     async newSession(body = {}) {
       const r = await call('POST', '/api/session/new', body);
       if (r.status !== 200) throw new Error(`session/new failed: ${JSON.stringify(r.body)}`);

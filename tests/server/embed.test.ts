@@ -80,7 +80,9 @@ describe('embedding: tokens and CORS', () => {
     for (const token of [undefined, body.token]) {
       const res = await req('GET', '/api/models', { origin: EVIL, token });
       expect(res.status).toBe(403);
-      expect(await res.json()).toEqual({ error: 'This origin is not allowed to embed Hermes' });
+      const { error } = (await res.json()) as { error: string };
+      expect(error).toMatch(/^Cross-origin mismatch - check reverse proxy headers/);
+      expect(error).toContain('HERMES_WEBUI_EMBED_ORIGINS');
       expect(res.headers.get('Access-Control-Allow-Origin')).not.toBe('*');
     }
     const pre = await req('OPTIONS', '/api/models', { origin: EVIL, headers: { 'Access-Control-Request-Method': 'GET' } });

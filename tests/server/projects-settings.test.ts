@@ -205,18 +205,24 @@ describe.each(['memory', 'fs'] as const)('settings routes (%s storage)', (storag
         check_for_updates: true,
         webui_version: 'test',
         auth_enabled: false,
+        password_auth_enabled: false,
+        password_env_var: false,
       });
       expect(r.res.headers.get('Cache-Control')).toBe('no-store');
     });
 
     it('never returns password_hash, even when it is stored', async () => {
-      await t.deps.settings.write({ password_hash: 'pbkdf2$secret-hash', theme: 'light' });
-      const r = await t.call('GET', '/api/settings');
+      await t.deps.settings.write({ theme: 'light' });
+      await t.setPassword('correct horse');
+      const hash = (await t.deps.settings.read()).password_hash as string;
+      const { cookie } = await t.signIn('correct horse');
+      const r = await t.call('GET', '/api/settings', undefined, { Cookie: cookie });
       expect(r.status).toBe(200);
+      expect(r.body.auth_enabled).toBe(true);
       expect(r.body.theme).toBe('light');
       expect(r.body).not.toHaveProperty('password_hash');
       const text = await r.res.text();
-      expect(text).not.toContain('secret-hash');
+      expect(text).not.toContain(hash.split('$')[3]);
       expect(text).not.toContain('password_hash');
     });
 
@@ -230,7 +236,7 @@ describe.each(['memory', 'fs'] as const)('settings routes (%s storage)', (storag
 
   describe('POST /api/settings', () => {
     it('applies a partial update, persists it and keeps other stored keys', async () => {
-      await t.deps.settings.write({ password_hash: 'keep-me', future_setting: 7 });
+      await t.deps.settings.write({ sync_to_insights: 'keep-me', future_setting: 7 });
       const r = await t.call('POST', '/api/settings', { theme: 'light', pinned_sessions_limit: 5 });
       expect(r.status).toBe(200);
       expect(r.body).toMatchObject({ theme: 'light', pinned_sessions_limit: 5, send_key: 'enter', webui_version: 'test', auth_enabled: false });
@@ -244,7 +250,7 @@ describe.each(['memory', 'fs'] as const)('settings routes (%s storage)', (storag
       expect(g.body).toMatchObject({ theme: 'light', send_key: 'ctrl+enter', pinned_sessions_limit: 5, bot_name: 'Hermes', future_setting: 7 });
 
       const stored = await t.deps.settings.read();
-      expect(stored).toEqual({ password_hash: 'keep-me', future_setting: 7, theme: 'light', pinned_sessions_limit: 5, send_key: 'ctrl+enter' });
+      expect(stored).toEqual({ sync_to_insights: 'keep-me', future_setting: 7, theme: 'light', pinned_sessions_limit: 5, send_key: 'ctrl+enter' });
     });
 
     it('an empty body changes nothing', async () => {

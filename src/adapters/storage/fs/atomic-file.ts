@@ -7,11 +7,13 @@ let counter = 0;
  * Writes `data` so that a reader (or a crash) only ever sees the old file or the new one:
  * temp file in the same directory, fsync, rename over the target, fsync the directory.
  */
-export async function writeFileAtomic(path: string, data: string | Uint8Array, options: { syncDir?: boolean } = {}): Promise<{ mtimeMs: number; size: number }> {
+export async function writeFileAtomic(path: string, data: string | Uint8Array, options: { syncDir?: boolean; mode?: number } = {}): Promise<{ mtimeMs: number; size: number }> {
   const temp = `${path}.tmp.${process.pid}.${++counter}`;
-  const handle = await open(temp, 'w', 0o644);
+  const handle = await open(temp, 'w', options.mode ?? 0o644);
   let written: { mtimeMs: number; size: number };
   try {
+    // A temp file left by a crash keeps its old mode when reopened: set it again.
+    if (options.mode !== undefined) await handle.chmod(options.mode);
     await handle.writeFile(data);
     await handle.sync();
     // Renaming keeps mtime and size, so these identify the new file for a reader's cache.
