@@ -8,6 +8,7 @@ import { PBKDF2_ITERATIONS, hashPassword, isUsableHash, verifyPassword } from '.
 export const LOGIN_MAX_FAILURES = 5;
 export const LOGIN_WINDOW_SECONDS = 60;
 export const MIN_PASSWORD_LENGTH = 8;
+const HASH_CACHE_SECONDS = 5;
 
 export const AUTH_DEFAULTS: AuthConfig = {
   sessionTtlSeconds: 30 * 86400,
@@ -36,8 +37,12 @@ export class AuthService {
   #settings: SettingsStore;
   #clock: Clock;
   #logger: Logger;
-  /** The settings password hash, read once and refreshed when this service changes it. */
+  /**
+   * The settings password hash, cached for a few seconds: every request asks whether auth is on,
+   * and another instance (Workers) or a hand edit of settings.json must still be noticed.
+   */
   #storedHash: Promise<string | null> | null = null;
+  #storedHashAt = 0;
   #envHash: Promise<string> | null = null;
 
   constructor(deps: { store: AuthStore; settings: SettingsStore; clock: Clock; logger: Logger }, config: Partial<AuthConfig> = {}) {
@@ -54,6 +59,9 @@ export class AuthService {
   }
 
   #readStoredHash(): Promise<string | null> {
+    const now = this.#clock.now();
+    if (this.#storedHash && now - this.#storedHashAt > HASH_CACHE_SECONDS) this.#storedHash = null;
+    if (!this.#storedHash) this.#storedHashAt = now;
     this.#storedHash ??= this.#settings.read().then((s) => {
       const hash = s.password_hash;
       if (hash === null || hash === undefined || hash === '') return null;
@@ -168,6 +176,7 @@ export class AuthService {
     const stored = await this.#settings.read();
     await this.#settings.write({ ...stored, password_hash: hash });
     this.#storedHash = Promise.resolve(hash);
+    this.#storedHashAt = this.#clock.now();
   }
 
   /** `Set-Cookie` value for a session cookie. */

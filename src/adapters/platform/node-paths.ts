@@ -3,9 +3,15 @@ import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { BadRequest, Forbidden } from '../../ports/errors.js';
 
 /** Directories that are never a workspace, and whose contents are never one either. */
-const SYSTEM_TREES = ['/etc', '/proc', '/sys', '/dev', '/boot', '/run'];
-/** Directories that are never a workspace themselves (their subfolders may be). */
-const SYSTEM_ROOTS = ['/', '/usr', '/var', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/opt', '/home', '/srv', '/mnt', '/media', '/System', '/Library', '/Users'];
+const SYSTEM_TREES = [
+  '/etc', '/proc', '/sys', '/dev', '/boot', '/run',
+  '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32',
+  '/usr/bin', '/usr/sbin', '/usr/lib', '/usr/lib32', '/usr/lib64', '/usr/libexec', '/usr/include', '/usr/share',
+  '/var/lib', '/var/log', '/var/cache', '/var/spool', '/var/run', '/var/mail',
+  '/System', '/private/etc', '/private/var/db',
+];
+/** Directories that are never a workspace themselves (their subfolders may be, e.g. /usr/local/src/app, /var/www/site). */
+const SYSTEM_ROOTS = ['/', '/usr', '/usr/local', '/var', '/opt', '/home', '/root', '/srv', '/mnt', '/media', '/tmp', '/Library', '/Users', '/Applications', '/private', '/private/var', '/Volumes'];
 
 export function isSystemPath(path: string): boolean {
   const p = resolve(path);

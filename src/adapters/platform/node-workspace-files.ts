@@ -146,7 +146,8 @@ export class NodeWorkspaceFiles implements WorkspaceFiles {
   async rename(root: string, path: string, newName: string) {
     const r = await resolveInside(root, path);
     if (!r.rel) throw new Forbidden('Cannot rename the workspace root');
-    await must(lstat(r.abs));
+    // As the incumbent: symlinks are left as they are (they may be how a workspace reaches elsewhere).
+    if ((await must(lstat(r.abs))).isSymbolicLink()) throw new BadRequest('Refusing to rename a symlink');
     const dest = await resolveInside(root, join(dirname(r.rel), checkName(newName)));
     return this.#moveTo(r.abs, dest.abs, dest.rel);
   }
@@ -154,7 +155,7 @@ export class NodeWorkspaceFiles implements WorkspaceFiles {
   async move(root: string, path: string, destDir: string) {
     const r = await resolveInside(root, path);
     if (!r.rel) throw new Forbidden('Cannot move the workspace root');
-    await must(lstat(r.abs));
+    if ((await must(lstat(r.abs))).isSymbolicLink()) throw new BadRequest('Refusing to move a symlink');
     const dir = await resolveTarget(root, destDir);
     const st = await must(stat(dir.abs), 'Destination folder not found');
     if (!st.isDirectory()) throw new BadRequest('Destination is not a folder');
