@@ -23,6 +23,7 @@ import { EmbedTokens } from './embed/tokens.js';
 import { AuthService } from './auth/auth-service.js';
 import { authGuard } from './http/auth-guard.js';
 import { authRoutes } from './routes/auth.js';
+import { redactingLogger } from './http/redacting-logger.js';
 
 export type { AppDeps, AppOptions } from './deps.js';
 
@@ -36,7 +37,9 @@ export const MAX_JSON_BYTES = 20 * 1024 * 1024;
  * const app = createApp({ sessions, settings, projects, workspaces, files, attachments, clock, logger, options });
  * serve({ fetch: app.fetch, port: 8787 });
  */
-export function createApp(deps: AppDeps): Hono {
+export function createApp(appDeps: AppDeps): Hono {
+  // Log lines never carry a secret (an API key in an error, a token in a tool result).
+  const deps: AppDeps = { ...appDeps, logger: redactingLogger(appDeps.logger) };
   const app = new Hono();
   const maxJson = deps.options.maxJsonBytes ?? MAX_JSON_BYTES;
 

@@ -1,4 +1,5 @@
 import type { Message, Session, SessionRow } from '../shared/session.js';
+import { cutBeforeToken } from '../shared/redact.js';
 
 /** 12 lowercase hex characters, like the incumbent's `uuid4().hex[:12]`. */
 export function newSessionId(): string {
@@ -21,11 +22,14 @@ export function messageText(message: Message): string {
   return '';
 }
 
-/** The first user message, trimmed to 64 characters: the title until a better one exists. */
+/**
+ * The first user message, trimmed to 64 characters (before a word the cut would split, so a
+ * pasted key is never kept in half, too short to redact): the title until a better one exists.
+ */
 export function provisionalTitle(messages: readonly Message[]): string | null {
   const first = messages.find((m) => m.role === 'user' && messageText(m).trim());
   if (!first) return null;
-  return messageText(first).trim().replace(/\s+/g, ' ').slice(0, PROVISIONAL_TITLE_CHARS);
+  return cutBeforeToken(messageText(first).trim().replace(/\s+/g, ' '), PROVISIONAL_TITLE_CHARS);
 }
 
 /** When the conversation last moved: the newest non-tool message's `_ts` or `timestamp`. */

@@ -9,6 +9,7 @@ import { RETRY, SSE_HEADERS, encodeFrame, resumeAfter } from '../runs/sse.js';
 import { CancelledByUser, type RunWatcher } from '../runs/run.js';
 import { CLOSING_EVENTS } from '../runs/events.js';
 import { SessionId, requireSession } from './session-common.js';
+import { presenter } from '../http/redaction.js';
 import type { Message } from '../shared/session.js';
 
 const Attachment = z.union([
@@ -50,6 +51,8 @@ export function chatRoutes(deps: AppDeps) {
     const workspace = b.workspace ? await deps.files.checkWorkspace(b.workspace) : session.workspace || deps.options.defaultWorkspace;
     const model = b.model ?? session.model ?? null;
     await runtime.check(model);
+    // Read once per turn: the turn's events (sessions, tool output, titles) are redacted as they are emitted.
+    const present = await presenter(deps.settings);
 
     const streamId = newStreamId();
     const run = registry.begin(session.session_id, streamId);
@@ -79,12 +82,12 @@ export function chatRoutes(deps: AppDeps) {
     }
     if (b.workspace) await deps.workspaces.setLast(workspace);
     void driveTurn(
-      { sessions: deps.sessions, registry, logger: deps.logger, now: () => deps.clock.now() },
+      { sessions: deps.sessions, registry, logger: deps.logger, now: () => deps.clock.now(), present },
       runtime,
       run,
       { session: stored, streamId, model, workspace, signal: run.abort.signal },
     );
-    return c.json({ stream_id: streamId, session_id: session.session_id, pending_started_at: now, turn_id: streamId, title: stored.title });
+    return c.json({ stream_id: streamId, session_id: session.session_id, pending_started_at: now, turn_id: streamId, title: present(stored.title) });
   });
 
   app.get('/api/chat/stream', async (c) => {

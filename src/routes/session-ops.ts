@@ -5,6 +5,8 @@ import { BadRequest, Conflict, NotFound } from '../ports/errors.js';
 import { DEFAULT_TITLE, newSessionId, toRow } from '../domain/session-rows.js';
 import { bodyFlag, jsonBody } from '../http/validate.js';
 import { SETTINGS_DEFAULTS } from '../shared/settings.js';
+import { presenter } from '../http/redaction.js';
+import { cutBeforeToken } from '../shared/redact.js';
 import { ExpectedVersion, SessionId, presentSession, requireSession } from './session-common.js';
 
 const IdBody = z.object({ session_id: SessionId });
@@ -23,17 +25,19 @@ const TruncateBody = z.object({ session_id: SessionId, keep_count: z.number().in
 const BranchBody = z.object({ session_id: SessionId, keep_count: z.number().int().min(0).optional(), title: z.string().max(1000).optional() });
 
 const TITLE_MAX = 80;
-const cleanTitle = (title: string) => title.trim().replace(/\s+/g, ' ').slice(0, TITLE_MAX) || DEFAULT_TITLE;
+const cleanTitle = (title: string) => cutBeforeToken(title.trim().replace(/\s+/g, ' '), TITLE_MAX) || DEFAULT_TITLE;
 
 /** Changes to one session: rename, model/workspace, pin, archive, project, clear, truncate, fork, copy, delete. */
 export function sessionOpRoutes(deps: AppDeps) {
   const app = new Hono();
   const s = deps.sessions;
+  /** What a browser may see of a session, a row or a title (`api_redact_enabled`). */
+  const present = async <T>(value: T): Promise<T> => (await presenter(deps.settings))(value);
 
   app.post('/api/session/rename', async (c) => {
     const b = await jsonBody(c, RenameBody);
     const session = await s.update(b.session_id, { title: cleanTitle(b.title), manual_title: true }, { ifUpdatedAt: b.expected_updated_at });
-    return c.json({ session: toRow(session) });
+    return c.json({ session: await present(toRow(session)) });
   });
 
   app.post('/api/session/update', async (c) => {
@@ -45,7 +49,7 @@ export function sessionOpRoutes(deps: AppDeps) {
     if (b.model_provider !== undefined) patch.model_provider = b.model_provider?.trim().toLowerCase() || null;
     const session = await s.update(b.session_id, patch, { ifUpdatedAt: b.expected_updated_at });
     if (typeof patch.workspace === 'string') await deps.workspaces.setLast(patch.workspace);
-    return c.json({ session: presentSession(session) });
+    return c.json({ session: await present(presentSession(session)) });
   });
 
   app.post('/api/session/delete', async (c) => {
@@ -69,13 +73,13 @@ export function sessionOpRoutes(deps: AppDeps) {
       }
     }
     const session = await s.update(b.session_id, { pinned: b.pinned });
-    return c.json({ ok: true, session: toRow(session) });
+    return c.json({ ok: true, session: await present(toRow(session)) });
   });
 
   app.post('/api/session/archive', async (c) => {
     const b = await jsonBody(c, ArchiveBody);
     const session = await s.update(b.session_id, { archived: b.archived });
-    return c.json({ ok: true, session: toRow(session) });
+    return c.json({ ok: true, session: await present(toRow(session)) });
   });
 
   app.post('/api/session/move', async (c) => {
@@ -83,7 +87,7 @@ export function sessionOpRoutes(deps: AppDeps) {
     await requireSession(deps, b.session_id);
     if (b.project_id && !(await deps.projects.get(b.project_id))) throw new NotFound('Project not found');
     const session = await s.update(b.session_id, { project_id: b.project_id });
-    return c.json({ ok: true, session: toRow(session) });
+    return c.json({ ok: true, session: await present(toRow(session)) });
   });
 
   app.post('/api/session/clear', async (c) => {
@@ -96,14 +100,14 @@ export function sessionOpRoutes(deps: AppDeps) {
       tool_calls: [],
       clear_generation: generation,
     });
-    return c.json({ ok: true, session: toRow(session) });
+    return c.json({ ok: true, session: await present(toRow(session)) });
   });
 
   app.post('/api/session/truncate', async (c) => {
     const b = await jsonBody(c, TruncateBody);
     const current = await requireSession(deps, b.session_id);
     const session = await s.replaceMessages(b.session_id, current.messages.slice(0, b.keep_count), undefined, { ifUpdatedAt: current.updated_at });
-    return c.json({ ok: true, session: presentSession(session) });
+    return c.json({ ok: true, session: await present(presentSession(session)) });
   });
 
   app.post('/api/session/branch', async (c) => {
@@ -123,7 +127,7 @@ export function sessionOpRoutes(deps: AppDeps) {
       session_source: 'fork',
       messages: source.messages.slice(0, b.keep_count ?? source.messages.length),
     });
-    return c.json({ session_id: fork.session_id, title: fork.title, parent_session_id: source.session_id });
+    return c.json({ session_id: fork.session_id, title: await present(fork.title), parent_session_id: source.session_id });
   });
 
   app.post('/api/session/duplicate', async (c) => {
@@ -139,7 +143,7 @@ export function sessionOpRoutes(deps: AppDeps) {
       pinned: false,
       archived: false,
     });
-    return c.json({ session: presentSession(copy) });
+    return c.json({ session: await present(presentSession(copy)) });
   });
 
   return app;

@@ -2,10 +2,12 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
 import { NotFound } from '../ports/errors.js';
-import type { SessionPage, StoreProblem } from '../ports/session-store.js';
+import type { SearchHit, SessionPage, StoreProblem } from '../ports/session-store.js';
 import { MessageSchema, type Session } from '../shared/session.js';
-import { DEFAULT_TITLE, messageText, newSessionId, toRow } from '../domain/session-rows.js';
+import { DEFAULT_TITLE, matchPreview, messageText, newSessionId, toRow } from '../domain/session-rows.js';
 import { bodyFlag, jsonBody, queryFlag, queryInt, queryParams } from '../http/validate.js';
+import { presenter, redactRowTitles, type Presenter } from '../http/redaction.js';
+import { redactSecrets } from '../shared/redact.js';
 import { MSG_LIMIT_MAX, SessionId, presentSession, requireSession } from './session-common.js';
 import { defaultWorkspaceFor } from './workspaces.js';
 
@@ -79,22 +81,24 @@ const utf8 = new TextEncoder();
 /**
  * The list response's bytes per query variant, for one store revision at a time: rows are
  * serialised and encoded once per change, not once per request. (So the body carries no
- * per-request field; the response's Date header gives the server's clock.)
+ * per-request field; the response's Date header gives the server's clock.) Whether titles are
+ * redacted is part of the variant.
  */
 class ListBodyCache {
   #revision = '';
   #byVariant = new Map<string, Uint8Array<ArrayBuffer>>();
 
-  body(page: SessionPage, variant: string, problems: StoreProblem[]): Uint8Array<ArrayBuffer> {
+  body(page: SessionPage, variant: string, problems: StoreProblem[], present: Presenter): Uint8Array<ArrayBuffer> {
     if (page.revision !== this.#revision) {
       this.#revision = page.revision;
       this.#byVariant.clear();
     }
     let bytes = this.#byVariant.get(variant);
     if (bytes === undefined) {
+      const rows = present.redacting ? redactRowTitles(page.rows) : page.rows;
       bytes = utf8.encode(
-        `{"sessions":${JSON.stringify(page.rows)},"total":${page.total},"archived_count":${page.archivedCount}` +
-          (problems.length ? `,"unreadable_sessions":${JSON.stringify(problems)}` : '') +
+        `{"sessions":${JSON.stringify(rows)},"total":${page.total},"archived_count":${page.archivedCount}` +
+          (problems.length ? `,"unreadable_sessions":${JSON.stringify(present(problems))}` : '') +
           '}',
       );
       // Only a handful of variants are ever asked for; bound it anyway.
@@ -114,27 +118,33 @@ export function sessionRoutes(deps: AppDeps) {
   app.get('/api/sessions', async (c) => {
     const q = queryParams(c, ListQuery);
     const page = await deps.sessions.list({ includeArchived: q.include_archived ?? false, limit: q.limit, offset: q.offset });
-    const variant = `${q.include_archived ? 1 : 0}.${q.limit ?? ''}.${q.offset ?? ''}`;
+    const present = await presenter(deps.settings);
+    // Turning redaction on or off changes the body, so it changes the variant (and the ETag).
+    const variant = `${q.include_archived ? 1 : 0}.${q.limit ?? ''}.${q.offset ?? ''}.${present.redacting ? 'r' : 'p'}`;
     const etag = `W/"${page.revision}.${variant}"`;
     if (c.req.header('If-None-Match') === etag) return c.body(null, 304, { ETag: etag });
-    const body = listCache.body(page, variant, await deps.sessions.problems());
+    const body = listCache.body(page, variant, await deps.sessions.problems(), present);
     return c.body(body, 200, { 'Content-Type': 'application/json; charset=utf-8', ETag: etag });
   });
 
   app.get('/api/session', async (c) => {
     const q = queryParams(c, GetQuery);
     const session = await requireSession(deps, q.session_id);
-    return c.json({ session: presentSession(session, { messages: q.messages ?? true, limit: q.msg_limit, before: q.msg_before }) });
+    const present = await presenter(deps.settings);
+    return c.json({ session: present(presentSession(session, { messages: q.messages ?? true, limit: q.msg_limit, before: q.msg_before })) });
   });
 
   app.get('/api/sessions/search', async (c) => {
     const q = queryParams(c, SearchQuery);
     const query = (q.q ?? '').trim();
+    const present = await presenter(deps.settings);
     if (!query) {
       const page = await deps.sessions.list({});
-      return c.json({ sessions: page.rows, query: '', count: page.rows.length });
+      const rows = present.redacting ? redactRowTitles(page.rows) : page.rows;
+      return c.json({ sessions: rows, query: '', count: rows.length });
     }
-    const hits = await deps.sessions.search(query, { content: q.content ?? false, limit: q.limit });
+    const found = await deps.sessions.search(query, { content: q.content ?? false, limit: q.limit });
+    const hits = present.redacting ? await redactHits(deps, found, query.toLowerCase()) : found;
     return c.json({ sessions: hits, query: query.toLowerCase(), count: hits.length });
   });
 
@@ -151,12 +161,13 @@ export function sessionRoutes(deps: AppDeps) {
         ...(body.profile ? { profile: body.profile } : {}),
       }),
     );
-    return c.json({ session: presentSession(session) });
+    return c.json({ session: (await presenter(deps.settings))(presentSession(session)) });
   });
 
   app.get('/api/session/export', async (c) => {
     const q = queryParams(c, ExportQuery);
-    const session = await requireSession(deps, q.session_id);
+    // An export leaves the server for good: it gets the same redaction as the API.
+    const session = (await presenter(deps.settings))(await requireSession(deps, q.session_id));
     const format = q.format ?? 'json';
     const body = format === 'md' ? toMarkdown(session) : JSON.stringify(session, null, 2);
     return c.body(body, 200, {
@@ -180,10 +191,30 @@ export function sessionRoutes(deps: AppDeps) {
         tool_calls: body.tool_calls ?? [],
       }),
     );
-    return c.json({ ok: true, session: presentSession(session) });
+    return c.json({ ok: true, session: (await presenter(deps.settings))(presentSession(session)) });
   });
 
   return app;
+}
+
+/**
+ * Search hits with titles and previews redacted. A content preview cut out of a longer message
+ * may hold only part of a secret — too little for a rule to recognise — so a cut preview is
+ * made again from the message's redacted text instead.
+ */
+async function redactHits(deps: AppDeps, hits: SearchHit[], needle: string): Promise<SearchHit[]> {
+  const out: SearchHit[] = [];
+  for (const hit of hits) {
+    const title = redactSecrets(hit.title);
+    let preview = hit.match_type === 'title' ? title : redactSecrets(hit.match_preview);
+    if (hit.match_type === 'content' && (hit.match_preview.startsWith('…') || hit.match_preview.endsWith('…'))) {
+      const session = await deps.sessions.get(hit.session_id).catch(() => null);
+      const text = session?.messages.map(messageText).find((t) => t.toLowerCase().includes(needle));
+      preview = text === undefined ? '' : matchPreview(redactSecrets(text), needle);
+    }
+    out.push(title === hit.title && preview === hit.match_preview ? hit : { ...hit, title, match_preview: preview });
+  }
+  return out;
 }
 
 const ROLE_HEADINGS: Record<string, string> = { user: 'User', assistant: 'Assistant', system: 'System', tool: 'Tool' };

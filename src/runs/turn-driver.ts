@@ -13,7 +13,17 @@ export interface DriverDeps {
   registry: RunRegistry;
   logger: Logger;
   now: () => number;
+  /**
+   * What a browser may see (`api_redact_enabled`): applied to the session in `done`, `cancel`
+   * and `apperror`, and to the runtime's events in PRESENTED_EVENTS, before they are framed and
+   * journaled. Token and reasoning deltas pass as they are (a secret can straddle two deltas;
+   * the `done` session replaces them). What is stored is never redacted. Absent: passed as is.
+   */
+  present?: <T>(value: T) => T;
 }
+
+/** Runtime events that carry model or tool output shown as is: tool args, results and previews, titles. */
+export const PRESENTED_EVENTS: ReadonlySet<string> = new Set(['tool', 'tool_complete', 'title']);
 
 /** The longest error detail sent to a browser (the incumbent's cap). */
 const MAX_DETAILS = 1200;
@@ -28,6 +38,7 @@ const MAX_DETAILS = 1200;
  */
 export async function driveTurn(deps: DriverDeps, runtime: AgentRuntime, run: Run, input: TurnInput): Promise<void> {
   const { sessions, logger } = deps;
+  const present = deps.present ?? (<T>(value: T) => value);
   const sid = run.sessionId;
   const usage = { input_tokens: 0, output_tokens: 0, estimated_cost: null as number | null };
   // This run is the session's only writer of token totals, so they are kept here and stored whole.
@@ -64,13 +75,13 @@ export async function driveTurn(deps: DriverDeps, runtime: AgentRuntime, run: Ru
   const finishTurn = async () => {
     await drained();
     const session = await sessions.update(sid, { active_stream_id: null, pending_started_at: null });
-    run.emit('done', { session: presentSession(session), usage });
+    run.emit('done', { session: present(presentSession(session)), usage });
   };
 
   const handle = async (out: TurnOutput): Promise<boolean> => {
     switch (out.type) {
       case 'event':
-        run.emit(out.event, out.data);
+        run.emit(out.event, PRESENTED_EVENTS.has(out.event) ? present(out.data) : out.data);
         return false;
       case 'messages':
         if (out.messages.length) store(out.messages, {});
@@ -111,7 +122,7 @@ export async function driveTurn(deps: DriverDeps, runtime: AgentRuntime, run: Ru
     if (run.abort.signal.aborted && run.abort.signal.reason instanceof CancelledByUser) {
       status = 'cancelled';
       const session = await settle(deps, sid, null);
-      run.emit('cancel', { message: 'Cancelled by user', type: 'cancelled', status: 'cancelled', session_id: sid, ...(session ? { session: presentSession(session) } : {}) });
+      run.emit('cancel', { message: 'Cancelled by user', type: 'cancelled', status: 'cancelled', session_id: sid, ...(session ? { session: present(presentSession(session)) } : {}) });
     } else {
       status = 'errored';
       const stopped = run.abort.signal.aborted;
@@ -132,14 +143,17 @@ export async function driveTurn(deps: DriverDeps, runtime: AgentRuntime, run: Ru
         ...(details ? { provider_details: details } : {}),
         timestamp: deps.now(),
       });
-      run.emit('apperror', {
-        message: e.message,
-        type: e.type,
-        hint: e.hint,
-        ...(details ? { details } : {}),
-        session_id: sid,
-        ...(session ? { session: presentSession(session) } : {}),
-      });
+      run.emit(
+        'apperror',
+        present({
+          message: e.message,
+          type: e.type,
+          hint: e.hint,
+          ...(details ? { details } : {}),
+          session_id: sid,
+          ...(session ? { session: presentSession(session) } : {}),
+        }),
+      );
     }
   } finally {
     await deps.registry.end(run, status).catch((err) => logger.error({ msg: 'run end failed', error: String(err) }));

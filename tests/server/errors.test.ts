@@ -109,6 +109,19 @@ describe('not found and unexpected errors', () => {
     expect(line).toMatchObject({ method: 'GET', path: '/api/sessions', status: 500 });
   });
 
+  it('masks secrets in what it logs', async () => {
+    const key = 'sk-proj-' + 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4';
+    t.deps.sessions.list = async () => {
+      throw new Error(`provider refused Authorization: Bearer ${key} at postgres://app:hunter2pass@db/x`);
+    };
+    const res = await createApp(t.deps).request('/api/sessions');
+    expect(res.status).toBe(500);
+    const logged = JSON.stringify(t.logger.errors);
+    expect(logged).toContain('provider refused');
+    expect(logged).not.toContain(key);
+    expect(logged).not.toContain('hunter2pass');
+  });
+
   it('expected errors (4xx) are not logged as errors', async () => {
     await t.call('GET', '/api/session?session_id=abcdef123456');
     await t.call('POST', '/api/session/new', '{bad');

@@ -203,6 +203,7 @@ describe.each(['memory', 'fs'] as const)('settings routes (%s storage)', (storag
         default_message_mode: 'steer',
         auto_title_refresh_every: '0',
         check_for_updates: true,
+        api_redact_enabled: true,
         webui_version: 'test',
         auth_enabled: false,
         password_auth_enabled: false,

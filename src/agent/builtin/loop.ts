@@ -1,4 +1,5 @@
 import type { Message } from '../../shared/session.js';
+import { cutBeforeToken } from '../../shared/redact.js';
 import type { AgentConfig } from '../config.js';
 import type { ChatMessage, ToolCall } from '../messages.js';
 import type { ModelProvider } from '../providers/types.js';
@@ -35,7 +36,7 @@ function argsPreview(args: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(args).slice(0, 4)) {
     const s = typeof v === 'string' ? v : JSON.stringify(v);
-    out[k] = s.length > PREVIEW_CHARS ? `${s.slice(0, PREVIEW_CHARS)}…` : typeof v === 'string' ? v : v;
+    out[k] = s.length > PREVIEW_CHARS ? `${cutBeforeToken(s, PREVIEW_CHARS)}…` : typeof v === 'string' ? v : v;
   }
   return out;
 }
@@ -43,7 +44,7 @@ function argsPreview(args: Record<string, unknown>): Record<string, unknown> {
 function preview(name: string, args: Record<string, unknown>): string {
   const first = args.command ?? args.path ?? args.pattern ?? args.question ?? args.action ?? Object.values(args)[0];
   const text = typeof first === 'string' ? first : first === undefined ? '' : JSON.stringify(first);
-  return `${name}${text ? ` ${text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}…` : text}` : ''}`;
+  return `${name}${text ? ` ${text.length > PREVIEW_CHARS ? `${cutBeforeToken(text, PREVIEW_CHARS)}…` : text}` : ''}`;
 }
 
 function isErrorResult(result: string): boolean {
@@ -193,7 +194,7 @@ async function runTools(calls: ToolCall[], tools: Map<string, Tool>, input: Loop
       event_type: 'tool.completed',
       duration,
       is_error: isErrorResult(content),
-      result: content.length > RESULT_PREVIEW_CHARS ? `${content.slice(0, RESULT_PREVIEW_CHARS)}…` : content,
+      result: content.length > RESULT_PREVIEW_CHARS ? `${cutBeforeToken(content, RESULT_PREVIEW_CHARS)}…` : content,
     });
     return { role: 'tool', tool_call_id: call.id, name, content, timestamp: input.now() };
   };

@@ -2,6 +2,7 @@ import type { Message } from '../../shared/session.js';
 import type { ModelProvider } from '../providers/types.js';
 import { messageText } from '../../domain/session-rows.js';
 import { callModel } from './model-call.js';
+import { cutBeforeToken } from '../../shared/redact.js';
 
 /** Marks the title request, so scripted test servers can recognise it. */
 export const TITLE_INSTRUCTIONS =
@@ -30,7 +31,6 @@ export async function generateTitle(input: { provider: ModelProvider; model: str
     .map((l) => l.trim())
     .find(Boolean)
     ?.replace(/^["'`*#\s]+|["'`*\s.]+$/g, '')
-    .replace(/^title:\s*/i, '')
-    .slice(0, 80);
-  return title || null;
+    .replace(/^title:\s*/i, '');
+  return title ? cutBeforeToken(title, 80) || null : null;
 }
