@@ -23,6 +23,10 @@ export interface Settings {
   font_size: 'small' | 'default' | 'large' | 'xlarge';
   default_workspace: string;
   bot_name: string;
+  /** Read-only: whether a password is required, and whether HERMES_WEBUI_PASSWORD sets it. */
+  auth_enabled?: boolean;
+  password_auth_enabled?: boolean;
+  password_env_var?: boolean;
   [key: string]: unknown;
 }
 
@@ -79,31 +83,106 @@ function authHeaders(): Record<string, string> {
   return apiConfig.token ? { Authorization: `Bearer ${apiConfig.token}` } : {};
 }
 
-async function request<T>(method: string, path: string, body?: unknown, init: RequestInit = {}): Promise<T> {
-  let res: Response;
-  try {
-    const headers = { ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}), ...authHeaders() };
-    res = await fetch(apiUrl(path), {
-      method,
-      credentials: 'same-origin',
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-      ...(Object.keys(headers).length ? { headers } : {}),
-      ...init,
+/**
+ * Sign-in events for the app: `signed-out` when the server says this browser is no longer
+ * signed in (a 401 "Authentication required" outside embed mode). <hermes-app> goes to /login.
+ */
+export const authEvents = new EventTarget();
+
+export const CSRF_HEADER = 'X-Hermes-CSRF-Token';
+/** The server's word for a missing or stale CSRF token (403). */
+export const SESSION_EXPIRED = 'Session expired - reload the page';
+/** The server's word for a request without a valid sign-in (401). */
+export const AUTH_REQUIRED = 'Authentication required';
+
+/**
+ * The CSRF token of this browser's sign-in, as GET /api/auth/status tells it: `undefined`
+ * until asked, `null` when there is none (no password, or not signed in). Asked for lazily,
+ * before the first state-changing request; one request in flight is shared.
+ */
+let csrf: string | null | undefined;
+let csrfInFlight: Promise<string | null> | null = null;
+/** Bumped by resetCsrfToken, so an answer asked for before the reset is not kept. */
+let csrfGeneration = 0;
+
+function csrfToken(refresh = false): Promise<string | null> {
+  // An embed token is its own credential: no cookie, no CSRF token.
+  if (apiConfig.token) return Promise.resolve(null);
+  if (csrfInFlight) return csrfInFlight;
+  if (!refresh && csrf !== undefined) return Promise.resolve(csrf);
+  const generation = csrfGeneration;
+  const asking = fetch(apiUrl('/api/auth/status'), { credentials: 'same-origin', cache: 'no-store' })
+    .then(async (res) => {
+      const status = res.ok ? await res.json() : {};
+      const token = typeof status?.csrf_token === 'string' ? (status.csrf_token as string) : null;
+      if (generation === csrfGeneration) csrf = token;
+      return token;
+    })
+    // Unreachable: the request itself will say so; ask again next time.
+    .catch(() => null)
+    .finally(() => {
+      if (csrfInFlight === asking) csrfInFlight = null;
     });
-  } catch {
-    connectivity.dispatchEvent(new Event('unreachable'));
-    throw new ApiError(0, 'The server cannot be reached. Check your connection.');
+  csrfInFlight = asking;
+  return asking;
+}
+
+function rememberCsrf(token: string | null): void {
+  csrfGeneration++;
+  csrfInFlight = null;
+  csrf = token;
+}
+
+/** Forgets the cached CSRF token (signing in, out, or changing the password changes it). */
+export function resetCsrfToken(): void {
+  csrfGeneration++;
+  csrf = undefined;
+  csrfInFlight = null;
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+interface RequestOptions {
+  /** False: a 401 is the caller's business (signing out), not a reason to leave the page. */
+  signOutOn401?: boolean;
+}
+
+async function request<T>(method: string, path: string, body?: unknown, init: RequestInit = {}, options: RequestOptions = {}): Promise<T> {
+  const unsafe = !SAFE_METHODS.has(method.toUpperCase());
+  for (let attempt = 0; ; attempt++) {
+    let res: Response;
+    try {
+      const token = unsafe ? await csrfToken(attempt > 0) : null;
+      const headers = { ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}), ...authHeaders(), ...(token ? { [CSRF_HEADER]: token } : {}) };
+      res = await fetch(apiUrl(path), {
+        method,
+        credentials: 'same-origin',
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+        ...(Object.keys(headers).length ? { headers } : {}),
+        ...init,
+      });
+    } catch {
+      connectivity.dispatchEvent(new Event('unreachable'));
+      throw new ApiError(0, 'The server cannot be reached. Check your connection.');
+    }
+    connectivity.dispatchEvent(new Event('reachable'));
+    const text = await res.text();
+    let data: any = {};
+    try {
+      data = text ? JSON.parse(text) : {};
+    } catch {
+      data = { error: text.slice(0, 200) };
+    }
+    if (res.ok) return data as T;
+    const message = typeof data.error === 'string' ? data.error : `Request failed (${res.status})`;
+    // A stale CSRF token (a new sign-in, a password set in another tab): ask once more.
+    if (unsafe && res.status === 403 && message === SESSION_EXPIRED && attempt === 0 && !apiConfig.token) continue;
+    if (res.status === 401 && message === AUTH_REQUIRED && !apiConfig.token) {
+      resetCsrfToken();
+      if (options.signOutOn401 !== false) authEvents.dispatchEvent(new Event('signed-out'));
+    }
+    throw new ApiError(res.status, message, data);
   }
-  connectivity.dispatchEvent(new Event('reachable'));
-  const text = await res.text();
-  let data: any = {};
-  try {
-    data = text ? JSON.parse(text) : {};
-  } catch {
-    data = { error: text.slice(0, 200) };
-  }
-  if (!res.ok) throw new ApiError(res.status, typeof data.error === 'string' ? data.error : `Request failed (${res.status})`, data);
-  return data as T;
 }
 
 const get = <T>(path: string) => request<T>('GET', path);
@@ -165,8 +244,35 @@ export const api = {
   respondClarify: (sid: string, response: string, clarifyId?: string) => post('/api/clarify/respond', { session_id: sid, response, ...(clarifyId ? { clarify_id: clarifyId } : {}) }),
   setYolo: (sid: string, enabled: boolean) => post<{ yolo_enabled: boolean }>('/api/session/yolo', { session_id: sid, enabled }),
   /** What an embed token allows (`{embedded: false}` for the app itself). Token in the query: no preflight, so refusals are readable. */
+
+  /** Whether a password is needed and this browser is signed in (with its CSRF token). */
+  authStatus: () =>
+    get<AuthStatus>('/api/auth/status').then((status) => {
+      if (!apiConfig.token) rememberCsrf(status.csrf_token ?? null);
+      return status;
+    }),
+  /** Ends this browser's sign-in (the cookie is cleared). A 401 means it already had ended. */
+  logout: () => request<{ ok: true }>('POST', '/api/auth/logout', {}, {}, { signOutOn401: false }).finally(resetCsrfToken),
+  /** Sets the first password, or changes it (the current one is then required). */
+  setPassword: (newPassword: string, currentPassword?: string) =>
+    post<Settings>('/api/settings', { _set_password: newPassword, ...(currentPassword !== undefined ? { _current_password: currentPassword } : {}) }).finally(resetCsrfToken),
+  /** Removes the password (anyone who can reach the server may then use it). */
+  clearPassword: (currentPassword: string) => post<Settings>('/api/settings', { _clear_password: true, _current_password: currentPassword }).finally(resetCsrfToken),
   embedWhoami: () => request<{ embedded: boolean; origin?: string; session_id?: string | null; expires_at?: number }>('GET', apiConfig.token ? `/api/embed/whoami?${q({ token: apiConfig.token })}` : '/api/embed/whoami', undefined, { headers: {} }),
 };
+
+/** GET /api/auth/status (the fields the app reads; the server sends a few more). */
+export interface AuthStatus {
+  auth_enabled: boolean;
+  logged_in: boolean;
+  password_auth_enabled: boolean;
+  /** The password comes from HERMES_WEBUI_PASSWORD and cannot be changed from the app. */
+  password_env_var: boolean;
+  session_ttl: number;
+  /** Only when signed in. */
+  csrf_token?: string;
+  [key: string]: unknown;
+}
 
 export interface PendingApproval {
   approval_id: string;
@@ -182,15 +288,34 @@ export interface PendingClarify {
   choices_offered: string[];
 }
 
+type Uploaded = { filename: string; path: string; size: number; mime: string; is_image: boolean };
+
 /**
  * Uploads one file with progress (fetch cannot report upload progress; XHR can).
- * Resolves with the stored attachment.
+ * Resolves with the stored attachment. Carries the CSRF token like every other POST, and
+ * retries once with a fresh one when the server says it is stale.
  */
-export function upload(sessionId: string, file: File, onProgress?: (fraction: number) => void): Promise<{ filename: string; path: string; size: number; mime: string; is_image: boolean }> {
+export async function upload(sessionId: string, file: File, onProgress?: (fraction: number) => void): Promise<Uploaded> {
+  for (let attempt = 0; ; attempt++) {
+    // Known already (or not needed): the request starts at once, in this very call.
+    const known = apiConfig.token ? null : attempt === 0 && !csrfInFlight ? csrf : undefined;
+    const token = known !== undefined ? known : await csrfToken(attempt > 0);
+    try {
+      return await uploadOnce(sessionId, file, token, onProgress);
+    } catch (err) {
+      const e = err as ApiError;
+      if (attempt === 0 && e.status === 403 && e.message === SESSION_EXPIRED && !apiConfig.token) continue;
+      throw err;
+    }
+  }
+}
+
+function uploadOnce(sessionId: string, file: File, csrfValue: string | null, onProgress?: (fraction: number) => void): Promise<Uploaded> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', apiUrl('/api/upload'));
     if (apiConfig.token) xhr.setRequestHeader('Authorization', `Bearer ${apiConfig.token}`);
+    if (csrfValue) xhr.setRequestHeader(CSRF_HEADER, csrfValue);
     xhr.upload.onprogress = (e) => e.lengthComputable && onProgress?.(e.loaded / e.total);
     xhr.onload = () => {
       let body: any = {};
@@ -199,8 +324,13 @@ export function upload(sessionId: string, file: File, onProgress?: (fraction: nu
       } catch {
         /* not JSON */
       }
-      if (xhr.status === 200) resolve(body);
-      else reject(new ApiError(xhr.status, body.error ?? `Upload failed (${xhr.status})`));
+      if (xhr.status === 200) return resolve(body);
+      const message = typeof body.error === 'string' ? body.error : `Upload failed (${xhr.status})`;
+      if (xhr.status === 401 && message === AUTH_REQUIRED && !apiConfig.token) {
+        resetCsrfToken();
+        authEvents.dispatchEvent(new Event('signed-out'));
+      }
+      reject(new ApiError(xhr.status, message, body));
     };
     xhr.onerror = () => reject(new ApiError(0, 'Upload failed: the server cannot be reached'));
     const form = new FormData();

@@ -10,6 +10,7 @@ import { StoreController } from '../state/store.js';
 import { baseStyles } from '../shared/styles.js';
 import { icons } from '../shared/icons.js';
 import { emit } from '../events.js';
+import { authEvents } from '../api/client.js';
 import { bucketize } from '../sidebar/date-buckets.js';
 import '../sidebar/hermes-sidebar.js';
 import '../chat/hermes-chat-view.js';
@@ -65,8 +66,20 @@ export class HermesApp extends LitElement {
     return null;
   };
 
+  /** Leaves for the sign-in page (tests replace it). */
+  navigate = (url: string) => location.assign(url);
+  #leaving = false;
+
+  /** The server no longer knows this browser (signed out elsewhere, expired): sign in again, then come back. */
+  #onSignedOut = () => {
+    if (this.#route === '/login' || this.#leaving) return;
+    this.#leaving = true;
+    this.navigate(`/login?next=${encodeURIComponent(location.pathname + location.search)}`);
+  };
+
   override connectedCallback(): void {
     super.connectedCallback();
+    authEvents.addEventListener('signed-out', this.#onSignedOut);
     window.addEventListener('popstate', this.#onPopState);
     window.addEventListener('keydown', this.#onKeyDown);
     this.addEventListener('hermes-open-session', this.#onOpenSession);
@@ -83,6 +96,7 @@ export class HermesApp extends LitElement {
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
+    authEvents.removeEventListener('signed-out', this.#onSignedOut);
     window.removeEventListener('popstate', this.#onPopState);
     window.removeEventListener('keydown', this.#onKeyDown);
     this.removeEventListener('hermes-open-session', this.#onOpenSession);

@@ -1,12 +1,30 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, state } from 'lit/decorators.js';
 import { baseStyles } from '../shared/styles.js';
+import { api } from '../api/client.js';
 
-/** Where to go after signing in: `?next=` when it is a path on this site, else `/`. */
-export function nextUrl(search = location.search): string {
+/** A same-origin path: one slash, then anything but a second slash or a backslash. */
+const LOCAL_PATH = /^\/(?![/\\])/;
+
+/**
+ * Where to go after signing in: `?next=` when it is a path on this site, else `/`.
+ * `//host` and `/\host` would leave the site, and so would `/\t/host` once the URL parser
+ * drops the tab, or `/..//host` once it resolves the dots: so the value is resolved as the
+ * browser would, and must still be a plain path of this origin afterwards.
+ */
+export function nextUrl(search = location.search, origin = location.origin): string {
   const next = new URLSearchParams(search).get('next') ?? '';
-  // Only same-origin paths: `//host` and `/\host` would leave the site.
-  return /^\/(?![/\\])/.test(next) ? next : '/';
+  if (!LOCAL_PATH.test(next)) return '/';
+  let url: URL;
+  try {
+    url = new URL(next, origin);
+  } catch {
+    return '/';
+  }
+  const path = url.pathname + url.search + url.hash;
+  if (url.origin !== origin || !LOCAL_PATH.test(path)) return '/';
+  // Back to the sign-in page would only bounce.
+  return url.pathname === '/login' ? '/' : path;
 }
 
 /**
@@ -25,6 +43,11 @@ export class HermesLogin extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
+    // No password, or already signed in (another tab, the back button): nothing to do here.
+    api.authStatus().then(
+      (status) => (!status.auth_enabled || status.logged_in) && this.navigate(nextUrl()),
+      () => {},
+    );
     // Settings may be closed to strangers; the name is a nicety, "Hermes" will do.
     fetch('/api/settings', { credentials: 'same-origin' })
       .then((r) => (r.ok ? r.json() : null))

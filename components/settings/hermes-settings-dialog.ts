@@ -10,6 +10,8 @@ import { baseStyles } from '../shared/styles.js';
 import { icons } from '../shared/icons.js';
 import { settingsStyles } from './settings-styles.js';
 import './hermes-session-import.js';
+import './hermes-password-settings.js';
+import { signOut } from './sign-out.js';
 
 interface Row {
   id: string;
@@ -22,7 +24,7 @@ interface Row {
 }
 
 type Option<T> = { value: T; label: string };
-const SECTIONS = ['Appearance', 'Chat', 'Workspace', 'Conversation'];
+const SECTIONS = ['Appearance', 'Chat', 'Workspace', 'Conversation', 'Security'];
 const THEMES: Option<Settings['theme']>[] = [
   { value: 'dark', label: 'Dark' },
   { value: 'light', label: 'Light' },
@@ -62,6 +64,8 @@ export class HermesSettingsDialog extends LitElement {
   @state() private workspaceError = '';
   /** What the user typed for a refused workspace, kept so it can be corrected. */
   @state() private workspaceDraft: string | null = null;
+  @state() private signingOut = false;
+  @state() private signOutError = '';
   @query('dialog') private dialog!: HTMLDialogElement;
   #savedTimer: ReturnType<typeof setTimeout> | undefined;
   #returnFocus: HTMLElement | null = null;
@@ -125,6 +129,25 @@ export class HermesSettingsDialog extends LitElement {
       this.workspaceDraft = value;
       this.workspaceError = this.ui?.toast?.kind === 'error' ? this.ui.toast.message : 'The server refused this folder';
     }
+  }
+
+  async #signOut(): Promise<void> {
+    if (this.signingOut) return;
+    this.signingOut = true;
+    this.signOutError = '';
+    try {
+      await signOut();
+    } catch (err) {
+      this.signOutError = (err as Error).message;
+      this.signingOut = false;
+    }
+  }
+
+  /** What the password row says: whether one is needed, and who decides. */
+  #passwordHint(s: Settings | null | undefined): string {
+    if (s?.password_env_var) return 'Required. Set by HERMES_WEBUI_PASSWORD on the server, so it can only be changed there (then restart Hermes).';
+    if (s?.auth_enabled) return 'Required to open Hermes in a browser.';
+    return 'Not set: anyone who can open this address can use Hermes.';
   }
 
   #segmented<T extends string>(name: string, options: Option<T>[], value: T | undefined, save: (v: T) => void) {
@@ -209,6 +232,29 @@ export class HermesSettingsDialog extends LitElement {
             : nothing,
       },
       { id: 'import', section: 'Conversation', label: 'Import conversation', hint: 'From a JSON export.', keywords: 'upload load json restore', control: () => html`<hermes-session-import></hermes-session-import>` },
+      {
+        id: 'password',
+        section: 'Security',
+        label: 'Password',
+        hint: this.#passwordHint(s),
+        keywords: 'password login sign in lock protect auth set change remove clear HERMES_WEBUI_PASSWORD',
+        control: () => html`<hermes-password-settings></hermes-password-settings>`,
+      },
+      ...(s?.auth_enabled
+        ? [
+            {
+              id: 'sign_out',
+              section: 'Security',
+              label: 'Sign out',
+              hint: 'End this browser’s sign-in and forget its offline copy of your conversations.',
+              keywords: 'logout log out sign off session',
+              control: () => html`<button class="outline" data-action="sign-out" ?disabled=${this.signingOut} @click=${() => this.#signOut()}>
+                  ${this.signingOut ? 'Signing out…' : 'Sign out'}
+                </button>
+                ${this.signOutError ? html`<p class="field-error" role="alert">${this.signOutError}</p>` : nothing}`,
+            },
+          ]
+        : []),
     ];
   }
 

@@ -116,6 +116,14 @@ export const settingsStyles = css`
     gap: var(--hermes-space-xs);
     max-width: 100%;
   }
+  /* An open password form takes the row's whole width, under its label. */
+  .control:has(> hermes-password-settings[open]) {
+    flex: 1 1 100%;
+    align-items: stretch;
+  }
+  .control > button {
+    font-size: var(--hermes-text-label);
+  }
   .segmented {
     display: inline-flex;
     padding: 2px;
@@ -257,6 +265,7 @@ export const settingsStyles = css`
     }
     header .icon-button,
     .segmented span,
+    .control > button,
     a.button,
     select,
     .path {

@@ -43,6 +43,13 @@ export class UiStore extends Store {
     this.changed();
   }
 
+  /** Takes settings the server just answered with (after a password change, say). */
+  setSettings(settings: Settings): void {
+    this.settings = settings;
+    this.applyAppearance();
+    this.changed();
+  }
+
   applyAppearance(): void {
     const root = document.documentElement;
     const theme = this.settings?.theme ?? 'dark';

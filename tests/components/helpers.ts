@@ -57,11 +57,16 @@ export interface FetchCall {
   method: string;
   url: string;
   body: any;
+  /** Request headers, names lower-cased. */
+  headers: Record<string, string>;
 }
+
+const AUTH_STATUS = '/api/auth/status';
 
 /**
  * Replaces window.fetch: `routes` maps "METHOD /path" (query ignored) to a JSON body or a
  * function of the call returning one (or a Response). Returns the recorded calls and a restore.
+ * `GET /api/auth/status` (the client's CSRF token lookup) is only answered and recorded when routed.
  */
 export function stubFetch(routes: Record<string, unknown | ((call: FetchCall) => unknown)>) {
   const original = window.fetch;
@@ -76,9 +81,13 @@ export function stubFetch(routes: Record<string, unknown | ((call: FetchCall) =>
     } catch {
       /* not JSON */
     }
-    const call = { method, url, body };
-    calls.push(call);
+    const headers = Object.fromEntries(new Headers(init.headers ?? (input instanceof Request ? input.headers : undefined)).entries());
+    const call = { method, url, body, headers };
     const route = routes[`${method} ${path}`];
+    // The client asks /api/auth/status for a CSRF token before its first POST: plumbing, not
+    // recorded unless a test routes it (unrouted, the 404 means "no token", as before auth).
+    if (route === undefined && method === 'GET' && path === AUTH_STATUS) return new Response(JSON.stringify({ error: 'not stubbed' }), { status: 404 });
+    calls.push(call);
     if (route === undefined) return new Response(JSON.stringify({ error: `no stub for ${method} ${path}` }), { status: 404 });
     const value = typeof route === 'function' ? await (route as (c: FetchCall) => unknown)(call) : route;
     if (value instanceof Response) return value;

@@ -67,7 +67,8 @@ describe('composer attachments', () => {
     const el = await fixture<HermesComposer>('hermes-composer', { chat: s.chat, ui: s.ui, sessions: s.sessions });
     await el.addFiles([new File(['hello'], 'notes.txt', { type: 'text/plain' })]);
     await el.updateComplete;
-    expect(FakeXhr.all).to.have.length(1);
+    // The first upload waits for the CSRF token lookup.
+    await waitFor(() => expect(FakeXhr.all).to.have.length(1));
     expect(FakeXhr.all[0]!.url).to.equal('/api/upload');
     expect(FakeXhr.all[0]!.body!.get('session_id')).to.equal('s1');
     const chip = chips(el)[0]!;
@@ -101,6 +102,7 @@ describe('composer attachments', () => {
     openSession(s.chat, session('s1'));
     const el = await fixture<HermesComposer>('hermes-composer', { chat: s.chat, ui: s.ui, sessions: s.sessions });
     await el.addFiles([new File(['x'], 'big.bin')]);
+    await waitFor(() => FakeXhr.all.length === 1);
     FakeXhr.all[0]!.finish(413, { error: 'File too large (limit 20 MB)' });
     await tick();
     await el.updateComplete;

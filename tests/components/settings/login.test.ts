@@ -54,3 +54,79 @@ describe('hermes-login', () => {
     expect(nextUrl('')).to.equal('/');
   });
 });
+
+describe('hermes-login: arriving', () => {
+  let fetch: ReturnType<typeof stubFetch>;
+  afterEach(() => {
+    fetch.restore();
+    cleanup();
+    history.replaceState(null, '', location.pathname);
+  });
+
+  for (const [what, status] of [
+    ['already signed in', { auth_enabled: true, logged_in: true, csrf_token: 't' }],
+    ['no password on this server', { auth_enabled: false, logged_in: true }],
+  ] as const) {
+    it(`goes straight to ?next= when ${what}`, async () => {
+      fetch = stubFetch({ 'GET /api/auth/status': status });
+      history.replaceState(null, '', `${location.pathname}?next=${encodeURIComponent('/session/abc?x=1')}`);
+      const went: string[] = [];
+      await fixture<HermesLogin>('hermes-login', { navigate: (url: string) => went.push(url) });
+      await waitFor(() => expect(went).to.deep.equal(['/session/abc?x=1']));
+    });
+  }
+
+  it('stays when a password is needed, and shows the server’s rate limit', async () => {
+    fetch = stubFetch({
+      'GET /api/auth/status': { auth_enabled: true, logged_in: false },
+      'POST /api/auth/login': new Response(JSON.stringify({ error: 'Too many attempts. Try again in 37 seconds.', retry_after: 37 }), { status: 429 }),
+    });
+    const went: string[] = [];
+    const el = await fixture<HermesLogin>('hermes-login', { navigate: (url: string) => went.push(url) });
+    await waitFor(() => expect(fetch.calls.some((c) => c.url === '/api/auth/status')).to.equal(true));
+    await signIn(el);
+    await waitFor(() => expect(errorText(el)).to.equal('Too many attempts. Try again in 37 seconds.'));
+    expect(el.shadowRoot!.querySelector('input')!.getAttribute('aria-invalid'), 'not the password’s fault').to.equal('false');
+    expect(went).to.deep.equal([]);
+  });
+});
+
+describe('nextUrl: hostile values', () => {
+  const origin = 'http://127.0.0.1:8787';
+  const next = (value: string) => nextUrl(`?next=${encodeURIComponent(value)}`, origin);
+
+  it('keeps paths of this site, query and all', () => {
+    expect(next('/session/abc?x=1&y=2')).to.equal('/session/abc?x=1&y=2');
+    expect(next('/')).to.equal('/');
+    expect(next('/%2F%2Fevil.com'), 'an encoded slash stays part of the path').to.equal('/%2F%2Fevil.com');
+    expect(next('/session/a#frag')).to.equal('/session/a#frag');
+  });
+
+  it('sends everything else to /', () => {
+    for (const value of [
+      '//evil.com',
+      '///evil.com',
+      '/\\evil.com',
+      '\\\\evil.com',
+      'https://evil.com',
+      'http://127.0.0.1:8787.evil.com/',
+      'javascript:alert(1)',
+      'data:text/html,hi',
+      'evil.com',
+      ' /session/x',
+      '/\t/evil.com',
+      '/\n/evil.com',
+      '/../\\evil.com',
+      '/..//evil.com',
+      '/./\\/evil.com',
+      '',
+    ]) {
+      expect(next(value), JSON.stringify(value)).to.equal('/');
+    }
+    expect(nextUrl('?next=//evil.com&next=/fine', origin), 'the first value counts').to.equal('/');
+  });
+
+  it('does not send a signed-in person back to /login', () => {
+    expect(next('/login?next=/x')).to.equal('/');
+  });
+});

@@ -30,7 +30,7 @@ describe('hermes-settings-dialog', () => {
     const { el } = await mountWith<HermesSettingsDialog>('hermes-settings-dialog', { session: session() });
     const dialog = el.shadowRoot!.querySelector<HTMLDialogElement>('dialog[data-role="settings"]')!;
     expect(dialog.open).to.equal(true);
-    expect(rows(el)).to.deep.equal(['theme', 'font_size', 'send_key', 'show_thinking', 'default_model', 'default_workspace', 'export', 'import']);
+    expect(rows(el)).to.deep.equal(['theme', 'font_size', 'send_key', 'show_thinking', 'default_model', 'default_workspace', 'export', 'import', 'password']);
     await waitFor(() => expect(el.shadowRoot!.querySelector<HTMLSelectElement>('#default_model')?.value).to.equal('claude-x'));
   });
 
