@@ -240,6 +240,14 @@ export class HermesSettingsDialog extends LitElement {
         keywords: 'password login sign in lock protect auth set change remove clear HERMES_WEBUI_PASSWORD',
         control: () => html`<hermes-password-settings></hermes-password-settings>`,
       },
+      {
+        id: 'api_redact_enabled',
+        section: 'Security',
+        label: 'Mask secrets',
+        hint: 'Hide API keys, tokens and passwords in conversations, tool output and exports. Stored data is unchanged.',
+        keywords: 'redact redaction hide api key token secret mask privacy',
+        control: () => html`<input id="api_redact_enabled" type="checkbox" role="switch" class="switch" .checked=${s?.api_redact_enabled !== false} @change=${(e: Event) => this.#save({ api_redact_enabled: (e.target as HTMLInputElement).checked })} />`,
+      },
       ...(s?.auth_enabled
         ? [
             {

@@ -30,7 +30,7 @@ describe('hermes-settings-dialog', () => {
     const { el } = await mountWith<HermesSettingsDialog>('hermes-settings-dialog', { session: session() });
     const dialog = el.shadowRoot!.querySelector<HTMLDialogElement>('dialog[data-role="settings"]')!;
     expect(dialog.open).to.equal(true);
-    expect(rows(el)).to.deep.equal(['theme', 'font_size', 'send_key', 'show_thinking', 'default_model', 'default_workspace', 'export', 'import', 'password']);
+    expect(rows(el)).to.deep.equal(['theme', 'font_size', 'send_key', 'show_thinking', 'default_model', 'default_workspace', 'export', 'import', 'password', 'api_redact_enabled']);
     await waitFor(() => expect(el.shadowRoot!.querySelector<HTMLSelectElement>('#default_model')?.value).to.equal('claude-x'));
   });
 
@@ -53,6 +53,16 @@ describe('hermes-settings-dialog', () => {
     const { el } = await mountWith<HermesSettingsDialog>('hermes-settings-dialog');
     await waitFor(() => expect(el.shadowRoot!.querySelector('[data-setting="default_model"] .readonly')?.textContent).to.equal('Not configured'));
     expect(el.shadowRoot!.querySelector('[data-setting="default_model"]')!.textContent).to.contain('config.yaml');
+  });
+
+  it('turns secret masking off and on through POST /api/settings', async () => {
+    fetch = stub({ 'POST /api/settings': (c: FetchCall) => ({ ...c.body }) });
+    const { el } = await mountWith<HermesSettingsDialog>('hermes-settings-dialog');
+    await waitFor(() => expect(el.shadowRoot!.querySelector('#api_redact_enabled')).to.exist);
+    const toggle = el.shadowRoot!.querySelector<HTMLInputElement>('#api_redact_enabled')!;
+    expect(toggle.checked).to.equal(true);
+    toggle.click();
+    await waitFor(() => expect(fetch.calls.find((c) => c.url === '/api/settings' && c.method === 'POST')?.body).to.deep.equal({ api_redact_enabled: false }));
   });
 
   it('filters rows by the search box', async () => {
