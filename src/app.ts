@@ -23,6 +23,8 @@ import { EmbedTokens } from './embed/tokens.js';
 import { AuthService } from './auth/auth-service.js';
 import { authGuard } from './http/auth-guard.js';
 import { authRoutes } from './routes/auth.js';
+import { onboardingRoutes } from './routes/onboarding.js';
+import { providerRoutes } from './routes/providers.js';
 import { redactingLogger } from './http/redacting-logger.js';
 
 export type { AppDeps, AppOptions } from './deps.js';
@@ -73,6 +75,8 @@ export function createApp(appDeps: AppDeps): Hono {
   app.route('/', chatRoutes(deps));
   app.route('/', interactionRoutes(deps));
   app.route('/', modelRoutes(deps));
+  app.route('/', onboardingRoutes(deps, auth));
+  app.route('/', providerRoutes(deps));
   app.route('/', embedRoutes(deps, embedTokens));
   app.route('/', shellRoutes(deps));
 

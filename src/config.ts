@@ -15,6 +15,16 @@ export interface Config {
   /** Origins allowed to embed <hermes-chat> (`HERMES_WEBUI_EMBED_ORIGINS`); absent when none. */
   embedOrigins?: string[];
   auth: AuthConfig;
+  onboarding: OnboardingConfig;
+  /** How long GET /api/models waits for provider probes (`HERMES_WEBUI_MODELS_REBUILD_BUDGET`, seconds → ms). */
+  modelsBudgetMs: number;
+}
+
+export interface OnboardingConfig {
+  /** `HERMES_WEBUI_SKIP_ONBOARDING`: a preconfigured install never shows the wizard. */
+  skip: boolean;
+  /** `HERMES_WEBUI_ONBOARDING_OPEN`: allow the wizard from other machines without a password (discouraged). */
+  open: boolean;
 }
 
 /** Password login and request-origin rules (see src/auth and docs/architecture.md). */
@@ -101,6 +111,13 @@ const EnvSchema = z.object({
   HERMES_WEBUI_TRUST_FORWARDED_PROTO: flag.default(false),
   HERMES_WEBUI_TRUST_FORWARDED_HOST: flag.default(false),
   HERMES_WEBUI_TRUST_FORWARDED_FOR: flag.default(false),
+  HERMES_WEBUI_SKIP_ONBOARDING: flag.default(false),
+  HERMES_WEBUI_ONBOARDING_OPEN: flag.default(false),
+  HERMES_WEBUI_MODELS_REBUILD_BUDGET: z.coerce
+    .number({ error: 'must be a number of seconds' })
+    .min(0.05, 'must be at least 0.05 seconds')
+    .max(120, 'must be at most 120 seconds')
+    .default(4),
 });
 
 export class ConfigError extends Error {}
@@ -147,6 +164,8 @@ export function parseConfig(env: Record<string, string | undefined>, options: { 
       trustForwardedFor: e.HERMES_WEBUI_TRUST_FORWARDED_FOR,
       allowedOrigins: e.HERMES_WEBUI_ALLOWED_ORIGINS ?? [],
     },
+    onboarding: { skip: e.HERMES_WEBUI_SKIP_ONBOARDING, open: e.HERMES_WEBUI_ONBOARDING_OPEN },
+    modelsBudgetMs: Math.round(e.HERMES_WEBUI_MODELS_REBUILD_BUDGET * 1000),
   };
 }
 

@@ -44,6 +44,8 @@ export interface AppOptions {
   maxJsonBytes?: number;
   version: string;
   /** Password, cookie and origin rules; defaults when absent (no password, 30-day sessions). */
+  /** First-run wizard switches (HERMES_WEBUI_SKIP_ONBOARDING, HERMES_WEBUI_ONBOARDING_OPEN). */
+  onboarding?: { skip?: boolean; open?: boolean };
   auth?: Partial<AuthConfig> & {
     /** The server listens on a non-loopback address: the password cannot be cleared. */
     publicBind?: boolean;

@@ -21,6 +21,8 @@ describe('config', () => {
         trustForwardedFor: false,
         allowedOrigins: [],
       },
+      onboarding: { skip: false, open: false },
+      modelsBudgetMs: 4000,
     });
   });
 
@@ -54,6 +56,8 @@ describe('config', () => {
         trustForwardedFor: false,
         allowedOrigins: [],
       },
+      onboarding: { skip: false, open: false },
+      modelsBudgetMs: 4000,
     });
   });
 

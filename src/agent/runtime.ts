@@ -1,5 +1,7 @@
 import type { Message, Session } from '../shared/session.js';
 import type { SessionPatch } from '../ports/session-store.js';
+import type { Catalog } from './catalog/catalog.js';
+import type { AgentSetup } from './setup.js';
 
 export interface TurnInput {
   /** The session as stored, ending with the user message this turn answers. */
@@ -35,15 +37,12 @@ export interface AgentRuntime {
   /** Throws a BadRequest saying how to fix it when no usable model is configured. */
   check(model: string | null): Promise<void>;
   startTurn(input: TurnInput): AsyncIterable<TurnOutput>;
-  /** The models a person can pick from (GET /api/models); absent where the agent cannot say. */
-  models?(): Promise<ModelCatalog>;
+  /** The models a person can pick from (GET /api/models), grouped by provider; absent where the agent cannot say. */
+  models?(options?: { refresh?: boolean }): Promise<Catalog>;
+  /** Configuring the agent from the browser (first-run wizard, Settings → Providers); absent when it is configured elsewhere. */
+  readonly setup?: AgentSetup;
   /** Makes `model` the default for new turns (config.yaml's model.default for the builtin agent). */
   setDefaultModel?(model: string): Promise<void>;
 }
 
-/** The configured default and the other models the configuration names. */
-export interface ModelCatalog {
-  default: string | null;
-  provider: string | null;
-  models: Array<{ id: string; provider: string }>;
-}
+export type { Catalog, CatalogGroup, CatalogModel } from './catalog/catalog.js';

@@ -25,6 +25,8 @@ import { BuiltinAgentRuntime } from '../agent/builtin/runtime.js';
 import { FsEmbedTokenStore } from '../adapters/storage/fs/fs-embed-tokens.js';
 import { MemoryEmbedTokenStore } from '../adapters/storage/memory/memory-embed-tokens.js';
 import { FsAuthStore } from '../adapters/storage/fs/fs-auth-store.js';
+import { FsJsonDocument } from '../adapters/storage/fs/fs-json-document.js';
+import { join } from 'node:path';
 import { MemoryAuthStore } from '../adapters/storage/memory/memory-auth-store.js';
 
 declare const __APP_VERSION__: string | undefined;
@@ -59,6 +61,8 @@ export async function buildNodeDeps(config: Config, logger: Logger, publicDir: s
     hermesHome: config.hermesHome,
     logger,
     now,
+    catalogCache: fs ? new FsJsonDocument(join(config.stateDir, 'models_cache.json'), logger) : undefined,
+    catalogBudgetMs: config.modelsBudgetMs,
   });
   return {
     agent: { runtime, registry: new RunRegistry({ journal, now }), hub },
@@ -85,6 +89,7 @@ export async function buildNodeDeps(config: Config, logger: Logger, publicDir: s
       maxUploadBytes: config.maxUploadBytes,
       version: VERSION,
       auth: { ...config.auth, publicBind: !isLoopbackHost(config.host) },
+      onboarding: config.onboarding,
     },
   };
 }

@@ -47,6 +47,8 @@ export class FetchGuardError extends AppError {
   constructor(
     readonly reason: FetchGuardReason,
     message: string,
+    /** For `unreachable`: the network error's code when the runtime gives one (ECONNREFUSED, ENOTFOUND…). */
+    readonly code?: string,
   ) {
     super(502, message);
   }
@@ -76,7 +78,8 @@ export async function guardedFetch(url: string, init: GuardedFetchInit = {}): Pr
     if (deadline.signal.aborted) return new FetchGuardError('timeout', `${where} did not answer within ${duration(timeoutMs)} (timed out)`);
     if (callerSignal?.aborted) return callerSignal.reason ?? err;
     if (err instanceof AppError) return err;
-    return new FetchGuardError('unreachable', `Could not reach ${where}: ${causeOf(err)}`);
+    const code = (err as { cause?: { code?: unknown } })?.cause?.code;
+    return new FetchGuardError('unreachable', `Could not reach ${where}: ${causeOf(err)}`, typeof code === 'string' ? code : undefined);
   };
 
   try {

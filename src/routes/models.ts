@@ -1,50 +1,42 @@
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import type { AppDeps } from '../deps.js';
 import { z } from 'zod';
 import { BadRequest } from '../ports/errors.js';
 import { jsonBody } from '../http/validate.js';
+import type { Catalog } from '../agent/runtime.js';
 
-const DefaultModelBody = z.object({ model: z.string().trim().min(1, 'model must not be empty').max(256) });
+const DefaultModelBody = z.object({ model: z.string().trim().min(1, 'model must not be empty').max(256), provider: z.string().max(128).optional() });
 
-interface ModelOption {
-  id: string;
-  label: string;
-  provider: string;
+/** The catalog as the incumbent shapes it, plus a flat `models` list older clients read. */
+function present(catalog: Catalog, error?: string) {
+  const models = catalog.groups.flatMap((g) => g.models.map((m) => ({ id: m.id, label: m.label, provider: g.provider })));
+  return { ...catalog, models, ...(error ? { error } : {}) };
 }
 
-/** `custom:<name>:<model>` reads as its model; other ids as they are. */
-function labelFor(id: string): string {
-  const m = /^custom:[^:]*:(.+)$/.exec(id);
-  return m ? m[1]! : id;
-}
+const EMPTY: Catalog = { active_provider: null, default_model: null, groups: [], fetched_at: null, stale: false };
 
 /**
- * `GET /api/models`: what the model picker offers, from the agent's configuration. No model
- * configured is an answer (empty list), not an error; a config.yaml that does not parse is
- * reported in `error` so the picker can say why it is empty.
+ * `GET /api/models`: what the model picker offers, grouped by provider: the configuration's
+ * models and each configured endpoint's live list, within a time budget (see
+ * ModelCatalogService). No model configured is an answer (no groups); a config.yaml that does
+ * not parse is reported in `error` so the picker can say why it is empty.
  */
 export function modelRoutes(deps: AppDeps) {
   const app = new Hono();
 
-  app.get('/api/models', async (c) => {
+  const catalog = async (c: Context, refresh: boolean) => {
     const runtime = deps.agent.runtime;
-    let catalog = { default: null as string | null, provider: null as string | null, models: [] as Array<{ id: string; provider: string }> };
-    let error: string | undefined;
+    if (!runtime.models) return c.json(present(EMPTY));
     try {
-      if (runtime.models) catalog = await runtime.models();
+      return c.json(present(await runtime.models({ refresh })));
     } catch (err) {
       if (!(err instanceof BadRequest)) throw err;
-      error = err.message;
+      return c.json(present(EMPTY, err.message));
     }
-    const models: ModelOption[] = catalog.models.map((m) => ({ id: m.id, label: labelFor(m.id), provider: m.provider }));
-    const groups: Array<{ provider: string; models: ModelOption[] }> = [];
-    for (const m of models) {
-      const group = groups.find((g) => g.provider === m.provider);
-      if (group) group.models.push(m);
-      else groups.push({ provider: m.provider, models: [m] });
-    }
-    return c.json({ default_model: catalog.default, active_provider: catalog.provider, models, groups, ...(error ? { error } : {}) });
-  });
+  };
+
+  app.get('/api/models', (c) => catalog(c, false));
+  app.post('/api/models/refresh', (c) => catalog(c, true));
 
   // The incumbent's path: makes a model the default for new turns (model.default in config.yaml).
   app.post('/api/default-model', async (c) => {

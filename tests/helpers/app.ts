@@ -74,6 +74,9 @@ export async function makeTestApp(
     auth?: AppOptions['auth'];
     /** The socket address requests seem to come from (default 127.0.0.1). */
     clientAddress?: string;
+    /** How long GET /api/models waits for provider probes (default 500 ms here). */
+    catalogBudgetMs?: number;
+    onboarding?: AppOptions['onboarding'];
   } = {},
 ): Promise<TestApp> {
   const dir = await mkdtemp(join(tmpdir(), 'hermes-test-'));
@@ -101,6 +104,7 @@ export async function makeTestApp(
     hermesHome,
     logger,
     now,
+    catalogBudgetMs: options.catalogBudgetMs ?? 500,
     ...(options.clarifyTimeoutMs ? { clarifyTimeoutMs: options.clarifyTimeoutMs } : {}),
   });
   const deps: AppDeps = {
@@ -118,6 +122,7 @@ export async function makeTestApp(
     logger,
     options: {
       ...(options.auth ? { auth: options.auth } : {}),
+      ...(options.onboarding ? { onboarding: options.onboarding } : {}),
       defaultWorkspace: workspace,
       maxUploadBytes: options.maxUploadBytes ?? 20 * 1024 * 1024,
       ...(options.maxJsonBytes ? { maxJsonBytes: options.maxJsonBytes } : {}),

@@ -14,7 +14,7 @@ describe('GET /api/models', () => {
     t = await makeTestApp();
     const r = await t.call('GET', '/api/models');
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ default_model: null, active_provider: null, models: [], groups: [] });
+    expect(r.body).toEqual({ default_model: null, active_provider: null, models: [], groups: [], fetched_at: null, stale: false });
   });
 
   it('lists the default model and every custom provider model as custom:<name>:<model>', async () => {
@@ -23,6 +23,7 @@ describe('GET /api/models', () => {
         'model:',
         '  default: gpt-5',
         '  provider: openai',
+        '  base_url: http://127.0.0.1:9/v1',
         'custom_providers:',
         '  - name: local',
         '    base_url: http://127.0.0.1:1234/v1',
@@ -42,12 +43,15 @@ describe('GET /api/models', () => {
     expect(r.body.active_provider).toBe('openai');
     expect(r.body.models).toEqual([
       { id: 'gpt-5', label: 'gpt-5', provider: 'openai' },
+      // No probe answered: OpenAI's well-known models are offered beside the configured one.
+      { id: 'gpt-5-mini', label: 'gpt-5-mini', provider: 'openai' },
+      { id: 'gpt-4.1', label: 'gpt-4.1', provider: 'openai' },
       { id: 'custom:local:qwen3-8b', label: 'qwen3-8b', provider: 'custom:local' },
       { id: 'custom:local:llama-3', label: 'llama-3', provider: 'custom:local' },
       { id: 'custom:lab:big', label: 'big', provider: 'custom:lab' },
     ]);
     expect(r.body.groups.map((g: any) => [g.provider, g.models.map((m: any) => m.id)])).toEqual([
-      ['openai', ['gpt-5']],
+      ['openai', ['gpt-5', 'gpt-5-mini', 'gpt-4.1']],
       ['custom:local', ['custom:local:qwen3-8b', 'custom:local:llama-3']],
       ['custom:lab', ['custom:lab:big']],
     ]);
@@ -59,6 +63,7 @@ describe('GET /api/models', () => {
     expect(r.status).toBe(200);
     expect(r.body.default_model).toBe('anthropic/claude-sonnet-4.6');
     expect(r.body.active_provider).toBeNull();
+    expect(r.body.groups).toEqual([{ provider: 'auto', label: 'auto', models: [{ id: 'anthropic/claude-sonnet-4.6', label: 'anthropic/claude-sonnet-4.6' }], source: 'config' }]);
     expect(r.body.models).toEqual([{ id: 'anthropic/claude-sonnet-4.6', label: 'anthropic/claude-sonnet-4.6', provider: 'auto' }]);
   });
 

@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { chmod, mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseAgentConfig, type AgentConfig } from '../../agent/config.js';
 import type { AgentConfigSource } from '../../agent/config-source.js';
@@ -22,27 +22,51 @@ export class NodeAgentConfigSource implements AgentConfigSource {
     return join(this.hermesHome, 'config.yaml');
   }
 
+  get paths() {
+    return { config: this.configPath, env: join(this.hermesHome, '.env') };
+  }
+
+  get processEnv() {
+    return this.env;
+  }
+
+  async readFiles() {
+    const [configYaml, dotenv] = await Promise.all([readTextIfExists(this.configPath), readTextIfExists(this.paths.env)]);
+    return { configYaml, dotenv };
+  }
+
   async load(): Promise<AgentConfig> {
-    const [configYaml, dotenv] = await Promise.all([readTextIfExists(this.configPath), readTextIfExists(join(this.hermesHome, '.env'))]);
+    const { configYaml, dotenv } = await this.readFiles();
     return parseAgentConfig({ configYaml, dotenv, env: this.env });
   }
 
   addToAllowlist(keys: string[]): Promise<void> {
-    return this.#edit((current) => addToCommandAllowlist(current, keys));
+    return this.updateConfigYaml((current) => addToCommandAllowlist(current, keys));
   }
 
   setDefaultModel(model: string): Promise<void> {
-    return this.#edit((current) => setDefaultModel(current, model));
+    return this.updateConfigYaml((current) => setDefaultModel(current, model));
   }
 
-  /** One read-change-write of config.yaml at a time, atomically replaced. */
-  #edit(change: (current: string | null) => string): Promise<void> {
-    return this.#lock.run('config', async () => {
-      const current = await readTextIfExists(this.configPath);
+  updateConfigYaml(change: (current: string | null) => string): Promise<void> {
+    // It may hold model.api_key: a new file is private; an existing one keeps its mode.
+    return this.#edit('config', this.configPath, change, async () => (await stat(this.configPath).catch(() => null))?.mode! & 0o777 || 0o600);
+  }
+
+  updateDotenv(change: (current: string | null) => string): Promise<void> {
+    // Keys live here: private to the user, also when the file already existed more open.
+    return this.#edit('env', this.paths.env, change, async () => 0o600);
+  }
+
+  async #edit(lock: string, path: string, change: (current: string | null) => string, modeOf: () => Promise<number>): Promise<void> {
+    return this.#lock.run(lock, async () => {
+      const current = await readTextIfExists(path);
       const next = change(current);
       if (next === current) return;
       await mkdir(this.hermesHome, { recursive: true });
-      await writeFileAtomic(this.configPath, next);
+      const mode = await modeOf();
+      await writeFileAtomic(path, next, { mode });
+      await chmod(path, mode).catch(() => {});
     });
   }
 }

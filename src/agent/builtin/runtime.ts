@@ -5,7 +5,9 @@ import type { Message } from '../../shared/session.js';
 import { Channel } from '../channel.js';
 import { AgentConfigError, type AgentConfig } from '../config.js';
 import type { AgentConfigSource } from '../config-source.js';
-import type { AgentRuntime, ModelCatalog, TurnInput, TurnOutput } from '../runtime.js';
+import type { AgentRuntime, TurnInput, TurnOutput } from '../runtime.js';
+import { ModelCatalogService, type Catalog, type CatalogCache } from '../catalog/catalog.js';
+import { BuiltinSetup } from './setup.js';
 import { ProviderConfigError, resolveProvider } from '../providers/resolve.js';
 import { builtinTools } from '../tools/index.js';
 import type { TodoItem, Tool, ToolContext, ToolHost } from '../tools/types.js';
@@ -26,6 +28,20 @@ export interface BuiltinRuntimeOptions {
   fetch?: typeof fetch;
   /** How long a clarifying question waits for an answer. */
   clarifyTimeoutMs?: number;
+  /** Where the model catalog's last probes are kept (`models_cache.json`); memory when absent. */
+  catalogCache?: CatalogCache;
+  /** How long GET /api/models waits for provider probes (default 4 s). */
+  catalogBudgetMs?: number;
+}
+
+class MemoryCatalogCache implements CatalogCache {
+  #value: unknown = null;
+  async read() {
+    return this.#value;
+  }
+  async write(value: unknown) {
+    this.#value = value;
+  }
 }
 
 const HOST_FREE_TOOLS = new Set(['todo', 'clarify']);
@@ -40,8 +56,17 @@ const HOST_FREE_TOOLS = new Set(['todo', 'clarify']);
 export class BuiltinAgentRuntime implements AgentRuntime {
   readonly kind = 'builtin';
   #todos = new Map<string, TodoItem[]>();
+  readonly catalog: ModelCatalogService;
+  readonly setup: BuiltinSetup;
 
-  constructor(private readonly options: BuiltinRuntimeOptions) {}
+  constructor(private readonly options: BuiltinRuntimeOptions) {
+    this.catalog = new ModelCatalogService({
+      cache: options.catalogCache ?? new MemoryCatalogCache(),
+      now: options.now,
+      ...(options.catalogBudgetMs !== undefined ? { budgetMs: options.catalogBudgetMs } : {}),
+    });
+    this.setup = new BuiltinSetup(options.config, this.catalog, (model) => this.check(model));
+  }
 
   async #resolve(model: string | null) {
     let config: AgentConfig;
@@ -187,7 +212,7 @@ export class BuiltinAgentRuntime implements AgentRuntime {
    * The configured default plus every `custom_providers[].models` key as `custom:<name>:<model>`
    * (the id resolveProvider accepts). Read fresh, like a turn, so config edits show at once.
    */
-  async models(): Promise<ModelCatalog> {
+  async models(options: { refresh?: boolean } = {}): Promise<Catalog> {
     let config: AgentConfig;
     try {
       config = await this.options.config.load();
@@ -195,18 +220,7 @@ export class BuiltinAgentRuntime implements AgentRuntime {
       if (err instanceof AgentConfigError) throw new BadRequest(err.message);
       throw err;
     }
-    const provider = config.model.provider;
-    const models: ModelCatalog['models'] = [];
-    const seen = new Set<string>();
-    const add = (id: string, from: string) => {
-      if (!seen.has(id)) models.push({ id, provider: from });
-      seen.add(id);
-    };
-    if (config.model.default) add(config.model.default, provider ?? 'auto');
-    for (const entry of config.customProviders) {
-      for (const model of Object.keys(entry.models)) add(`custom:${entry.name}:${model}`, `custom:${entry.name}`);
-    }
-    return { default: config.model.default, provider, models };
+    return this.catalog.get(config, options);
   }
 
   async setDefaultModel(model: string): Promise<void> {

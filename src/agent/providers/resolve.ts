@@ -17,7 +17,7 @@ export interface ResolvedProvider {
   contextLength: number;
 }
 
-interface KnownProvider {
+export interface KnownProvider {
   baseUrl: string;
   /** Checked in order; empty for keyless local servers. */
   keyEnvs: string[];
@@ -25,7 +25,7 @@ interface KnownProvider {
   sampleModel: string;
 }
 
-const KNOWN: Record<string, KnownProvider> = {
+export const KNOWN: Record<string, KnownProvider> = {
   openrouter: { baseUrl: 'https://openrouter.ai/api/v1', keyEnvs: ['OPENROUTER_API_KEY'], api: 'openai', sampleModel: 'anthropic/claude-sonnet-4.6' },
   openai: { baseUrl: 'https://api.openai.com/v1', keyEnvs: ['OPENAI_API_KEY'], api: 'openai', sampleModel: 'gpt-5' },
   anthropic: { baseUrl: 'https://api.anthropic.com', keyEnvs: ['ANTHROPIC_API_KEY', 'ANTHROPIC_TOKEN'], api: 'anthropic', sampleModel: 'claude-sonnet-4-5' },
@@ -187,4 +187,40 @@ function help(id: string): string {
     ? `and put the key in $HERMES_HOME/.env: ${known.keyEnvs[0]}=…`
     : 'A local server needs no key; for one that does, add model.api_key (or api_key under custom_providers).';
   return `Configure a model in $HERMES_HOME/config.yaml (~/.hermes/config.yaml by default), for example:\n\n${yaml}\n\n${key}`;
+}
+
+/** The configured provider's endpoint, for listing its models; null when none is configured. */
+export interface ProviderEndpoint {
+  /** `openrouter`, `anthropic`, …, `custom`, or `custom:<name>` for a custom_providers entry. */
+  id: string;
+  baseUrl: string;
+  apiKey: string | null;
+  api: 'openai' | 'anthropic';
+}
+
+/** Where the active provider (model.provider) answers, without throwing for a half-done config. */
+export function activeEndpoint(config: AgentConfig): ProviderEndpoint | null {
+  const configured = config.model.provider ?? 'auto';
+  let id: string;
+  try {
+    id = configured.startsWith('custom:') ? configured : (ALIASES[configured] ?? (configured === 'auto' ? detectProvider(config) : configured));
+  } catch {
+    return null;
+  }
+  const entry = id.startsWith('custom:') ? findCustom(config, id.slice('custom:'.length)) : !KNOWN[id] && id !== 'custom' ? findCustom(config, id) : undefined;
+  if (entry) return customEndpoint(config, entry);
+  const known = KNOWN[id];
+  const baseUrl = config.model.baseUrl ?? known?.baseUrl ?? null;
+  if (!baseUrl) return null;
+  const anthropic = config.model.apiMode === 'anthropic_messages' || known?.api === 'anthropic' || isAnthropicHost(baseUrl);
+  const keyEnvs = known?.keyEnvs.length ? known.keyEnvs : anthropic && isAnthropicHost(baseUrl) ? KNOWN.anthropic!.keyEnvs : [];
+  const keyEnv = keyEnvs.find((k) => config.env[k]);
+  return { id, baseUrl, apiKey: config.model.apiKey ?? (keyEnv ? config.env[keyEnv]! : null), api: anthropic ? 'anthropic' : 'openai' };
+}
+
+/** A custom_providers entry's endpoint (`custom:<name>`). */
+export function customEndpoint(config: AgentConfig, entry: CustomEntry): ProviderEndpoint {
+  const apiKey = entry.apiKey ?? (entry.keyEnv ? config.env[entry.keyEnv] || null : null);
+  const anthropic = entry.apiMode === 'anthropic_messages' || isAnthropicHost(entry.baseUrl);
+  return { id: `custom:${entry.name}`, baseUrl: entry.baseUrl, apiKey, api: anthropic ? 'anthropic' : 'openai' };
 }
