@@ -61,6 +61,29 @@ describe('model catalog under a time budget', () => {
     expect(JSON.stringify(cache.value)).toContain('live-a');
   });
 
+  it('does not make a later caller wait a whole budget again for a dead endpoint, nor retry it within a minute', async () => {
+    let t = 1_800_000_000;
+    const hits = dead.hits();
+    const catalog = new ModelCatalogService({ cache: memoryCache(), now: () => t, budgetMs: 2000, probeTimeoutMs: 2500 });
+    const config = configFor(dead.url, live.url);
+    await catalog.get(config);
+    // Arriving while the dead probe (started by the first caller) still runs: it is not waited for again.
+    const started = performance.now();
+    await catalog.get(config);
+    // (Its budget is spent: a behavioural bound far below the 2 s budget, not a speed measurement.)
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(dead.hits() - hits).toBe(1);
+    // Once it has failed, the next callers get its error at once, without asking it again...
+    await new Promise((r) => setTimeout(r, 800));
+    const after = await catalog.get(config);
+    expect(after.groups[0]!.error).toMatch(/timed out/);
+    expect(dead.hits() - hits).toBe(1);
+    // ...until a minute has passed.
+    t += 61;
+    await catalog.get(config);
+    expect(dead.hits() - hits).toBe(2);
+  });
+
   it('probes each endpoint once per rebuild, however many callers ask at once', async () => {
     const catalog = new ModelCatalogService({ cache: memoryCache(), now: () => Date.now() / 1000, budgetMs: 2000 });
     const before = live.modelListRequests();

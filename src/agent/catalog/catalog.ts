@@ -36,6 +36,9 @@ interface CachedEndpoint {
   models: CatalogModel[];
 }
 
+/** A failed endpoint is asked again after this long (or on refresh), not on every picker open. */
+const FAILED_RETRY_SECONDS = 60;
+
 const LABELS: Record<string, string> = { openrouter: 'OpenRouter', anthropic: 'Anthropic', openai: 'OpenAI', ollama: 'Ollama', lmstudio: 'LM Studio', custom: 'Custom endpoint' };
 export const providerLabel = (id: string) => LABELS[id] ?? (id.startsWith('custom:') ? id.slice('custom:'.length) : id);
 
@@ -118,7 +121,9 @@ export interface CatalogOptions {
 export class ModelCatalogService {
   #options: Required<Omit<CatalogOptions, 'probe'>> & { probe: typeof probeModels };
   /** Probes running now, by endpoint key: one at a time per endpoint, shared by every caller. */
-  #running = new Map<string, Promise<ProbeResult>>();
+  #running = new Map<string, { promise: Promise<ProbeResult>; startedAt: number }>();
+  /** Endpoints whose last probe failed, and when: not asked again for a minute (unless refreshed). */
+  #failed = new Map<string, { at: number; result: ProbeResult }>();
   #memory: Record<string, CachedEndpoint> | null = null;
   #status = new Map<string, { ok: boolean; error?: string; count?: number }>();
 
@@ -139,16 +144,22 @@ export class ModelCatalogService {
     return this.#options.cache.write({ version: 1, endpoints: memory }).catch(() => {});
   }
 
-  #probe(target: Target): Promise<ProbeResult> {
+  #probe(target: Target): { promise: Promise<ProbeResult>; startedAt: number } {
     let running = this.#running.get(target.key);
     if (!running) {
-      running = this.#options
+      const promise = this.#options
         .probe({ baseUrl: target.endpoint.baseUrl, apiKey: target.endpoint.apiKey, api: target.endpoint.api, timeoutMs: this.#options.probeTimeoutMs })
         .then(async (result) => {
-          if (result.ok) await this.#remember(target.key, result.models);
+          if (result.ok) {
+            this.#failed.delete(target.key);
+            await this.#remember(target.key, result.models);
+          } else {
+            this.#failed.set(target.key, { at: this.#options.now(), result });
+          }
           return result;
         })
         .finally(() => this.#running.delete(target.key));
+      running = { promise, startedAt: performance.now() };
       this.#running.set(target.key, running);
     }
     return running;
@@ -170,20 +181,25 @@ export class ModelCatalogService {
     for (const t of targets) {
       const hit = cached[t.key];
       if (!t.key || (!options.refresh && hit && now - hit.fetched_at < this.#options.freshSeconds)) continue;
+      const failed = this.#failed.get(t.key);
+      if (!options.refresh && failed && now - failed.at < FAILED_RETRY_SECONDS) {
+        results.set(t.key, failed.result);
+        continue;
+      }
       probing.add(t.key);
-      pending.push(
-        this.#probe(t).then((r) => {
-          results.set(t.key, r);
-          this.#status.set(t.provider, r.ok ? { ok: true, count: r.models.length } : { ok: false, error: r.detail });
-        }),
-      );
-    }
-    if (pending.length) {
-      // The caller's window: whatever has answered by then is used; the rest keeps going.
+      const running = this.#probe(t);
+      const settled = running.promise.then((r) => {
+        results.set(t.key, r);
+        this.#status.set(t.provider, r.ok ? { ok: true, count: r.models.length } : { ok: false, error: r.detail });
+      });
+      // Each probe is waited for until one budget after it began: a probe an earlier caller
+      // started (a dead endpoint) is not waited for a whole budget again.
+      const wait = Math.max(0, running.startedAt + this.#options.budgetMs - performance.now());
       let timer: ReturnType<typeof setTimeout> | undefined;
-      await Promise.race([Promise.all(pending), new Promise((resolve) => (timer = setTimeout(resolve, this.#options.budgetMs)))]);
-      clearTimeout(timer);
+      pending.push(Promise.race([settled, new Promise((resolve) => (timer = setTimeout(resolve, wait)))]).finally(() => clearTimeout(timer)));
     }
+    // Whatever has answered in time is used; the rest keeps going in the background.
+    await Promise.all(pending);
     let stale = false;
     let fetchedAt: number | null = null;
     const groups = targets.map((t): CatalogGroup => {
