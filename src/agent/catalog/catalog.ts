@@ -31,9 +31,12 @@ export interface CatalogCache {
   write(value: unknown): Promise<void>;
 }
 
+/** What the last probe of an endpoint gave: its list (kept until a later success) and its last failure. */
 interface CachedEndpoint {
-  fetched_at: number;
-  models: CatalogModel[];
+  fetched_at?: number;
+  models?: CatalogModel[];
+  failed_at?: number;
+  error?: string;
 }
 
 /** A failed endpoint is asked again after this long (or on refresh), not on every picker open. */
@@ -122,8 +125,6 @@ export class ModelCatalogService {
   #options: Required<Omit<CatalogOptions, 'probe'>> & { probe: typeof probeModels };
   /** Probes running now, by endpoint key: one at a time per endpoint, shared by every caller. */
   #running = new Map<string, { promise: Promise<ProbeResult>; startedAt: number }>();
-  /** Endpoints whose last probe failed, and when: not asked again for a minute (unless refreshed). */
-  #failed = new Map<string, { at: number; result: ProbeResult }>();
   #memory: Record<string, CachedEndpoint> | null = null;
   #status = new Map<string, { ok: boolean; error?: string; count?: number }>();
 
@@ -138,9 +139,11 @@ export class ModelCatalogService {
     return this.#memory;
   }
 
-  #remember(key: string, models: CatalogModel[]): Promise<void> {
+  #remember(key: string, result: ProbeResult): Promise<void> {
     const memory = (this.#memory ??= {});
-    memory[key] = { fetched_at: this.#options.now(), models };
+    const now = this.#options.now();
+    // A failure keeps the last good list (shown, marked with the error) and is retried after a minute.
+    memory[key] = result.ok ? { fetched_at: now, models: result.models } : { ...memory[key], failed_at: now, error: result.detail };
     return this.#options.cache.write({ version: 1, endpoints: memory }).catch(() => {});
   }
 
@@ -150,12 +153,8 @@ export class ModelCatalogService {
       const promise = this.#options
         .probe({ baseUrl: target.endpoint.baseUrl, apiKey: target.endpoint.apiKey, api: target.endpoint.api, timeoutMs: this.#options.probeTimeoutMs })
         .then(async (result) => {
-          if (result.ok) {
-            this.#failed.delete(target.key);
-            await this.#remember(target.key, result.models);
-          } else {
-            this.#failed.set(target.key, { at: this.#options.now(), result });
-          }
+          this.#status.set(target.provider, result.ok ? { ok: true, count: result.models.length } : { ok: false, error: result.detail });
+          await this.#remember(target.key, result);
           return result;
         })
         .finally(() => this.#running.delete(target.key));
@@ -179,19 +178,21 @@ export class ModelCatalogService {
     const pending: Array<Promise<unknown>> = [];
     const probing = new Set<string>();
     for (const t of targets) {
-      const hit = cached[t.key];
-      if (!t.key || (!options.refresh && hit && now - hit.fetched_at < this.#options.freshSeconds)) continue;
-      const failed = this.#failed.get(t.key);
-      if (!options.refresh && failed && now - failed.at < FAILED_RETRY_SECONDS) {
-        results.set(t.key, failed.result);
+      if (!t.key) continue;
+      const entry: CachedEndpoint | undefined = cached[t.key];
+      const lastTry = Math.max(entry?.fetched_at ?? -Infinity, entry?.failed_at ?? -Infinity);
+      const failedLast = entry?.failed_at !== undefined && entry.failed_at >= (entry.fetched_at ?? -Infinity);
+      const due = !entry || now - lastTry >= (failedLast ? FAILED_RETRY_SECONDS : this.#options.freshSeconds);
+      if (!options.refresh && !due) continue;
+      const running = this.#probe(t);
+      // An endpoint answered before (or failed before) is revalidated in the background: its
+      // last answer is served now. Only one never heard from, or a refresh, is waited for.
+      if (entry && !options.refresh) {
+        probing.add(t.key);
         continue;
       }
       probing.add(t.key);
-      const running = this.#probe(t);
-      const settled = running.promise.then((r) => {
-        results.set(t.key, r);
-        this.#status.set(t.provider, r.ok ? { ok: true, count: r.models.length } : { ok: false, error: r.detail });
-      });
+      const settled = running.promise.then((r) => void results.set(t.key, r));
       // Each probe is waited for until one budget after it began: a probe an earlier caller
       // started (a dead endpoint) is not waited for a whole budget again.
       const wait = Math.max(0, running.startedAt + this.#options.budgetMs - performance.now());
@@ -204,26 +205,28 @@ export class ModelCatalogService {
     let fetchedAt: number | null = null;
     const groups = targets.map((t): CatalogGroup => {
       const result = results.get(t.key);
-      const hit = t.key ? cached[t.key] : undefined;
+      const entry: CachedEndpoint | undefined = t.key ? cached[t.key] : undefined;
       if (probing.has(t.key) && !result) stale = true;
       const base = { provider: t.provider, label: providerLabel(t.provider) };
-      let models: CatalogModel[];
+      let models: CatalogModel[] = [];
       let source: CatalogGroup['source'];
       let error: string | undefined;
       if (result?.ok) {
         models = result.models;
         source = 'live';
-      } else if (hit) {
-        models = hit.models;
+        fetchedAt = Math.max(fetchedAt ?? 0, now);
+      } else if (entry?.models) {
+        models = entry.models;
         source = 'cache';
+        fetchedAt = Math.max(fetchedAt ?? 0, entry.fetched_at ?? 0);
         if (result && !result.ok) error = result.detail;
+        else if (entry.failed_at !== undefined && entry.failed_at >= (entry.fetched_at ?? 0)) error = entry.error;
       } else {
-        models = [];
         source = t.configured.length ? 'config' : 'static';
         if (result && !result.ok) error = result.detail;
+        else if (entry?.error) error = entry.error;
         else if (probing.has(t.key)) error = 'Still asking this provider for its models';
       }
-      if (source === 'live' || source === 'cache') fetchedAt = Math.max(fetchedAt ?? 0, source === 'live' ? now : hit!.fetched_at);
       // The configured models are always offered, listed or not; well-known ones when nothing answered.
       const ids = new Set(models.map((m) => m.id));
       const extra = [...t.configured, ...(models.length ? [] : t.staticModels)].filter((id) => !ids.has(id) && (ids.add(id), true));
