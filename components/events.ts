@@ -19,3 +19,13 @@ declare global {
 export function emit<K extends keyof HermesEventMap>(from: EventTarget, name: K, detail: HermesEventMap[K]): void {
   from.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true }));
 }
+
+/**
+ * Dispatched on `window` when providers or the default model change (Settings → Providers,
+ * the onboarding wizard): whoever shows the model list fetches it again.
+ */
+export const MODELS_CHANGED = 'hermes-models-changed';
+
+export function announceModelsChanged(): void {
+  window.dispatchEvent(new Event(MODELS_CHANGED));
+}

@@ -36,6 +36,98 @@ export interface ModelOption {
   provider: string;
 }
 
+/** One model a provider offers (GET /api/models groups, probe results). */
+export interface CatalogModel {
+  id: string;
+  label: string;
+  context_length?: number;
+}
+
+/** GET /api/models and POST /api/models/refresh. */
+export interface ModelCatalog {
+  active_provider: string | null;
+  default_model: string | null;
+  groups: Array<{ provider: string; label: string; models: CatalogModel[]; error?: string; source: 'live' | 'config' | 'static' | 'cache' }>;
+  /** Flat, for older code (slash-command completion, settings). */
+  models: ModelOption[];
+  stale: boolean;
+  fetched_at: number | null;
+  error?: string;
+}
+
+export type ProviderId = 'openrouter' | 'anthropic' | 'openai' | 'ollama' | 'lmstudio' | 'custom';
+
+/** A provider the onboarding wizard offers. */
+export interface OnboardingProvider {
+  id: ProviderId;
+  label: string;
+  group: 'easy' | 'local';
+  /** A key is required. */
+  needs_key: boolean;
+  key_optional: boolean;
+  /** A key is already saved (in the environment or $HERMES_HOME/.env). */
+  key_set: boolean;
+  key_env: string | null;
+  default_base_url: string | null;
+  base_url_editable: boolean;
+  sample_models: string[];
+}
+
+/** GET /api/onboarding/status (also what POST /api/onboarding/setup answers). */
+export interface OnboardingStatus {
+  /** Show the wizard. */
+  needed: boolean;
+  completed: boolean;
+  onboarding_completed: boolean;
+  skip: boolean;
+  /** False when this browser is not on the server's machine and no password is set. */
+  may_setup: boolean;
+  config_path: string;
+  env_path: string;
+  config_exists: boolean;
+  /** config.yaml does not parse: the message names line and column; the file is left alone. */
+  config_error: string | null;
+  agent_runtime: string;
+  provider: { id: string | null; usable: boolean; error: string | null };
+  default_model: string | null;
+  default_workspace: string;
+  workspaces: Array<{ path: string; name: string }>;
+  password_enabled: boolean;
+  bot_name: string;
+  providers: OnboardingProvider[];
+}
+
+export type ProbeErrorKind = 'invalid_url' | 'dns' | 'connect_refused' | 'timeout' | 'http_4xx' | 'http_5xx' | 'parse' | 'unreachable';
+
+/** POST /api/onboarding/probe: a probe that ran (HTTP 200 either way). */
+export type ProbeResult =
+  | { ok: true; base_url: string; models: CatalogModel[] }
+  | { ok: false; error: ProbeErrorKind; detail: string; status?: number };
+
+export interface SetupRequest {
+  provider: string;
+  model: string;
+  base_url?: string;
+  api_key?: string;
+  workspace?: string;
+  password?: string;
+}
+
+/** A row of GET /api/providers. Keys are never sent back, only masked ("sk-…abcd"). */
+export interface ProviderRow {
+  id: string;
+  label: string;
+  kind: 'hosted' | 'local' | 'custom';
+  key_env: string | null;
+  key_set: boolean;
+  key_masked: string | null;
+  base_url: string | null;
+  active: boolean;
+  status: 'ok' | 'error' | 'no_key' | 'unknown';
+  error?: string;
+  models_count?: number;
+}
+
 /** An API failure with the server's own message (`{"error": "..."}`) and status. */
 export class ApiError extends Error {
   constructor(
@@ -220,7 +312,9 @@ export const api = {
 
   settings: () => get<Settings>('/api/settings'),
   saveSettings: (patch: Partial<Settings>) => post<Settings>('/api/settings', patch),
-  models: () => get<{ default_model: string | null; models: ModelOption[] }>('/api/models'),
+  models: () => get<ModelCatalog>('/api/models'),
+  /** Rebuilds the catalog now (asks every provider again). */
+  refreshModels: () => post<ModelCatalog>('/api/models/refresh'),
   setDefaultModel: (model: string) => post<{ ok: true; default_model: string }>('/api/default-model', { model }),
 
   workspaces: () => get<{ workspaces: Array<{ path: string; name: string }>; last: string }>('/api/workspaces'),
@@ -258,6 +352,22 @@ export const api = {
     post<Settings>('/api/settings', { _set_password: newPassword, ...(currentPassword !== undefined ? { _current_password: currentPassword } : {}) }).finally(resetCsrfToken),
   /** Removes the password (anyone who can reach the server may then use it). */
   clearPassword: (currentPassword: string) => post<Settings>('/api/settings', { _clear_password: true, _current_password: currentPassword }).finally(resetCsrfToken),
+  onboardingStatus: () => get<OnboardingStatus>('/api/onboarding/status'),
+  /** Asks a provider for its models with these settings (an omitted key: the saved one). */
+  probe: (body: { provider: string; base_url?: string; api_key?: string }) => post<ProbeResult>('/api/onboarding/probe', body),
+  /** Writes config.yaml / .env (and the password, signing this browser in). Answers the new status. */
+  setup: (body: SetupRequest) => post<OnboardingStatus>('/api/onboarding/setup', body).finally(() => body.password && resetCsrfToken()),
+  /** Marks the wizard done (also "Skip"). */
+  completeOnboarding: () => post<{ ok: true; completed: true }>('/api/onboarding/complete'),
+
+  providers: () => get<{ active_provider: string | null; providers: ProviderRow[] }>('/api/providers'),
+  /** Adds or replaces a provider's key. */
+  saveProviderKey: (provider: string, apiKey: string) => post<{ ok: true; provider: ProviderRow }>('/api/providers', { provider, api_key: apiKey }),
+  /** Removes a provider's key (a custom endpoint: the whole endpoint). */
+  removeProvider: (provider: string) => post<{ ok: true }>('/api/providers/delete', { provider }),
+  /** Adds or replaces a custom OpenAI-compatible endpoint (`name`: [a-z0-9_-]{1,40}). */
+  saveSelfHosted: (body: { name: string; base_url: string; api_key?: string; models?: string[] }) => post<{ ok: true; provider: ProviderRow }>('/api/providers/self-hosted', body),
+
   embedWhoami: () => request<{ embedded: boolean; origin?: string; session_id?: string | null; expires_at?: number }>('GET', apiConfig.token ? `/api/embed/whoami?${q({ token: apiConfig.token })}` : '/api/embed/whoami', undefined, { headers: {} }),
 };
 

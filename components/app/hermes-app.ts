@@ -1,5 +1,5 @@
 import { LitElement, css, html, nothing } from 'lit';
-import { customElement } from 'lit/decorators.js';
+import { customElement, state } from 'lit/decorators.js';
 import { provide } from '@lit/context';
 import { ChatStore } from '../state/chat-store.js';
 import { SessionsStore } from '../state/sessions-store.js';
@@ -10,13 +10,15 @@ import { StoreController } from '../state/store.js';
 import { baseStyles } from '../shared/styles.js';
 import { icons } from '../shared/icons.js';
 import { emit } from '../events.js';
-import { authEvents } from '../api/client.js';
+import { api, authEvents, type OnboardingStatus } from '../api/client.js';
 import { bucketize } from '../sidebar/date-buckets.js';
 import '../sidebar/hermes-sidebar.js';
 import '../chat/hermes-chat-view.js';
 import './hermes-update-prompt.js';
 
 const MOBILE = '(max-width: 639px)';
+/** How long the first paint waits for the onboarding check before showing the app anyway. */
+const ONBOARDING_CHECK_MS = 4000;
 
 function sessionFromPath(path: string): string | null {
   const m = /^\/session\/([^/?#]+)/.exec(path);
@@ -40,6 +42,11 @@ export class HermesApp extends LitElement {
   #stores = new StoreController(this, () => [this.ui, this.chat, this.connection]);
   #mobile = window.matchMedia(MOBILE);
   #route = location.pathname;
+  /**
+   * The first-run wizard: `checking` while GET /api/onboarding/status is asked (once, at `/`),
+   * the status while the wizard shows, `null` for the normal app.
+   */
+  @state() onboarding: 'checking' | OnboardingStatus | null = null;
 
   constructor() {
     super();
@@ -86,6 +93,7 @@ export class HermesApp extends LitElement {
     this.addEventListener('hermes-open-file', this.#onOpenFile);
     this.#mobile.addEventListener('change', this.#onMobileChange);
     if (this.#route === '/login') return;
+    if (this.#route === '/') void this.#checkOnboarding();
     void this.ui.load();
     void this.sessions.refresh();
     void this.chat.open(sessionFromPath(location.pathname));
@@ -129,6 +137,8 @@ export class HermesApp extends LitElement {
   };
 
   #onKeyDown = (e: KeyboardEvent) => {
+    // The wizard has its own keys (Enter submits a step); the app's shortcuts wait for the app.
+    if (this.onboarding) return;
     const mod = e.metaKey || e.ctrlKey;
     const typing = (() => {
       const el = e.composedPath()[0] as HTMLElement | undefined;
@@ -156,6 +166,29 @@ export class HermesApp extends LitElement {
     }
   };
 
+  /** Asks once whether to show the wizard; any failure (offline, an older server) shows the app. */
+  async #checkOnboarding() {
+    this.onboarding = 'checking';
+    const timeout = new Promise<null>((resolve) => setTimeout(() => resolve(null), ONBOARDING_CHECK_MS));
+    const status = await Promise.race([api.onboardingStatus().catch(() => null), timeout]);
+    if (this.onboarding !== 'checking') return;
+    const shown = status?.needed ? await import('../onboarding/hermes-onboarding.js').then(() => true, () => false) : false;
+    this.onboarding = shown ? status : null;
+  }
+
+  /** The wizard finished (or was skipped): the chat, with what setup changed, ready to type. */
+  #onOnboardingDone = () => {
+    this.onboarding = null;
+    void this.ui.load();
+    void this.sessions.refresh();
+    // Ready to type: the chat view mounts with this render, its composer with the view's.
+    void this.updateComplete.then(async () => {
+      const view = this.renderRoot.querySelector('hermes-chat-view');
+      await view?.updateComplete;
+      view?.focusComposer();
+    });
+  };
+
   #focusComposer() {
     requestAnimationFrame(() => this.renderRoot.querySelector('hermes-chat-view')?.focusComposer());
   }
@@ -165,6 +198,8 @@ export class HermesApp extends LitElement {
       void import('../settings/hermes-login.js');
       return html`<hermes-login></hermes-login>`;
     }
+    if (this.onboarding === 'checking') return html`<div class="checking" aria-busy="true"></div>`;
+    if (this.onboarding) return html`<hermes-onboarding .status=${this.onboarding} @onboarding-done=${this.#onOnboardingDone}></hermes-onboarding>`;
     const ui = this.ui;
     const mobile = this.#mobile.matches;
     return html`
@@ -217,6 +252,9 @@ export class HermesApp extends LitElement {
         height: 100dvh;
         background: var(--hermes-bg);
         color: var(--hermes-fg);
+      }
+      hermes-onboarding {
+        height: 100%;
       }
       .layout {
         display: grid;

@@ -16,6 +16,7 @@ import { SlashMenuController } from './slash-menu-controller.js';
 import { composerStyles } from './composer-styles.js';
 import { offlineCache } from '../offline/cache.js';
 import type { ModelCatalogView } from './hermes-model-picker.js';
+import { MODELS_CHANGED } from '../events.js';
 import './hermes-attachment-chip.js';
 import './hermes-model-picker.js';
 import './hermes-slash-menu.js';
@@ -39,6 +40,7 @@ export class HermesComposer extends LitElement {
 
   @state() text = '';
   @state() catalog: ModelCatalogView | null = null;
+  @state() refreshingModels = false;
   /** Chosen in the empty view, used by startNew. */
   @state() pendingModel: string | null = null;
   @state() lastWorkspace: string | null = null;
@@ -61,8 +63,37 @@ export class HermesComposer extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    api.models().then((c) => (this.catalog = c as ModelCatalogView), () => (this.catalog = { default_model: null, models: [] }));
+    this.#loadModels();
     api.workspaces().then((w) => (this.lastWorkspace = w.last || null), () => {});
+    window.addEventListener(MODELS_CHANGED, this.#onModelsChanged);
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    window.removeEventListener(MODELS_CHANGED, this.#onModelsChanged);
+  }
+
+  #loadModels() {
+    api.models().then(
+      (c) => (this.catalog = c),
+      () => (this.catalog ??= { default_model: null, models: [] }),
+    );
+  }
+
+  /** Providers changed (Settings → Providers): the list is fetched again. */
+  #onModelsChanged = () => this.#loadModels();
+
+  /** The picker's Refresh: the server asks every provider again. */
+  async #refreshModels() {
+    if (this.refreshingModels) return;
+    this.refreshingModels = true;
+    try {
+      this.catalog = await api.refreshModels();
+    } catch (err) {
+      this.ui?.notify(`Could not refresh the model list: ${(err as Error).message}`, 'error');
+    } finally {
+      this.refreshingModels = false;
+    }
   }
 
   override willUpdate(): void {
@@ -290,7 +321,13 @@ export class HermesComposer extends LitElement {
                 ${icons.folder()}<span class="label">${basename(workspace)}</span>
               </button>`
             : nothing}
-          <hermes-model-picker .value=${this.#model} .catalog=${this.catalog} @model-change=${this.#onModelChange}></hermes-model-picker>
+          <hermes-model-picker
+            .value=${this.#model}
+            .catalog=${this.catalog}
+            .refreshing=${this.refreshingModels}
+            @model-change=${this.#onModelChange}
+            @models-refresh=${() => void this.#refreshModels()}
+          ></hermes-model-picker>
           <span class="spacer"></span>
           ${running
             ? html`<button class="icon-button stop outline" data-role="stop" title="Stop" aria-label="Stop" @click=${() => void chat!.cancel()}>${icons.stop()}</button>`

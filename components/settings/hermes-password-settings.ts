@@ -8,8 +8,9 @@ import { StoreController } from '../state/store.js';
 import { baseStyles } from '../shared/styles.js';
 import { icons } from '../shared/icons.js';
 
-/** The server's minimum (src/auth/auth-service.ts MIN_PASSWORD_LENGTH), checked here first. */
-export const MIN_PASSWORD_LENGTH = 8;
+import { MIN_PASSWORD_LENGTH } from './password-rules.js';
+
+export { MIN_PASSWORD_LENGTH };
 
 type Mode = 'set' | 'change' | 'remove';
 type Field = 'current' | 'new' | 'confirm';

@@ -1,7 +1,7 @@
 import { LitElement, html, nothing, type TemplateResult } from 'lit';
 import { customElement, query, state } from 'lit/decorators.js';
 import { consume } from '@lit/context';
-import { api, type ModelOption, type Settings } from '../api/client.js';
+import { api, type ModelCatalog, type ProviderRow, type Settings } from '../api/client.js';
 import { chatContext, uiContext } from '../state/contexts.js';
 import type { ChatStore } from '../state/chat-store.js';
 import type { UiStore } from '../state/ui-store.js';
@@ -11,6 +11,10 @@ import { icons } from '../shared/icons.js';
 import { settingsStyles } from './settings-styles.js';
 import './hermes-session-import.js';
 import './hermes-password-settings.js';
+import './hermes-provider-row.js';
+import './hermes-endpoint-form.js';
+import { HOSTED } from './hermes-provider-add.js';
+import { announceModelsChanged } from '../events.js';
 import { signOut } from './sign-out.js';
 
 interface Row {
@@ -18,13 +22,16 @@ interface Row {
   section: string;
   label: string;
   hint?: string;
+  /** A line under the hint (a provider's state), for what plain text cannot say. */
+  detail?: () => TemplateResult;
   /** Extra words the search matches. */
   keywords: string;
   control: () => TemplateResult | typeof nothing;
 }
 
 type Option<T> = { value: T; label: string };
-const SECTIONS = ['Appearance', 'Chat', 'Workspace', 'Conversation', 'Security'];
+const SECTIONS = ['Appearance', 'Chat', 'Providers', 'Workspace', 'Conversation', 'Security'];
+type Providers = { active_provider: string | null; providers: ProviderRow[] };
 const THEMES: Option<Settings['theme']>[] = [
   { value: 'dark', label: 'Dark' },
   { value: 'light', label: 'Light' },
@@ -60,7 +67,9 @@ export class HermesSettingsDialog extends LitElement {
 
   @state() private query = '';
   @state() private saved = false;
-  @state() private models: { default_model: string | null; models: ModelOption[] } | null = null;
+  @state() private models: Pick<ModelCatalog, 'default_model' | 'models'> & Partial<ModelCatalog> | null = null;
+  @state() private providers: Providers | null = null;
+  @state() private providersError = '';
   @state() private workspaceError = '';
   /** What the user typed for a refused workspace, kept so it can be corrected. */
   @state() private workspaceDraft: string | null = null;
@@ -74,8 +83,31 @@ export class HermesSettingsDialog extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     this.#returnFocus = deepActive();
-    api.models().then((m) => (this.models = m), () => (this.models = { default_model: null, models: [] }));
+    this.#loadModels();
+    this.#loadProviders();
   }
+
+  #loadModels() {
+    api.models().then((m) => (this.models = m), () => (this.models ??= { default_model: null, models: [] }));
+  }
+
+  #loadProviders() {
+    api.providers().then(
+      (p) => ((this.providers = p), (this.providersError = '')),
+      (err: Error) => (this.providersError = err.message),
+    );
+  }
+
+  /** A key or endpoint changed: the models (which checks every provider), then the list with those states. */
+  #onProviderChanged = () => {
+    this.#loadProviders();
+    api
+      .models()
+      .then((m) => (this.models = m))
+      .catch(() => {})
+      .finally(() => this.#loadProviders());
+    announceModelsChanged();
+  };
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
@@ -112,6 +144,7 @@ export class HermesSettingsDialog extends LitElement {
     try {
       await api.setDefaultModel(id);
       if (this.models) this.models = { ...this.models, default_model: id };
+      announceModelsChanged();
       this.saved = true;
       clearTimeout(this.#savedTimer);
       this.#savedTimer = setTimeout(() => (this.saved = false), 1600);
@@ -196,10 +229,20 @@ export class HermesSettingsDialog extends LitElement {
         control: () =>
           models?.models.length
             ? html`<select id="default_model" @change=${(e: Event) => this.#saveModel((e.target as HTMLSelectElement).value)}>
-                ${models.models.map((m) => html`<option value=${m.id} ?selected=${m.id === models.default_model}>${m.label}</option>`)}
+                ${models.default_model && !models.models.some((m) => m.id === models.default_model)
+                  ? html`<option value=${models.default_model} selected>${models.default_model}</option>`
+                  : nothing}
+                ${models.groups?.length
+                  ? models.groups.map(
+                      (g) => html`<optgroup label=${g.label ?? g.provider}>
+                        ${g.models.map((m) => html`<option value=${m.id} ?selected=${m.id === models.default_model}>${m.label}</option>`)}
+                      </optgroup>`,
+                    )
+                  : models.models.map((m) => html`<option value=${m.id} ?selected=${m.id === models.default_model}>${m.label}</option>`)}
               </select>`
             : html`<span class="readonly mono" title=${models?.default_model ?? ''}>${models ? (model?.label ?? models.default_model ?? 'Not configured') : '…'}</span>`,
       },
+      ...this.#providerRows(),
       {
         id: 'default_workspace',
         section: 'Workspace',
@@ -266,10 +309,58 @@ export class HermesSettingsDialog extends LitElement {
     ];
   }
 
+  /** Settings → Providers: one row per provider (state, masked key, its actions), then "add an endpoint". */
+  #providerRows(): Row[] {
+    const list = this.providers;
+    const common = 'provider providers api key keys model models endpoint';
+    if (!list) {
+      return [
+        {
+          id: 'providers',
+          section: 'Providers',
+          label: 'Providers',
+          hint: this.providersError ? `Could not load the providers: ${this.providersError}` : 'Loading…',
+          keywords: common,
+          control: () => nothing,
+        },
+      ];
+    }
+    const rows: Row[] = list.providers.map((p) => ({
+      id: `provider:${p.id}`,
+      section: 'Providers',
+      label: p.label,
+      hint: providerHint(p),
+      detail: () => providerState(p),
+      keywords: `${common} ${p.id} ${p.kind} ${p.kind === 'custom' ? 'self-hosted openai-compatible' : ''} ${p.key_env ?? ''} ${p.base_url ?? ''} ${p.active ? 'active default' : ''} ${p.status} ${p.error ?? ''}`,
+      control: () => html`<hermes-provider-row .provider=${p} @provider-changed=${this.#onProviderChanged}></hermes-provider-row>`,
+    }));
+    const keyless = HOSTED.filter((h) => !list.providers.some((p) => p.id === h.id && p.key_set));
+    if (keyless.length) {
+      rows.push({
+        id: 'add_provider',
+        section: 'Providers',
+        label: 'Hosted provider',
+        hint: `Add an API key for ${keyless.map((h) => h.label).join(', ').replace(/, ([^,]*)$/, ' or $1')}.`,
+        keywords: `${common} add hosted ${keyless.map((h) => `${h.id} ${h.key_env}`).join(' ')}`,
+        control: () => html`<hermes-provider-add .options=${keyless} @provider-changed=${this.#onProviderChanged}></hermes-provider-add>`,
+      });
+    }
+    rows.push({
+      id: 'add_endpoint',
+      section: 'Providers',
+      label: 'Self-hosted endpoint',
+      hint: 'Any OpenAI-compatible API: vLLM, llama.cpp, TabbyAPI, Ollama or LM Studio on another machine.',
+      keywords: `${common} add custom self-hosted openai-compatible base url vllm llama ollama lm studio local server`,
+      control: () => html`<hermes-endpoint-form @provider-changed=${this.#onProviderChanged}></hermes-endpoint-form>`,
+    });
+    return rows;
+  }
+
   /** Every typed word must start a word of the row's text ("the" finds Theme, not "other"). */
   #matches(row: Row): boolean {
     const words = `${row.section} ${row.label} ${row.hint ?? ''} ${row.keywords}`.toLowerCase().split(/[^a-z0-9$+]+/);
-    return this.query.toLowerCase().split(/\s+/).filter(Boolean).every((q) => words.some((w) => w.startsWith(q)));
+    // The query is cut like the text, so a variable name (ANTHROPIC_API_KEY) finds its row.
+    return this.query.toLowerCase().split(/[^a-z0-9$+]+/).filter(Boolean).every((q) => words.some((w) => w.startsWith(q)));
   }
 
   #onSearchKey(e: KeyboardEvent): void {
@@ -315,6 +406,7 @@ export class HermesSettingsDialog extends LitElement {
                   <div class="text">
                     <label for=${r.id}>${r.label}</label>
                     ${r.hint ? html`<p class="hint meta">${r.hint}</p>` : nothing}
+                    ${r.detail ? r.detail() : nothing}
                   </div>
                   <div class="control">${r.control()}</div>
                 </div>`,
@@ -329,6 +421,31 @@ export class HermesSettingsDialog extends LitElement {
   }
 
   static override styles = [baseStyles, settingsStyles];
+}
+
+/** A provider row's quiet description: where it is, and which key it reads. */
+function providerHint(p: ProviderRow): string {
+  const parts: string[] = [];
+  if (p.base_url) parts.push(p.base_url);
+  if (p.key_env && p.kind !== 'custom') parts.push(p.key_env);
+  return parts.join(' · ');
+}
+
+/** Whether it works: ok (with its model count), its error, or that it needs a key. */
+function providerState(p: ProviderRow): TemplateResult {
+  const active = p.active ? html`<span class="tag">active</span>` : nothing;
+  switch (p.status) {
+    case 'ok':
+      return html`<p class="state ok meta" data-role="provider-status" data-status="ok">
+        ${icons.check()} Works${p.models_count !== undefined ? html` · ${p.models_count === 1 ? '1 model' : `${p.models_count} models`}` : nothing} ${active}
+      </p>`;
+    case 'error':
+      return html`<p class="state error meta" data-role="provider-status" data-status="error">${icons.alert()} ${p.error ?? 'Not working'} ${active}</p>`;
+    case 'no_key':
+      return html`<p class="state meta" data-role="provider-status" data-status="no_key">No key yet ${active}</p>`;
+    default:
+      return html`<p class="state meta" data-role="provider-status" data-status="unknown">Not checked yet ${active}</p>`;
+  }
 }
 
 declare global {

@@ -108,6 +108,34 @@ export const settingsStyles = css`
   .hint {
     margin: 2px 0 0;
   }
+  .state {
+    display: flex;
+    align-items: center;
+    flex-wrap: wrap;
+    gap: var(--hermes-space-xs);
+    margin: 2px 0 0;
+  }
+  .state svg {
+    width: 12px;
+    height: 12px;
+    flex: none;
+  }
+  .state.ok {
+    color: var(--hermes-color-success);
+  }
+  .state.error {
+    color: var(--hermes-color-error);
+    overflow-wrap: anywhere;
+  }
+  .tag {
+    padding: 0 var(--hermes-space-xs);
+    border: var(--hermes-border-width) solid var(--hermes-border);
+    border-radius: var(--hermes-radius-sm);
+    color: var(--hermes-fg-muted);
+  }
+  .hint {
+    overflow-wrap: anywhere;
+  }
   .control {
     flex: 0 1 auto;
     display: flex;
@@ -116,8 +144,11 @@ export const settingsStyles = css`
     gap: var(--hermes-space-xs);
     max-width: 100%;
   }
-  /* An open password form takes the row's whole width, under its label. */
-  .control:has(> hermes-password-settings[open]) {
+  /* An open password, key or endpoint form takes the row's whole width, under its label. */
+  .control:has(> hermes-password-settings[open]),
+  .control:has(> hermes-provider-row[open]),
+  .control:has(> hermes-endpoint-form[open]),
+  .control:has(> hermes-provider-add[open]) {
     flex: 1 1 100%;
     align-items: stretch;
   }

@@ -1,4 +1,4 @@
-import { expect, fixture, cleanup } from './helpers.js';
+import { expect, fixture, cleanup, waitFor } from './helpers.js';
 import '../../components/app/hermes-app.js';
 
 describe('component test setup', () => {
@@ -7,7 +7,8 @@ describe('component test setup', () => {
   it('renders the app shell in Chromium with its layout and hooks', async () => {
     const el = await fixture<HTMLElement>('hermes-app');
     const root = el.shadowRoot!;
-    expect(root.querySelector('.layout')).to.exist;
+    // At `/` the app first asks whether to show the onboarding wizard (unanswered here: the app).
+    await waitFor(() => expect(root.querySelector('.layout')).to.exist);
     expect(root.querySelector('hermes-chat-view')).to.exist;
     expect(root.querySelector('[data-role="open-settings"]')).to.exist;
   });

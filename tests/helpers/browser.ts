@@ -32,7 +32,7 @@ export interface UiHarness {
 }
 
 /** The real server (built, as `npm start` runs it), a scripted model, and Chromium. */
-export async function startUi(options: { prepare?: (stateDir: string) => Promise<void>; env?: Record<string, string> } = {}): Promise<UiHarness> {
+export async function startUi(options: { prepare?: (stateDir: string) => Promise<void>; env?: Record<string, string>; /** A fresh install: no config.yaml (the first-run wizard shows). */ noConfig?: boolean } = {}): Promise<UiHarness> {
   const home = await mkdtemp(join(tmpdir(), 'hermes-ui-'));
   const hermes = join(home, '.hermes');
   const stateDir = join(hermes, 'webui');
@@ -40,7 +40,7 @@ export async function startUi(options: { prepare?: (stateDir: string) => Promise
   await options.prepare?.(stateDir);
   const model = await startScriptedOpenAI();
   model.setRouter((req) => (isTitleRequest(req) ? [{ text: 'A scripted title' }] : undefined));
-  await writeFile(join(hermes, 'config.yaml'), `model:\n  default: scripted-model\n  provider: custom\n  base_url: ${model.url}\n`);
+  if (!options.noConfig) await writeFile(join(hermes, 'config.yaml'), `model:\n  default: scripted-model\n  provider: custom\n  base_url: ${model.url}\n`);
   const server = await startServer({ HOME: home, HERMES_HOME: hermes, ...options.env });
   const browser = await launchBrowser();
   const contexts: BrowserContext[] = [];

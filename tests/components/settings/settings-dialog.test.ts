@@ -9,6 +9,7 @@ const rows = (el: HermesSettingsDialog) => [...el.shadowRoot!.querySelectorAll<H
 function stub(extra: Record<string, unknown> = {}) {
   return stubFetch({
     'GET /api/models': { default_model: 'claude-x', models: [{ id: 'claude-x', label: 'Claude X', provider: 'anthropic' }] },
+    'GET /api/providers': { active_provider: 'anthropic', providers: [{ id: 'anthropic', label: 'Anthropic', kind: 'hosted', key_env: 'ANTHROPIC_API_KEY', key_set: true, key_masked: 'sk-ant-…beef', base_url: null, active: true, status: 'ok' }] },
     'POST /api/settings': (c: FetchCall) => ({ ...SETTINGS, ...c.body }),
     ...extra,
   });
@@ -30,7 +31,8 @@ describe('hermes-settings-dialog', () => {
     const { el } = await mountWith<HermesSettingsDialog>('hermes-settings-dialog', { session: session() });
     const dialog = el.shadowRoot!.querySelector<HTMLDialogElement>('dialog[data-role="settings"]')!;
     expect(dialog.open).to.equal(true);
-    expect(rows(el)).to.deep.equal(['theme', 'font_size', 'send_key', 'show_thinking', 'default_model', 'default_workspace', 'export', 'import', 'password', 'api_redact_enabled']);
+    await waitFor(() => expect(rows(el)).to.include('provider:anthropic'));
+    expect(rows(el)).to.deep.equal(['theme', 'font_size', 'send_key', 'show_thinking', 'default_model', 'provider:anthropic', 'add_provider', 'add_endpoint', 'default_workspace', 'export', 'import', 'password', 'api_redact_enabled']);
     await waitFor(() => expect(el.shadowRoot!.querySelector<HTMLSelectElement>('#default_model')?.value).to.equal('claude-x'));
   });
 
