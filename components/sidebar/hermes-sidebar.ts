@@ -14,6 +14,7 @@ import type { HermesSessionList } from './hermes-session-list.js';
 import './hermes-session-list.js';
 import './hermes-session-menu.js';
 import './hermes-project-chips.js';
+import './hermes-agent-sessions.js';
 
 /**
  * The sidebar column: "New chat" and search on top, project chips, the (virtual) session list
@@ -167,6 +168,7 @@ export class HermesSidebar extends LitElement {
       >
         <div slot="empty">${this.#empty(s)}</div>
       </hermes-session-list>
+      <hermes-agent-sessions></hermes-agent-sessions>
       <footer class="bottom">
         <button class="archived" data-role="archived-toggle" aria-pressed=${s.showArchived} @click=${() => void s.setShowArchived(!s.showArchived)}>
           ${icons.archive()}<span>${s.showArchived ? 'Hide archived' : 'Show archived'}</span>

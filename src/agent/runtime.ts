@@ -43,6 +43,34 @@ export interface AgentRuntime {
   readonly setup?: AgentSetup;
   /** Makes `model` the default for new turns (config.yaml's model.default for the builtin agent). */
   setDefaultModel?(model: string): Promise<void>;
+  /** Which agent answers and how (GET /api/agent); absent: the runtime's `kind` says enough. */
+  describe?(options?: { refresh?: boolean }): Promise<AgentInfo>;
+}
+
+/**
+ * GET /api/agent: who answers chat turns, over which path, and what that path cannot do, so
+ * the UI can say it quietly (e.g. "Hermes Agent · runs API", "no clarifying questions").
+ */
+export interface AgentInfo {
+  /** The runtime's kind: `builtin` or `gateway`. */
+  kind: string;
+  /** A short name for people: "Built-in agent", "Hermes Agent". */
+  label: string;
+  /** How turns travel: `builtin`, `runs` (Hermes' runs API), `chat_completions` (the fallback); null while unreachable. */
+  path: string | null;
+  /** Where the agent is (the gateway's base URL), when it is elsewhere. */
+  base_url?: string;
+  reachable: boolean;
+  /** What the path supports: streaming, tool_events, reasoning, approvals, clarify, stop, sessions. */
+  features: Record<string, boolean>;
+  /** What it cannot do, one short sentence each. */
+  limitations: string[];
+  /** Why it is unreachable or unusable, with what to do about it. */
+  error?: string;
+  hint?: string;
+  /** The gateway's own name and version, when it says. */
+  platform?: string | null;
+  version?: string | null;
 }
 
 export type { Catalog, CatalogGroup, CatalogModel } from './catalog/catalog.js';

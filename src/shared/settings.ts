@@ -30,6 +30,8 @@ export const SETTINGS_DEFAULTS = {
   default_message_mode: 'steer',
   auto_title_refresh_every: '0',
   check_for_updates: true,
+  /** List the Hermes Agent's own sessions (CLI, Telegram, … from $HERMES_HOME/state.db) read-only in the sidebar. */
+  show_cli_sessions: false,
   /** Mask credentials (API keys, tokens, private keys, URL passwords) in what the API shows; storage keeps them. */
   api_redact_enabled: true,
   password_hash: null as string | null,
@@ -65,6 +67,7 @@ export const SettingsPatchSchema = z
     default_message_mode: z.enum(['queue', 'interrupt', 'steer']),
     auto_title_refresh_every: z.enum(['0', '5', '10', '20']),
     check_for_updates: z.boolean(),
+    show_cli_sessions: z.boolean(),
     api_redact_enabled: z.boolean(),
   })
   .partial()

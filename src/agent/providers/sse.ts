@@ -2,18 +2,21 @@
 export interface SseRecord {
   event?: string;
   data: string;
+  /** The last event ID (`id:`) in force, only when asked for with `{ ids: true }`. */
+  id?: string;
 }
 
 /**
  * Parses a byte stream of Server-Sent Events (WHATWG rules: `\n`, `\r\n` or `\r` line ends,
  * `:` comments, multi-line `data:`), yielding each record the moment its blank line arrives so a
- * relay adds no latency. `id:` and `retry:` are ignored: model APIs do not resume streams.
+ * relay adds no latency. `retry:` is ignored, and `id:` too unless `options.ids` asks for it
+ * (model APIs do not resume streams; Hermes' run events can).
  *
  * `signal` cancels the underlying read at once (a pending `read()` does not wait for the next
  * byte) and rethrows the signal's reason. Stopping iteration early cancels the stream, which
  * closes the connection.
  */
-export async function* parseSse(body: ReadableStream<Uint8Array>, signal?: AbortSignal): AsyncGenerator<SseRecord> {
+export async function* parseSse(body: ReadableStream<Uint8Array>, signal?: AbortSignal, options: { ids?: boolean } = {}): AsyncGenerator<SseRecord> {
   const reader = body.getReader();
   // TextDecoder in streaming mode keeps a multi-byte character split across chunks intact.
   const decoder = new TextDecoder();
@@ -26,6 +29,8 @@ export async function* parseSse(body: ReadableStream<Uint8Array>, signal?: Abort
   let data: string[] = [];
   let event: string | undefined;
   let hasData = false;
+  // WHATWG: the last event ID persists across records until another `id:` replaces it.
+  let lastId: string | undefined;
 
   // Returns the finished record when `line` is the blank line that ends one.
   const takeLine = (line: string): SseRecord | null => {
@@ -35,6 +40,7 @@ export async function* parseSse(body: ReadableStream<Uint8Array>, signal?: Abort
         return null;
       }
       const record: SseRecord = event === undefined ? { data: data.join('\n') } : { event, data: data.join('\n') };
+      if (options.ids && lastId !== undefined) record.id = lastId;
       data = [];
       event = undefined;
       hasData = false;
@@ -50,6 +56,8 @@ export async function* parseSse(body: ReadableStream<Uint8Array>, signal?: Abort
       hasData = true;
     } else if (field === 'event') {
       event = value;
+    } else if (field === 'id' && !value.includes('\0')) {
+      lastId = value;
     }
     return null;
   };

@@ -1,0 +1,187 @@
+import { stat } from 'node:fs/promises';
+import type { Logger } from '../../ports/platform.js';
+import type { AgentSessionRow, AgentSessionSource } from '../../ports/agent-sessions.js';
+import type { Message } from '../../shared/session.js';
+
+type Database = import('better-sqlite3').Database;
+
+/** Sources that are not conversations a person had (a tool's one-off run, a delegated subagent). */
+const HIDDEN_SOURCES = ['tool', 'subagent'];
+
+const LABELS: Record<string, string> = {
+  cli: 'CLI',
+  tui: 'TUI',
+  api_server: 'API',
+  acp: 'Editor',
+  cron: 'Cron',
+  desktop: 'Desktop',
+  telegram: 'Telegram',
+  discord: 'Discord',
+  slack: 'Slack',
+  whatsapp: 'WhatsApp',
+  signal: 'Signal',
+  email: 'Email',
+  matrix: 'Matrix',
+  webhook: 'Webhook',
+  homeassistant: 'Home Assistant',
+};
+
+export const sourceLabel = (source: string) => LABELS[source] ?? (source ? source.charAt(0).toUpperCase() + source.slice(1).replace(/_/g, ' ') : 'Hermes');
+
+/**
+ * Hermes' `state.db` (SQLite, WAL), opened read-only for each read and closed at once: Hermes
+ * owns the file and may be writing it, so nothing here writes, keeps a handle, or takes a lock
+ * longer than one query. Columns differ between Hermes versions: only `sessions.id`,
+ * `sessions.source` and `messages.session_id/role` are required; the rest is read when present.
+ *
+ * better-sqlite3 is loaded on first use, so a missing or broken native build only turns this
+ * off (logged once) instead of stopping the server.
+ */
+export class NodeHermesStateDb implements AgentSessionSource {
+  #driver: Promise<typeof import('better-sqlite3') | null> | null = null;
+
+  constructor(
+    readonly path: string,
+    private readonly logger: Logger,
+  ) {}
+
+  #load() {
+    this.#driver ??= import('better-sqlite3')
+      .then((m) => (m.default ?? m) as unknown as typeof import('better-sqlite3'))
+      .catch((err: unknown) => {
+        this.logger.error({ msg: 'better-sqlite3 could not be loaded; Hermes sessions are not listed', error: String((err as Error)?.message ?? err) });
+        return null;
+      });
+    return this.#driver;
+  }
+
+  async available(): Promise<boolean> {
+    const s = await stat(this.path).catch(() => null);
+    return !!s?.isFile() && !!(await this.#load());
+  }
+
+  async #read<T>(fn: (db: Database, columns: (table: string) => Set<string>) => T): Promise<T | null> {
+    if (!(await stat(this.path).catch(() => null))?.isFile()) return null;
+    const Driver = await this.#load();
+    if (!Driver) return null;
+    let db: Database | null = null;
+    try {
+      db = new Driver(this.path, { readonly: true, fileMustExist: true, timeout: 2000 });
+      db.pragma('query_only = ON');
+      const cache = new Map<string, Set<string>>();
+      const columns = (table: string) => {
+        let set = cache.get(table);
+        if (!set) {
+          set = new Set((db!.prepare(`PRAGMA table_info(${table})`).all() as Array<{ name: string }>).map((c) => c.name));
+          cache.set(table, set);
+        }
+        return set;
+      };
+      return fn(db, columns);
+    } catch (err) {
+      this.logger.error({ msg: 'reading Hermes state.db failed', path: this.path, error: String((err as Error)?.message ?? err) });
+      return null;
+    } finally {
+      db?.close();
+    }
+  }
+
+  #rowSql(columns: (table: string) => Set<string>): string {
+    const s = columns('sessions');
+    const m = columns('messages');
+    const opt = (name: string, fallback = 'NULL') => (s.has(name) ? `s.${name}` : fallback);
+    const lastAt = m.has('timestamp') ? '(SELECT MAX(timestamp) FROM messages WHERE session_id = s.id)' : 'NULL';
+    const count = s.has('message_count') ? 's.message_count' : '(SELECT COUNT(*) FROM messages WHERE session_id = s.id)';
+    const firstUser = m.has('content') ? `(SELECT content FROM messages WHERE session_id = s.id AND role = 'user' ORDER BY ${m.has('id') ? 'id' : 'rowid'} LIMIT 1)` : 'NULL';
+    return `SELECT s.id AS id, s.source AS source, ${opt('title')} AS title, ${opt('model')} AS model, ${opt('started_at')} AS started_at,
+      ${opt('ended_at')} AS ended_at, ${count} AS message_count, ${lastAt} AS last_at, ${firstUser} AS first_user
+      FROM sessions s`;
+  }
+
+  async list(options: { limit: number }): Promise<AgentSessionRow[]> {
+    const rows = await this.#read((db, columns) => {
+      const hidden = HIDDEN_SOURCES.map(() => '?').join(', ');
+      const sql = `SELECT * FROM (${this.#rowSql(columns)} WHERE s.source NOT IN (${hidden})) ORDER BY COALESCE(last_at, ended_at, started_at, 0) DESC LIMIT ?`;
+      return db.prepare(sql).all(...HIDDEN_SOURCES, options.limit) as RawRow[];
+    });
+    return (rows ?? []).map(toRow);
+  }
+
+  async get(id: string, options: { limit: number }): Promise<{ row: AgentSessionRow; messages: Message[]; truncated: boolean } | null> {
+    return this.#read((db, columns) => {
+      const raw = db.prepare(`${this.#rowSql(columns)} WHERE s.id = ?`).get(id) as RawRow | undefined;
+      if (!raw || HIDDEN_SOURCES.includes(String(raw.source))) return null;
+      const m = columns('messages');
+      const pick = ['role', 'content', 'tool_call_id', 'tool_calls', 'tool_name', 'timestamp', 'reasoning', 'reasoning_content'].filter((c) => m.has(c));
+      const order = m.has('id') ? 'id' : 'rowid';
+      const total = (db.prepare('SELECT COUNT(*) AS n FROM messages WHERE session_id = ?').get(id) as { n: number }).n;
+      const rows = db
+        .prepare(`SELECT * FROM (SELECT ${order} AS _order, ${pick.join(', ')} FROM messages WHERE session_id = ? ORDER BY ${order} DESC LIMIT ?) ORDER BY _order`)
+        .all(id, options.limit) as Array<Record<string, unknown>>;
+      const messages = rows.map(toMessage).filter((x): x is Message => x !== null);
+      return { row: toRow(raw), messages, truncated: total > rows.length };
+    });
+  }
+}
+
+interface RawRow {
+  id: string;
+  source: string;
+  title: string | null;
+  model: string | null;
+  started_at: number | null;
+  ended_at: number | null;
+  message_count: number | null;
+  last_at: number | null;
+  first_user: string | null;
+}
+
+function toRow(r: RawRow): AgentSessionRow {
+  const source = String(r.source ?? '');
+  const created = typeof r.started_at === 'number' ? r.started_at : 0;
+  const firstLine = typeof r.first_user === 'string' ? r.first_user.replace(/\s+/g, ' ').trim() : '';
+  const title = (typeof r.title === 'string' && r.title.trim()) || (firstLine ? (firstLine.length > 60 ? `${firstLine.slice(0, 60)}…` : firstLine) : `${sourceLabel(source)} session`);
+  return {
+    session_id: String(r.id),
+    title,
+    source,
+    source_label: sourceLabel(source),
+    model: typeof r.model === 'string' ? r.model : null,
+    created_at: created,
+    updated_at: Math.max(created, typeof r.ended_at === 'number' ? r.ended_at : 0, typeof r.last_at === 'number' ? r.last_at : 0),
+    message_count: typeof r.message_count === 'number' ? r.message_count : 0,
+    read_only: true,
+  };
+}
+
+function parseJson(text: unknown): unknown {
+  if (typeof text !== 'string' || !text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A state.db message row in this project's message shape (system prompts are left out). */
+function toMessage(r: Record<string, unknown>): Message | null {
+  const role = String(r.role ?? '');
+  if (role !== 'user' && role !== 'assistant' && role !== 'tool') return null;
+  const content = typeof r.content === 'string' ? r.content : r.content == null ? '' : String(r.content);
+  const out: Message = { role, content, ...(typeof r.timestamp === 'number' ? { timestamp: r.timestamp } : {}), _source: 'hermes_state_db' };
+  const calls = parseJson(r.tool_calls);
+  if (role === 'assistant' && Array.isArray(calls) && calls.length) {
+    out.tool_calls = calls.map((c: any, i: number) => ({
+      id: String(c?.id ?? `call_${i}`),
+      type: 'function',
+      function: { name: String(c?.function?.name ?? c?.name ?? 'tool'), arguments: typeof c?.function?.arguments === 'string' ? c.function.arguments : JSON.stringify(c?.function?.arguments ?? c?.arguments ?? {}) },
+    }));
+  }
+  if (role === 'tool') {
+    if (typeof r.tool_call_id === 'string') out.tool_call_id = r.tool_call_id;
+    if (typeof r.tool_name === 'string') out.name = r.tool_name;
+  }
+  const reasoning = typeof r.reasoning === 'string' && r.reasoning ? r.reasoning : typeof r.reasoning_content === 'string' && r.reasoning_content ? r.reasoning_content : null;
+  if (role === 'assistant' && reasoning) out.reasoning = reasoning;
+  return out;
+}
