@@ -9,8 +9,8 @@ const chunk = (delta, finish = null) =>
   `data: ${JSON.stringify({ id: 'b', object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
 
 /**
- * `plan(request)` decides a turn: { tokens, intervalMs, burst } — `burst` writes every token at
- * once (throughput), otherwise one every intervalMs.
+ * `plan(request)` decides a turn: { tokens, intervalMs, burst, initialDelayMs } — `burst` writes
+ * every token at once (throughput), otherwise one every intervalMs.
  */
 export function startProvider(plan) {
   const server = http.createServer(async (req, res) => {
@@ -24,7 +24,9 @@ export function startProvider(plan) {
       res.end(chunk({ content: 'Bench' }) + chunk({}, 'stop') + 'data: [DONE]\n\n');
       return;
     }
-    const { tokens, intervalMs = 0, burst = false } = plan(request);
+    const { tokens, intervalMs = 0, burst = false, initialDelayMs = 0 } = plan(request);
+    // Lets a watcher attach before the first token, so that token is relayed live, not replayed.
+    if (initialDelayMs) await new Promise((r) => setTimeout(r, initialDelayMs));
     if (burst) {
       let out = '';
       for (let i = 0; i < tokens; i++) out += chunk({ content: 'x' });

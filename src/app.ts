@@ -17,6 +17,7 @@ import { shellRoutes } from './routes/shell.js';
 import { chatRoutes } from './routes/chat.js';
 import { interactionRoutes } from './routes/interactions.js';
 import { modelRoutes } from './routes/models.js';
+import { agentRoutes } from './routes/agent.js';
 import { embedRoutes } from './routes/embed.js';
 import { embedCors } from './http/cors.js';
 import { EmbedTokens } from './embed/tokens.js';
@@ -28,6 +29,9 @@ import { providerRoutes } from './routes/providers.js';
 import { redactingLogger } from './http/redacting-logger.js';
 
 export type { AppDeps, AppOptions } from './deps.js';
+
+/** Requests about a session's runs: on Workers they go to the session's Durable Object. */
+export const RUN_PATHS = /^\/api\/(chat\/(start|stream|stream\/status|cancel)|approval\/(pending|respond)|clarify\/(pending|respond)|session\/yolo)$/;
 
 /** The incumbent's JSON body cap. */
 export const MAX_JSON_BYTES = 20 * 1024 * 1024;
@@ -53,6 +57,10 @@ export function createApp(appDeps: AppDeps): Hono {
   app.use('*', embedCors(deps, embedTokens, auth.config));
   // Same-origin check for state-changing requests, then sign-in and CSRF when a password is set.
   app.use('*', authGuard(auth, auth.config));
+  if (deps.forwardRun) {
+    const forward = deps.forwardRun;
+    app.use('/api/*', async (c, next) => (RUN_PATHS.test(c.req.path) ? ((await forward(c)) ?? next()) : next()));
+  }
   app.use('/api/*', async (c, next) => {
     if (c.req.path === '/api/upload' || c.req.method === 'GET' || c.req.method === 'HEAD') return next();
     return bodyLimit({ maxSize: maxJson, onError: () => { throw new TooLarge('Request body too large'); } })(c, next);
@@ -75,6 +83,7 @@ export function createApp(appDeps: AppDeps): Hono {
   app.route('/', chatRoutes(deps));
   app.route('/', interactionRoutes(deps));
   app.route('/', modelRoutes(deps));
+  app.route('/', agentRoutes(deps));
   app.route('/', onboardingRoutes(deps, auth));
   app.route('/', providerRoutes(deps));
   app.route('/', embedRoutes(deps, embedTokens));

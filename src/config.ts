@@ -18,6 +18,20 @@ export interface Config {
   onboarding: OnboardingConfig;
   /** How long GET /api/models waits for provider probes (`HERMES_WEBUI_MODELS_REBUILD_BUDGET`, seconds → ms). */
   modelsBudgetMs: number;
+  /** Who answers chat turns (`HERMES_WEBUI_CHAT_BACKEND`): the builtin agent, or a Hermes Agent gateway. */
+  chatBackend: 'builtin' | 'gateway';
+  /** The Hermes API server for `chatBackend: 'gateway'` (see GatewayConfig). */
+  gateway: GatewayConfig;
+}
+
+/** A Hermes Agent API server (`hermes gateway` with API_SERVER_ENABLED). */
+export interface GatewayConfig {
+  /** `HERMES_WEBUI_GATEWAY_BASE_URL`, default http://127.0.0.1:8642 (no trailing slash). */
+  baseUrl: string;
+  /** `HERMES_WEBUI_GATEWAY_API_KEY`; absent: `API_SERVER_KEY` from the environment or `$HERMES_HOME/.env`. */
+  apiKey?: string;
+  /** `HERMES_WEBUI_GATEWAY_READ_TIMEOUT` (seconds → ms, default 120 s): the longest a gateway stream may stay silent. */
+  readTimeoutMs: number;
 }
 
 export interface OnboardingConfig {
@@ -118,6 +132,25 @@ const EnvSchema = z.object({
     .min(0.05, 'must be at least 0.05 seconds')
     .max(120, 'must be at most 120 seconds')
     .default(4),
+  HERMES_WEBUI_CHAT_BACKEND: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .refine((v) => ['builtin', 'gateway', 'api_server'].includes(v), 'must be "builtin" or "gateway"')
+    .transform((v) => (v === 'builtin' ? 'builtin' : 'gateway') as 'builtin' | 'gateway')
+    .default('builtin'),
+  HERMES_WEBUI_GATEWAY_BASE_URL: z
+    .string()
+    .trim()
+    .refine((v) => /^https?:\/\/[^\s/?#]+/i.test(v) && URL.canParse(v), 'must be an http(s) URL like http://127.0.0.1:8642')
+    .transform((v) => v.replace(/\/+$/, ''))
+    .default('http://127.0.0.1:8642'),
+  HERMES_WEBUI_GATEWAY_API_KEY: z.string().trim().max(4096, 'must be at most 4096 characters').optional(),
+  HERMES_WEBUI_GATEWAY_READ_TIMEOUT: z.coerce
+    .number({ error: 'must be a number of seconds' })
+    .min(0.05, 'must be at least 0.05 seconds')
+    .max(86400, 'must be at most 86400 seconds')
+    .default(120),
 });
 
 export class ConfigError extends Error {}
@@ -166,6 +199,12 @@ export function parseConfig(env: Record<string, string | undefined>, options: { 
     },
     onboarding: { skip: e.HERMES_WEBUI_SKIP_ONBOARDING, open: e.HERMES_WEBUI_ONBOARDING_OPEN },
     modelsBudgetMs: Math.round(e.HERMES_WEBUI_MODELS_REBUILD_BUDGET * 1000),
+    chatBackend: e.HERMES_WEBUI_CHAT_BACKEND,
+    gateway: {
+      baseUrl: e.HERMES_WEBUI_GATEWAY_BASE_URL,
+      ...(e.HERMES_WEBUI_GATEWAY_API_KEY ? { apiKey: e.HERMES_WEBUI_GATEWAY_API_KEY } : {}),
+      readTimeoutMs: Math.round(e.HERMES_WEBUI_GATEWAY_READ_TIMEOUT * 1000),
+    },
   };
 }
 

@@ -10,6 +10,7 @@ import type { RunRegistry } from './runs/registry.js';
 import type { InteractionHub } from './runs/interactions.js';
 import type { EmbedTokenStore } from './ports/embed-token-store.js';
 import type { AuthStore } from './ports/auth-store.js';
+import type { AgentSessionSource } from './ports/agent-sessions.js';
 import type { AuthConfig } from './config.js';
 import type { Context } from 'hono';
 
@@ -23,10 +24,19 @@ export interface AppDeps {
   attachments: AttachmentStore;
   /** The agent behind chat turns, the runs it is doing, and what they wait on a person for. */
   agent: { runtime: AgentRuntime; registry: RunRegistry; hub: InteractionHub };
+  /** The Hermes Agent's own sessions (state.db), listed read-only when the setting is on; absent where there is none. */
+  agentSessions?: AgentSessionSource;
   /** Password login's keys, signed-in sessions and failed-login ledger. */
   auth: AuthStore;
   /** The connecting socket's address (the runtime knows it; the core does not). */
   clientAddress?: (c: Context) => string | undefined;
+  /** Work that must outlive the request that started it (a chat turn); Workers pass ctx.waitUntil. */
+  background?: (work: Promise<unknown>) => void;
+  /**
+   * Hands a run request (chat, approvals, clarify, yolo) to whoever owns the session's runs —
+   * on Workers, the session's Durable Object. Null: answer it here.
+   */
+  forwardRun?: (c: Context) => Promise<Response | null>;
   clock: Clock;
   logger: Logger;
   /** The built front end; without it only the API is served. */
@@ -44,6 +54,8 @@ export interface AppOptions {
   maxJsonBytes?: number;
   version: string;
   /** Password, cookie and origin rules; defaults when absent (no password, 30-day sessions). */
+  /** What this deployment can do (Workers: no files, uploads or shell); all true when absent. */
+  features?: { files: boolean; uploads: boolean; terminal: boolean };
   /** First-run wizard switches (HERMES_WEBUI_SKIP_ONBOARDING, HERMES_WEBUI_ONBOARDING_OPEN). */
   onboarding?: { skip?: boolean; open?: boolean };
   auth?: Partial<AuthConfig> & {

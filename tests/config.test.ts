@@ -23,6 +23,8 @@ describe('config', () => {
       },
       onboarding: { skip: false, open: false },
       modelsBudgetMs: 4000,
+      chatBackend: 'builtin',
+      gateway: { baseUrl: 'http://127.0.0.1:8642', readTimeoutMs: 120_000 },
     });
   });
 
@@ -58,6 +60,8 @@ describe('config', () => {
       },
       onboarding: { skip: false, open: false },
       modelsBudgetMs: 4000,
+      chatBackend: 'builtin',
+      gateway: { baseUrl: 'http://127.0.0.1:8642', readTimeoutMs: 120_000 },
     });
   });
 
@@ -113,5 +117,24 @@ describe('config', () => {
   it('knows loopback hosts', () => {
     for (const h of ['127.0.0.1', '127.1.2.3', 'localhost', '::1', '[::1]']) expect(isLoopbackHost(h), h).toBe(true);
     for (const h of ['0.0.0.0', '192.168.1.5', '::', 'example.com']) expect(isLoopbackHost(h), h).toBe(false);
+  });
+
+  it('reads the gateway backend variables, and refuses bad ones with the variable named', () => {
+    const c = parseConfig(
+      {
+        HERMES_WEBUI_CHAT_BACKEND: 'Gateway',
+        HERMES_WEBUI_GATEWAY_BASE_URL: 'http://10.0.0.5:8642/',
+        HERMES_WEBUI_GATEWAY_API_KEY: ' sk-key \n',
+        HERMES_WEBUI_GATEWAY_READ_TIMEOUT: '2.5',
+      },
+      { home },
+    );
+    expect(c.chatBackend).toBe('gateway');
+    expect(c.gateway).toEqual({ baseUrl: 'http://10.0.0.5:8642', apiKey: 'sk-key', readTimeoutMs: 2500 });
+    // The incumbent's other name for it.
+    expect(parseConfig({ HERMES_WEBUI_CHAT_BACKEND: 'api_server' }, { home }).chatBackend).toBe('gateway');
+    expect(() => parseConfig({ HERMES_WEBUI_CHAT_BACKEND: 'python' }, { home })).toThrow(/HERMES_WEBUI_CHAT_BACKEND: must be "builtin" or "gateway"/);
+    expect(() => parseConfig({ HERMES_WEBUI_GATEWAY_BASE_URL: 'localhost:8642' }, { home })).toThrow(/HERMES_WEBUI_GATEWAY_BASE_URL: must be an http\(s\) URL/);
+    expect(() => parseConfig({ HERMES_WEBUI_GATEWAY_READ_TIMEOUT: 'soon' }, { home })).toThrow(/HERMES_WEBUI_GATEWAY_READ_TIMEOUT: must be a number of seconds/);
   });
 });

@@ -19,6 +19,7 @@ import type { ModelCatalogView } from './hermes-model-picker.js';
 import { MODELS_CHANGED } from '../events.js';
 import './hermes-attachment-chip.js';
 import './hermes-model-picker.js';
+import './hermes-agent-badge.js';
 import './hermes-slash-menu.js';
 
 const basename = (path: string) => path.replace(/[\\/]+$/, '').split(/[\\/]/).pop() || path;
@@ -328,6 +329,7 @@ export class HermesComposer extends LitElement {
             @model-change=${this.#onModelChange}
             @models-refresh=${() => void this.#refreshModels()}
           ></hermes-model-picker>
+          <hermes-agent-badge></hermes-agent-badge>
           <span class="spacer"></span>
           ${running
             ? html`<button class="icon-button stop outline" data-role="stop" title="Stop" aria-label="Stop" @click=${() => void chat!.cancel()}>${icons.stop()}</button>`

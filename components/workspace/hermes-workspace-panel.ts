@@ -91,7 +91,9 @@ export class HermesWorkspacePanel extends LitElement {
   }
 
   override render() {
-    const sid = this.chat?.sessionId ?? null;
+    // A deployment without a file system (Cloudflare Workers) says so instead of failing per file.
+    const filesAvailable = (this.ui?.settings?.features as { files?: boolean } | undefined)?.files !== false;
+    const sid = filesAvailable ? (this.chat?.sessionId ?? null) : null;
     const root = this.#workspace;
     const name = root.replace(/\/+$/, '').split('/').pop() || root || 'Workspace';
     return html`
@@ -117,7 +119,9 @@ export class HermesWorkspacePanel extends LitElement {
               ? html`<hermes-file-preview .sessionId=${sid} .path=${this.openPath} @close=${this.#closePreview}></hermes-file-preview>`
               : nothing}
           </div>`
-        : html`<p class="note meta" data-role="no-session">Open a conversation to browse its workspace files.</p>`}
+        : filesAvailable
+          ? html`<p class="note meta" data-role="no-session">Open a conversation to browse its workspace files.</p>`
+          : html`<p class="note meta" data-role="files-unavailable">Files are not available on this deployment: it runs on Cloudflare Workers, which has no file system. The agent can still chat, plan with todos, remember and ask you questions.</p>`}
     `;
   }
 

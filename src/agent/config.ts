@@ -138,7 +138,15 @@ export function parseAgentConfig(input: { configYaml: string | null; dotenv: str
     throw new AgentConfigError(`config.yaml: ${issue.path.join('.')}: ${issue.message}`);
   }
   const f = parsed.data;
-  const m = typeof f.model === 'string' ? { default: f.model } : (f.model ?? {});
+  const fileModel = typeof f.model === 'string' ? { default: f.model } : (f.model ?? {});
+  // The deployment's own variables win over config.yaml (on Workers they are the only source).
+  const m = {
+    ...fileModel,
+    ...(env.HERMES_WEBUI_DEFAULT_MODEL ? { default: env.HERMES_WEBUI_DEFAULT_MODEL } : {}),
+    ...(env.HERMES_WEBUI_PROVIDER ? { provider: env.HERMES_WEBUI_PROVIDER } : {}),
+    ...(env.HERMES_WEBUI_BASE_URL ? { base_url: env.HERMES_WEBUI_BASE_URL } : {}),
+    ...(env.HERMES_WEBUI_API_KEY ? { api_key: env.HERMES_WEBUI_API_KEY } : {}),
+  };
   const mode = f.approvals?.mode;
   const apiMode = m && 'api_mode' in m ? m.api_mode : null;
   return {

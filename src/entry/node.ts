@@ -22,6 +22,10 @@ import { RunRegistry } from '../runs/registry.js';
 import { InteractionHub } from '../runs/interactions.js';
 import { recoverInterruptedTurns } from '../runs/recovery.js';
 import { BuiltinAgentRuntime } from '../agent/builtin/runtime.js';
+import type { AgentRuntime } from '../agent/runtime.js';
+import { GatewayAgentRuntime } from '../agent/gateway/runtime.js';
+import { gatewayApiKey } from '../adapters/platform/node-gateway-key.js';
+import { NodeHermesStateDb } from '../adapters/platform/node-hermes-state-db.js';
 import { FsEmbedTokenStore } from '../adapters/storage/fs/fs-embed-tokens.js';
 import { MemoryEmbedTokenStore } from '../adapters/storage/memory/memory-embed-tokens.js';
 import { FsAuthStore } from '../adapters/storage/fs/fs-auth-store.js';
@@ -37,6 +41,22 @@ export const jsonLogger: Logger = {
   info: (record) => process.stdout.write(JSON.stringify(record) + '\n'),
   error: (record) => process.stderr.write(JSON.stringify({ level: 'error', ts: new Date().toISOString(), ...record }) + '\n'),
 };
+
+// ---- HERMES_WEBUI_CHAT_BACKEND=gateway: a real Hermes Agent answers through its API server ----
+
+/** The gateway runtime; its key is HERMES_WEBUI_GATEWAY_API_KEY, else Hermes' own API_SERVER_KEY. */
+export function gatewayRuntime(config: Config, hub: InteractionHub, logger: Logger, now: () => number): GatewayAgentRuntime {
+  return new GatewayAgentRuntime({
+    baseUrl: config.gateway.baseUrl,
+    apiKey: gatewayApiKey(config.hermesHome, config.gateway.apiKey, process.env),
+    hub,
+    logger,
+    now,
+    readTimeoutMs: config.gateway.readTimeoutMs,
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------
 
 /** Builds the Node adapters for a configuration; the state directory is created if missing. */
 export async function buildNodeDeps(config: Config, logger: Logger, publicDir: string): Promise<AppDeps> {
@@ -54,7 +74,7 @@ export async function buildNodeDeps(config: Config, logger: Logger, publicDir: s
   // Turns that were running when the process last died are closed and marked before serving.
   await recoverInterruptedTurns({ sessions, journal, logger, now });
   const hub = new InteractionHub(now);
-  const runtime = new BuiltinAgentRuntime({
+  const runtime: AgentRuntime = config.chatBackend === 'gateway' ? gatewayRuntime(config, hub, logger, now) : new BuiltinAgentRuntime({
     config: new NodeAgentConfigSource(config.hermesHome, { ...process.env }),
     host: new NodeToolHost(),
     hub,
@@ -75,6 +95,8 @@ export async function buildNodeDeps(config: Config, logger: Logger, publicDir: s
     assets: new NodeAssetSource(publicDir),
     embed: { origins: config.embedOrigins ?? [], tokens: fs ? new FsEmbedTokenStore(config.stateDir, logger) : new MemoryEmbedTokenStore() },
     auth: fs ? new FsAuthStore(config.stateDir, logger) : new MemoryAuthStore(),
+    // Hermes' own sessions (CLI, Telegram …), read-only, listed when show_cli_sessions is on.
+    agentSessions: new NodeHermesStateDb(join(config.hermesHome, 'state.db'), logger),
     clientAddress: (c) => {
       try {
         return getConnInfo(c).remote.address;

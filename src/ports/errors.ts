@@ -4,7 +4,7 @@
  */
 export class AppError extends Error {
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 429 | 502 | 503,
+    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 429 | 501 | 502 | 503,
     message: string,
     readonly extra: Record<string, unknown> = {},
   ) {
@@ -63,5 +63,12 @@ export class TooLarge extends AppError {
 export class VersionConflict extends Conflict {
   constructor(readonly current: number) {
     super('Session was changed by someone else; reload and try again', { current_updated_at: current });
+  }
+}
+
+/** This deployment cannot do it at all (files and uploads on Workers); `unavailable: true` tells the UI. */
+export class NotAvailable extends AppError {
+  constructor(message: string) {
+    super(501, message, { unavailable: true });
   }
 }

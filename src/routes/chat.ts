@@ -81,12 +81,14 @@ export function chatRoutes(deps: AppDeps) {
       throw err;
     }
     if (b.workspace) await deps.workspaces.setLast(workspace);
-    void driveTurn(
+    const turn = driveTurn(
       { sessions: deps.sessions, registry, logger: deps.logger, now: () => deps.clock.now(), present },
       runtime,
       run,
       { session: stored, streamId, model, workspace, signal: run.abort.signal },
     );
+    // The turn outlives this request; a runtime that ends work with the response (a Durable Object) is told.
+    deps.background?.(turn);
     return c.json({ stream_id: streamId, session_id: session.session_id, pending_started_at: now, turn_id: streamId, title: present(stored.title) });
   });
 

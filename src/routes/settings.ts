@@ -35,6 +35,7 @@ async function effectiveSettings(deps: AppDeps, auth: AuthService) {
     auth_enabled: enabled,
     password_auth_enabled: enabled,
     password_env_var: auth.passwordFromEnv,
+    features: deps.options.features ?? { files: true, uploads: true, terminal: true },
   };
 }
 

@@ -17,6 +17,8 @@ import { MemoryRunJournal } from '../../src/runs/journal.js';
 import { RunRegistry } from '../../src/runs/registry.js';
 import { InteractionHub } from '../../src/runs/interactions.js';
 import { BuiltinAgentRuntime } from '../../src/agent/builtin/runtime.js';
+import type { AgentRuntime } from '../../src/agent/runtime.js';
+import type { AgentSessionSource } from '../../src/ports/agent-sessions.js';
 import { MemoryAuthStore } from '../../src/adapters/storage/memory/memory-auth-store.js';
 import { FsAuthStore } from '../../src/adapters/storage/fs/fs-auth-store.js';
 import type { AppOptions } from '../../src/deps.js';
@@ -77,6 +79,10 @@ export async function makeTestApp(
     /** How long GET /api/models waits for provider probes (default 500 ms here). */
     catalogBudgetMs?: number;
     onboarding?: AppOptions['onboarding'];
+    /** Another agent runtime instead of the builtin one (e.g. the gateway runtime), built over the app's hub. */
+    runtime?: (ctx: { hub: InteractionHub; logger: TestLogger; now: () => number; hermesHome: string }) => AgentRuntime;
+    /** The agent's own sessions (e.g. a state.db reader over `$HERMES_HOME/state.db`). */
+    agentSessions?: (ctx: { hermesHome: string; logger: TestLogger }) => AgentSessionSource;
   } = {},
 ): Promise<TestApp> {
   const dir = await mkdtemp(join(tmpdir(), 'hermes-test-'));
@@ -97,7 +103,7 @@ export async function makeTestApp(
   const now = () => clock.now();
   const hub = new InteractionHub(now);
   const journal = fs ? new FsRunJournal(stateDir, logger) : new MemoryRunJournal();
-  const runtime = new BuiltinAgentRuntime({
+  const runtime: AgentRuntime = options.runtime ? options.runtime({ hub, logger, now, hermesHome }) : new BuiltinAgentRuntime({
     config: new NodeAgentConfigSource(hermesHome, options.agentEnv ?? {}),
     host: new NodeToolHost(),
     hub,
@@ -117,6 +123,7 @@ export async function makeTestApp(
     attachments: new NodeAttachmentStore(stateDir),
     assets: new NodeAssetSource(publicDir),
     auth: fs ? new FsAuthStore(stateDir, logger) : new MemoryAuthStore(),
+    ...(options.agentSessions ? { agentSessions: options.agentSessions({ hermesHome, logger }) } : {}),
     clientAddress: () => options.clientAddress ?? '127.0.0.1',
     clock,
     logger,

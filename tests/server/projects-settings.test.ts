@@ -203,11 +203,13 @@ describe.each(['memory', 'fs'] as const)('settings routes (%s storage)', (storag
         default_message_mode: 'steer',
         auto_title_refresh_every: '0',
         check_for_updates: true,
+        show_cli_sessions: false,
         api_redact_enabled: true,
         webui_version: 'test',
         auth_enabled: false,
         password_auth_enabled: false,
         password_env_var: false,
+        features: { files: true, uploads: true, terminal: true },
       });
       expect(r.res.headers.get('Cache-Control')).toBe('no-store');
     });

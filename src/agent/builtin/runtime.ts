@@ -32,6 +32,11 @@ export interface BuiltinRuntimeOptions {
   catalogCache?: CatalogCache;
   /** How long GET /api/models waits for provider probes (default 4 s). */
   catalogBudgetMs?: number;
+  /**
+   * The tools offered to the model (default: all with a host, else the host-free ones). Workers
+   * pass `todo`, `memory` and `clarify`, with a host that only keeps memory files.
+   */
+  toolNames?: string[];
 }
 
 class MemoryCatalogCache implements CatalogCache {
@@ -102,7 +107,7 @@ export class BuiltinAgentRuntime implements AgentRuntime {
     const sid = session.session_id;
     const { config, provider, model, contextLength } = await this.#resolve(input.model);
     const tools = builtinTools({ terminalTimeoutSeconds: config.terminal.timeoutSeconds }).filter(
-      (t) => this.options.host || HOST_FREE_TOOLS.has(t.spec.name),
+      (t) => (this.options.toolNames ? this.options.toolNames.includes(t.spec.name) : this.options.host || HOST_FREE_TOOLS.has(t.spec.name)),
     );
     const toolContext = this.#toolContext(input, config, emit);
     const systemPrompt = await buildSystemPrompt({

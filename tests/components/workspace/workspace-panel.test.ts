@@ -1,5 +1,5 @@
 import { expect, cleanup, stubFetch, waitFor } from '../helpers.js';
-import { mountWith, session } from './providers.js';
+import { SETTINGS, mountWith, session } from './providers.js';
 import { emit } from '../../../components/events.js';
 import '../../../components/workspace/hermes-workspace-panel.js';
 import type { HermesWorkspacePanel } from '../../../components/workspace/hermes-workspace-panel.js';
@@ -21,6 +21,17 @@ describe('hermes-workspace-panel', () => {
     const { el } = await mountWith<HermesWorkspacePanel>('hermes-workspace-panel');
     expect(el.shadowRoot!.querySelector('[data-role="no-session"]')).to.exist;
     expect(el.shadowRoot!.querySelector('hermes-file-tree')).to.not.exist;
+  });
+
+  it('says files are not available on a deployment without a file system, and asks for none', async () => {
+    const { el } = await mountWith<HermesWorkspacePanel>('hermes-workspace-panel', {
+      session: session('s1', '/workspace'),
+      settings: { ...SETTINGS, features: { files: false, uploads: false, terminal: false } },
+    });
+    expect(el.shadowRoot!.querySelector('[data-role="files-unavailable"]')?.textContent).to.contain('Files are not available on this deployment');
+    expect(el.shadowRoot!.querySelector('hermes-file-tree')).to.not.exist;
+    expect(el.shadowRoot!.querySelector('[data-action="new-file"]')).to.not.exist;
+    expect(fetch.calls.filter((c) => c.url.startsWith('/api/list'))).to.have.length(0);
   });
 
   it('names the workspace by its folder and closes with a `close` event', async () => {

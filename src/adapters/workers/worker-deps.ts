@@ -1,0 +1,138 @@
+import type { Context } from 'hono';
+import type { AppDeps } from '../../deps.js';
+import type { Logger } from '../../ports/platform.js';
+import { parseConfig } from '../../config.js';
+import { BuiltinAgentRuntime } from '../../agent/builtin/runtime.js';
+import { GatewayAgentRuntime } from '../../agent/gateway/runtime.js';
+import type { AgentRuntime } from '../../agent/runtime.js';
+import { RunRegistry } from '../../runs/registry.js';
+import { InteractionHub } from '../../runs/interactions.js';
+import { MemoryRunJournal, type RunJournal } from '../../runs/journal.js';
+import { D1SessionStore } from '../storage/d1/d1-session-store.js';
+import { D1AuthStore, D1EmbedTokenStore, D1JsonDocument, D1ProjectStore, D1RunStreams, D1SettingsStore, D1WorkspaceStore } from '../storage/d1/d1-stores.js';
+import type { D1Database } from '../storage/d1/d1-types.js';
+import { WorkersAssetSource, type AssetsBinding } from './assets.js';
+import { DocumentAgentConfigSource } from './document-config-source.js';
+import { DocumentMemoryHost } from './memory-host.js';
+import { UnavailableAttachments, UnavailableWorkspaceFiles } from './unavailable-files.js';
+
+/** What wrangler.toml binds, plus the deployment's variables and secrets. */
+export interface WorkerEnv {
+  DB: D1Database;
+  SESSION_RUNS: DurableObjectNamespaceLike;
+  ASSETS: AssetsBinding;
+  [variable: string]: unknown;
+}
+
+export interface DurableObjectNamespaceLike {
+  idFromName(name: string): unknown;
+  get(id: unknown): { fetch(request: Request): Promise<Response> };
+}
+
+/** Where Hermes' home is said to be on Workers (memory files are named under it; nothing is on disk). */
+const HERMES_HOME = '/hermes';
+const WORKSPACE = '/workspace';
+
+/** JSON lines to the Workers log (`wrangler tail`). */
+export const consoleLogger: Logger = {
+  info: (record) => console.log(JSON.stringify(record)),
+  error: (record) => console.error(JSON.stringify({ level: 'error', ts: new Date().toISOString(), ...record })),
+};
+
+/** The string variables of `env` (bindings are objects). */
+export function variables(env: Record<string, unknown>): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => typeof e[1] === 'string'));
+}
+
+/**
+ * The app's ports on Workers: D1 for sessions, settings, auth and the rest; the builtin agent
+ * with the tools that need no machine (todo, memory kept in D1, clarify); the assets binding for
+ * the front end. `role` says where the deps are used: the front Worker forwards run requests to
+ * the session's Durable Object; the Durable Object (`runs`) owns them, with its storage as the
+ * run journal.
+ */
+export function buildWorkerDeps(env: WorkerEnv, role: { kind: 'front' } | { kind: 'runs'; journal: RunJournal; background: (work: Promise<unknown>) => void }): AppDeps {
+  const vars = variables(env);
+  const config = parseConfig(vars, { home: '/' });
+  const clock = { now: () => Date.now() / 1000 };
+  const now = clock.now;
+  const db = env.DB;
+  const docs = (name: string) => new D1JsonDocument(db, name);
+  const settings = new D1SettingsStore(db);
+  const hub = new InteractionHub(now);
+  // HERMES_WEBUI_CHAT_BACKEND=gateway: a Hermes Agent elsewhere answers (its key is a secret).
+  const gatewayKey = config.gateway.apiKey ?? vars.API_SERVER_KEY ?? null;
+  const runtime: AgentRuntime = config.chatBackend === 'gateway'
+    ? new GatewayAgentRuntime({ baseUrl: config.gateway.baseUrl, apiKey: async () => gatewayKey, hub, logger: consoleLogger, now, readTimeoutMs: config.gateway.readTimeoutMs })
+    : new BuiltinAgentRuntime({
+    config: new DocumentAgentConfigSource(docs('config.yaml'), vars),
+    host: new DocumentMemoryHost(HERMES_HOME, docs),
+    toolNames: ['todo', 'memory', 'clarify'],
+    hub,
+    hermesHome: HERMES_HOME,
+    logger: consoleLogger,
+    now,
+    catalogCache: docs('models_cache.json'),
+    catalogBudgetMs: config.modelsBudgetMs,
+  });
+  const streams = new D1RunStreams(db);
+  const journal = role.kind === 'runs' ? role.journal : new MemoryRunJournal();
+  const deps: AppDeps = {
+    agent: { runtime, registry: new RunRegistry({ journal, now }), hub },
+    sessions: new D1SessionStore(db, clock),
+    settings,
+    projects: new D1ProjectStore(db),
+    workspaces: new D1WorkspaceStore(db),
+    files: new UnavailableWorkspaceFiles(),
+    attachments: new UnavailableAttachments(),
+    assets: new WorkersAssetSource(env.ASSETS),
+    embed: { origins: config.embedOrigins ?? [], tokens: new D1EmbedTokenStore(db) },
+    auth: new D1AuthStore(db),
+    clientAddress: (c: Context) => c.req.header('CF-Connecting-IP') ?? undefined,
+    clock,
+    logger: consoleLogger,
+    options: {
+      defaultWorkspace: vars.HERMES_WEBUI_DEFAULT_WORKSPACE || WORKSPACE,
+      maxUploadBytes: config.maxUploadBytes,
+      version: typeof __APP_VERSION__ === 'string' ? __APP_VERSION__ : 'dev',
+      // A Worker is always reachable from the internet: it never counts as loopback.
+      auth: { ...config.auth, publicBind: true },
+      onboarding: config.onboarding,
+      features: { files: false, uploads: false, terminal: false },
+    },
+  };
+  if (role.kind === 'runs') deps.background = role.background;
+  else deps.forwardRun = (c) => forwardToSessionRuns(c, env, streams);
+  return deps;
+}
+
+declare const __APP_VERSION__: string | undefined;
+
+/** The session a run request is about: `session_id` in the query or JSON body, or its stream's. */
+async function sessionOf(c: Context, streams: D1RunStreams): Promise<string | null> {
+  let sessionId = c.req.query('session_id') ?? null;
+  let streamId = c.req.query('stream_id') ?? null;
+  if (c.req.method === 'POST') {
+    try {
+      const body = JSON.parse(await c.req.text()) as Record<string, unknown>;
+      if (typeof body?.session_id === 'string') sessionId ??= body.session_id;
+      if (typeof body?.stream_id === 'string') streamId ??= body.stream_id;
+    } catch {
+      /* the Durable Object's app answers malformed JSON; without a session id it is answered here */
+    }
+  }
+  if (sessionId) return sessionId;
+  return streamId ? streams.sessionOf(streamId) : null;
+}
+
+/** Hands the request to the session's Durable Object (same URL, headers and body). */
+async function forwardToSessionRuns(c: Context, env: WorkerEnv, streams: D1RunStreams): Promise<Response | null> {
+  const sessionId = await sessionOf(c, streams);
+  if (!sessionId || !/^[A-Za-z0-9_-]{1,64}$/.test(sessionId)) return null;
+  const stub = env.SESSION_RUNS.get(env.SESSION_RUNS.idFromName(sessionId));
+  const init: RequestInit = { method: c.req.method, headers: c.req.raw.headers };
+  if (c.req.method !== 'GET' && c.req.method !== 'HEAD') init.body = await c.req.text();
+  const res = await stub.fetch(new Request(c.req.url, init));
+  // A fetched response's headers are immutable; the app's middleware still adds its own.
+  return new Response(res.body, res);
+}

@@ -1,0 +1,190 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startWorker, type RunningWorker } from '../helpers/workerd.js';
+import { startScriptedOpenAI, type ScriptedServer } from '../fixtures/scripted-openai.js';
+import { readStream, seqs, type Frame } from '../helpers/sse.js';
+import { isTitleRequest } from '../helpers/chat.js';
+
+/** The same app on real workerd (wrangler dev): D1 storage, a Durable Object per session. */
+describe('on workerd (wrangler dev)', () => {
+  let worker: RunningWorker;
+  let model: ScriptedServer;
+  let cookie = '';
+  let csrf = '';
+  const PASSWORD = 'workers password';
+
+  beforeAll(async () => {
+    model = await startScriptedOpenAI();
+    model.setRouter((req) => (isTitleRequest(req) ? [{ text: 'Edge title' }] : undefined));
+    worker = await startWorker({
+      HERMES_WEBUI_PASSWORD: PASSWORD,
+      HERMES_WEBUI_PROVIDER: 'custom',
+      HERMES_WEBUI_BASE_URL: model.url,
+      HERMES_WEBUI_DEFAULT_MODEL: 'scripted-model',
+    });
+    const login = await fetch(worker.url + '/api/auth/login', { method: 'POST', body: JSON.stringify({ password: PASSWORD }), headers: { 'Content-Type': 'application/json' } });
+    expect(login.status).toBe(200);
+    cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+    csrf = ((await (await fetch(worker.url + '/api/auth/status', { headers: { Cookie: cookie } })).json()) as { csrf_token: string }).csrf_token;
+  }, 90_000);
+  afterAll(async () => {
+    await worker?.stop();
+    await model?.close();
+  });
+
+  const api = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(worker.url + path, {
+      method,
+      headers: { Cookie: cookie, 'Content-Type': 'application/json', Origin: worker.url, 'X-Hermes-CSRF-Token': csrf },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+    const text = await res.text();
+    let json: any = text;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      /* not JSON */
+    }
+    return { status: res.status, body: json, res };
+  };
+  const stream = (streamId: string, headers: Record<string, string> = {}) => fetch(`${worker.url}/api/chat/stream?stream_id=${streamId}`, { headers: { Cookie: cookie, ...headers } });
+
+  it('serves health, the security headers, the sign-in rules and the front end with Node caching rules', async () => {
+    const health = await fetch(worker.url + '/health');
+    expect(health.status).toBe(200);
+    expect(health.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(health.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect((await fetch(worker.url + '/api/sessions')).status).toBe(401);
+    const page = await fetch(worker.url + '/', { redirect: 'manual' });
+    expect(page.status).toBe(302);
+    expect(page.headers.get('location')).toBe('/login?next=%2F');
+    const shell = await fetch(worker.url + '/login');
+    expect(shell.status).toBe(200);
+    expect(shell.headers.get('cache-control')).toBe('no-cache');
+    const html = await shell.text();
+    const asset = /src="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+    expect(asset).toBeTruthy();
+    const js = await fetch(worker.url + asset);
+    expect(js.status).toBe(200);
+    expect(js.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    // Cross-site changes are refused as on Node.
+    const evil = await fetch(worker.url + '/api/session/new', { method: 'POST', body: '{}', headers: { Cookie: cookie, Origin: 'https://evil.example', 'Content-Type': 'application/json' } });
+    expect(evil.status).toBe(403);
+  });
+
+  it('keeps sessions, settings and projects in D1, and says files are not available here', async () => {
+    const created = await api('POST', '/api/session/new', {});
+    expect(created.status).toBe(200);
+    const sid = created.body.session.session_id as string;
+    expect((await api('POST', '/api/session/rename', { session_id: sid, title: 'On the edge' })).status).toBe(200);
+    const list = await api('GET', '/api/sessions');
+    expect(list.body.sessions.map((s: any) => s.title)).toContain('On the edge');
+    const settings = await api('POST', '/api/settings', { theme: 'light' });
+    expect(settings.body).toMatchObject({ theme: 'light', features: { files: false }, auth_enabled: true });
+    const project = await api('POST', '/api/projects/create', { name: 'Edge', color: null });
+    expect(project.status).toBe(200);
+    const files = await api('GET', `/api/list?session_id=${sid}&path=`);
+    expect(files.status).toBe(501);
+    expect(files.body).toMatchObject({ unavailable: true, error: expect.stringMatching(/Files are not available on this deployment/) });
+    const models = await api('GET', '/api/models');
+    expect(models.body.groups[0].models.map((m: any) => m.id)).toContain('scripted-model');
+  });
+
+  /** Queues the model's answers (one script per model call, in order) and starts a turn. */
+  async function startTurn(...scripts: Parameters<ScriptedServer['enqueue']>) {
+    const message = 'hello edge';
+    model.enqueue(...scripts);
+    const sid = (await api('POST', '/api/session/new', {})).body.session.session_id as string;
+    const start = await api('POST', '/api/chat/start', { session_id: sid, message });
+    expect(start.status, JSON.stringify(start.body)).toBe(200);
+    return { sid, streamId: start.body.stream_id as string };
+  }
+
+  it('streams a turn from the session Durable Object, stored in D1', async () => {
+    const { sid, streamId } = await startTurn([{ text: 'Hello ' }, { text: 'from workerd' }]);
+    const frames = await readStream(await stream(streamId), { timeoutMs: 20_000 });
+    const events = frames.map((f) => f.event);
+    expect(events).toContain('token');
+    expect(events).toContain('done');
+    expect(frames.filter((f) => f.event === 'token').map((f) => f.data.text).join('')).toBe('Hello from workerd');
+    expect(frames.every((f) => !f.id || f.id.startsWith(`${streamId}:`))).toBe(true);
+    const session = await api('GET', `/api/session?session_id=${sid}`);
+    expect(session.body.session.messages.at(-1)).toMatchObject({ role: 'assistant', content: 'Hello from workerd' });
+  });
+
+  it('resumes with Last-Event-ID after a dropped connection, without repeats or gaps', async () => {
+    const words = Array.from({ length: 12 }, (_, i) => `w${i} `);
+    const { streamId } = await startTurn(words.flatMap((w) => [{ text: w }, { delayMs: 60 }]));
+    const first = await readStream(await stream(streamId), { until: (f) => f.event === 'token' && f.data.text === 'w3 ' });
+    const lastId = first.filter((f) => f.id).at(-1)!.id!;
+    const rest = await readStream(await stream(streamId, { 'Last-Event-ID': lastId }), { timeoutMs: 20_000 });
+    const all = [...seqs(first), ...seqs(rest)];
+    expect(all).toEqual(Array.from({ length: all.length }, (_, i) => all[0]! + i));
+    const text = [...first, ...rest].filter((f) => f.event === 'token').map((f) => f.data.text).join('');
+    expect(text).toBe(words.join(''));
+  });
+
+  it('fans one run out to two watchers, and finishes when every watcher has gone', async () => {
+    const { sid, streamId } = await startTurn([{ text: 'one ' }, { delayMs: 150 }, { text: 'two ' }, { delayMs: 150 }, { text: 'three' }]);
+    const [a, b] = await Promise.all([readStream(await stream(streamId)), readStream(await stream(streamId))]);
+    const shape = (fs: Frame[]) => fs.map((f) => `${f.id}:${f.event}`);
+    expect(shape(a)).toEqual(shape(b));
+    expect(a.at(-1)?.event).toBe('stream_end');
+
+    // Everyone leaves after the first token; the turn still completes.
+    const next = await startTurn([{ text: 'alone ' }, { delayMs: 400 }, { text: 'in the dark' }]);
+    await readStream(await stream(next.streamId), { until: (f) => f.event === 'token' });
+    await expect
+      .poll(async () => (await api('GET', `/api/session?session_id=${next.sid}`)).body.session.messages.at(-1)?.content, { timeout: 15_000 })
+      .toBe('alone in the dark');
+    expect(sid).not.toBe(next.sid);
+  });
+
+  it('asks a clarifying question and continues with the answer; cancel stops a turn', async () => {
+    const { sid, streamId } = await startTurn([{ toolCall: { id: 'q', name: 'clarify', args: { question: 'Which colour?', choices: ['red', 'blue'] } } }], [{ text: 'Thanks, going with blue.' }]);
+    const frames = await readStream(await stream(streamId), {
+      timeoutMs: 20_000,
+      onFrame: async (f) => {
+        if (f.event === 'clarify') expect((await api('POST', '/api/clarify/respond', { session_id: sid, response: 'blue' })).status).toBe(200);
+      },
+    });
+    expect(frames.map((f) => f.event)).toContain('clarify');
+    expect(frames.filter((f) => f.event === 'token').map((f) => f.data.text).join('')).toContain('going with blue');
+
+    const slow = await startTurn([{ text: 'never ' }, { delayMs: 5000 }, { text: 'finished' }]);
+    await readStream(await stream(slow.streamId), { until: (f) => f.event === 'token' });
+    expect((await api('POST', '/api/chat/cancel', { stream_id: slow.streamId })).status).toBe(200);
+    const after = await readStream(await stream(slow.streamId), { timeoutMs: 10_000 });
+    expect(after.map((f) => f.event)).toContain('cancel');
+  });
+
+  it('remembers with the memory tool (kept in D1) and offers no shell or file tools', async () => {
+    const { streamId } = await startTurn([{ toolCall: { id: 'm', name: 'memory', args: { action: 'add', target: 'memory', content: 'The user likes the edge.' } } }], [{ text: 'Noted.' }]);
+    const frames = await readStream(await stream(streamId), { timeoutMs: 20_000 });
+    expect(frames.find((f) => f.event === 'tool_complete')?.data).toBeTruthy();
+    const request = model.requests.filter((r) => !isTitleRequest(r)).at(-1)!;
+    const tools = (request.body.tools as Array<{ function: { name: string } }>).map((t) => t.function.name).sort();
+    expect(tools).toEqual(['clarify', 'memory', 'todo']);
+    // The next turn's system prompt carries the memory.
+    const again = await startTurn([{ text: 'ok' }]);
+    await readStream(await stream(again.streamId), { timeoutMs: 20_000 });
+    const prompt = JSON.stringify(model.requests.filter((r) => !isTitleRequest(r)).at(-1)!.body.messages[0]);
+    expect(prompt).toContain('The user likes the edge.');
+  });
+});
+
+describe('on workerd without a password', () => {
+  let worker: RunningWorker;
+  beforeAll(async () => {
+    worker = await startWorker({ HERMES_WEBUI_PROVIDER: 'custom', HERMES_WEBUI_BASE_URL: 'http://127.0.0.1:1/v1', HERMES_WEBUI_DEFAULT_MODEL: 'm' });
+  }, 90_000);
+  afterAll(async () => worker?.stop());
+
+  it('serves nothing but /health, and says how to set one', async () => {
+    expect((await fetch(worker.url + '/health')).status).toBe(200);
+    for (const path of ['/', '/api/sessions', '/login']) {
+      const res = await fetch(worker.url + path, { redirect: 'manual' });
+      expect(res.status, path).toBe(503);
+      expect(((await res.json()) as { error: string }).error).toContain('wrangler secret put HERMES_WEBUI_PASSWORD');
+    }
+  });
+});
