@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { ConfigSyntaxError, applyModelChoice, removeCustomProvider, setDefaultModel, upsertCustomProvider } from '../../src/agent/config-edit.js';
 import { setDotenvValue } from '../../src/agent/dotenv-edit.js';
-import { parseDotenv } from '../../src/agent/config.js';
+import { parseAgentConfig, parseDotenv } from '../../src/agent/config.js';
 
 const CONFIG = `# Hermes config — hand written
 model:
@@ -87,5 +87,17 @@ describe('.env edits', () => {
     }
     expect(() => setDotenvValue('', 'K', 'line\nbreak')).toThrow(/line break/);
     expect(() => setDotenvValue('', 'BAD NAME', 'x')).toThrow();
+  });
+});
+
+describe('deployment variables over config.yaml', () => {
+  it('HERMES_WEBUI_DEFAULT_MODEL, _PROVIDER, _BASE_URL and _API_KEY override model.*; other keys stay', () => {
+    const yaml = 'model:\n  default: from-file\n  provider: ollama\n  base_url: http://127.0.0.1:11434/v1\n  context_length: 32768\n';
+    const plain = parseAgentConfig({ configYaml: yaml, dotenv: null, env: {} });
+    expect(plain.model).toMatchObject({ default: 'from-file', provider: 'ollama', baseUrl: 'http://127.0.0.1:11434/v1', apiKey: null });
+    const env = { HERMES_WEBUI_DEFAULT_MODEL: 'from-env', HERMES_WEBUI_PROVIDER: 'custom', HERMES_WEBUI_BASE_URL: 'http://10.0.0.2:8000/v1', HERMES_WEBUI_API_KEY: 'k-123' };
+    expect(parseAgentConfig({ configYaml: yaml, dotenv: null, env }).model).toMatchObject({ default: 'from-env', provider: 'custom', baseUrl: 'http://10.0.0.2:8000/v1', apiKey: 'k-123', contextLength: 32768 });
+    // Without any config.yaml (Workers), the variables are the whole configuration; .env counts too.
+    expect(parseAgentConfig({ configYaml: null, dotenv: 'HERMES_WEBUI_DEFAULT_MODEL=m2\n', env: { HERMES_WEBUI_PROVIDER: 'openrouter' } }).model).toMatchObject({ default: 'm2', provider: 'openrouter' });
   });
 });

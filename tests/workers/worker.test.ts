@@ -20,6 +20,7 @@ describe('on workerd (wrangler dev)', () => {
       HERMES_WEBUI_PROVIDER: 'custom',
       HERMES_WEBUI_BASE_URL: model.url,
       HERMES_WEBUI_DEFAULT_MODEL: 'scripted-model',
+      HERMES_WEBUI_EMBED_ORIGINS: 'https://docs.example.com',
     });
     const login = await fetch(worker.url + '/api/auth/login', { method: 'POST', body: JSON.stringify({ password: PASSWORD }), headers: { 'Content-Type': 'application/json' } });
     expect(login.status).toBe(200);
@@ -90,6 +91,42 @@ describe('on workerd (wrangler dev)', () => {
   });
 
   /** Queues the model's answers (one script per model call, in order) and starts a turn. */
+  it('answers the session, project, workspace, search, export and embed-token API as on Node', async () => {
+    const sid = (await api('POST', '/api/session/new', {})).body.session.session_id as string;
+    const other = (await api('POST', '/api/session/new', {})).body.session.session_id as string;
+    expect((await api('POST', '/api/session/rename', { session_id: sid, title: 'Searchable edge title' })).status).toBe(200);
+    expect((await api('POST', '/api/session/pin', { session_id: sid, pinned: true })).body.session.pinned).toBe(true);
+    const project = (await api('POST', '/api/projects/create', { name: 'Edge work', color: '#88aacc' })).body.project;
+    expect((await api('POST', '/api/session/move', { session_id: sid, project_id: project.project_id })).body.session.project_id).toBe(project.project_id);
+    expect((await api('POST', '/api/projects/rename', { project_id: project.project_id, name: 'Edge' })).body.project.name).toBe('Edge');
+    const found = await api('GET', '/api/sessions/search?q=searchable');
+    expect(found.body.sessions.map((r: any) => r.session_id)).toEqual([sid]);
+    const exported = await api('GET', `/api/session/export?session_id=${sid}&format=json`);
+    expect(exported.status).toBe(200);
+    expect(JSON.parse(typeof exported.body === 'string' ? exported.body : JSON.stringify(exported.body)).title ?? exported.body.session?.title).toBeTruthy();
+    const dup = await api('POST', '/api/session/duplicate', { session_id: sid });
+    expect(dup.status).toBe(200);
+    expect((await api('POST', '/api/session/archive', { session_id: other, archived: true })).body.session.archived).toBe(true);
+    const list = await api('GET', '/api/sessions');
+    expect(list.body.sessions.map((r: any) => r.session_id)).not.toContain(other);
+    expect((await api('GET', '/api/sessions?include_archived=1')).body.sessions.map((r: any) => r.session_id)).toContain(other);
+    // ETag revalidation works through D1's revision.
+    const etag = list.res.headers.get('etag');
+    expect(etag).toBeTruthy();
+    expect((await fetch(worker.url + '/api/sessions', { headers: { Cookie: cookie, 'If-None-Match': etag! } })).status).toBe(304);
+    expect((await api('POST', '/api/projects/delete', { project_id: project.project_id })).status).toBe(200);
+    expect((await api('GET', `/api/session?session_id=${sid}`)).body.session.project_id).toBeNull();
+    expect((await api('POST', '/api/session/delete', { session_id: dup.body.session.session_id })).status).toBe(200);
+    expect((await api('GET', '/api/workspaces')).status).toBe(200);
+    const token = await api('POST', '/api/embed/tokens', { origin: 'https://docs.example.com', ttl_seconds: 600 });
+    expect(token.status).toBe(200);
+    expect((await api('GET', '/api/embed/tokens')).body.tokens.length).toBe(1);
+    expect((await api('POST', '/api/embed/tokens/revoke', { id: token.body.id })).status).toBe(200);
+    // Bad input: the same zod errors.
+    expect((await api('POST', '/api/session/rename', { session_id: '../x', title: 1 })).status).toBe(400);
+    expect((await api('GET', '/api/session?session_id=ffffffffffff')).status).toBe(404);
+  });
+
   async function startTurn(...scripts: Parameters<ScriptedServer['enqueue']>) {
     const message = 'hello edge';
     model.enqueue(...scripts);
