@@ -6,6 +6,10 @@ import { DoRunJournal } from '../adapters/workers/do-run-journal.js';
 import { applyMigrations } from '../adapters/storage/d1/migrations.js';
 import { D1RunStreams, D1SettingsStore } from '../adapters/storage/d1/d1-stores.js';
 import type { AppDeps } from '../deps.js';
+import { recoverInterruptedTurn } from '../runs/recovery.js';
+
+/** Storage keys of turns this object started (`active:<stream id>` → session id). */
+const ACTIVE_PREFIX = 'active:';
 
 /** While a turn runs, the Durable Object wakes itself this often, so it is never idle long enough to be evicted. */
 const HEARTBEAT_MS = 10_000;
@@ -75,6 +79,20 @@ export class SessionRuns extends DurableObject<WorkerEnv> {
     });
     this.#app = createApp(this.#deps);
     this.#streams = new D1RunStreams(env.DB);
+    // A previous instance of this object may have died mid-turn (a deploy, a crash): close those
+    // turns before answering anything, as the Node server does at start.
+    void ctx.blockConcurrencyWhile(() => this.#recover());
+  }
+
+  async #recover(): Promise<void> {
+    await ready(this.env);
+    const storage = this.ctx.storage as unknown as { list<T>(o: { prefix: string }): Promise<Map<string, T>>; delete(keys: string[]): Promise<number> };
+    const started = await storage.list<string>({ prefix: ACTIVE_PREFIX });
+    for (const [key, sessionId] of started) {
+      const d = this.#deps;
+      await recoverInterruptedTurn({ sessions: d.sessions, journal: d.agent.registry.journal, logger: d.logger, now: () => d.clock.now() }, sessionId, key.slice(ACTIVE_PREFIX.length));
+    }
+    if (started.size) await storage.delete([...started.keys()]);
   }
 
   override async fetch(request: Request): Promise<Response> {
@@ -84,18 +102,30 @@ export class SessionRuns extends DurableObject<WorkerEnv> {
     if (request.method === 'POST' && url.pathname === '/api/chat/start' && res.ok) {
       // The front Worker finds this object again from the stream id alone (GET /api/chat/stream).
       const body = (await res.clone().json().catch(() => null)) as { stream_id?: string; session_id?: string } | null;
-      if (body?.stream_id && body.session_id) await this.#streams.put(body.stream_id, body.session_id);
+      if (body?.stream_id && body.session_id) {
+        // Remembered until this object next starts: if it dies mid-turn, that start closes the turn.
+        await (this.ctx.storage as unknown as { put(k: string, v: string): Promise<void> }).put(ACTIVE_PREFIX + body.stream_id, body.session_id);
+        await this.#streams.put(body.stream_id, body.session_id);
+      }
     }
     return res;
   }
 
   override async alarm(): Promise<void> {
-    if (this.#deps.agent.registry.active.length > 0) await this.ctx.storage.setAlarm(Date.now() + HEARTBEAT_MS);
-    else consoleLogger.info({ msg: 'session runs idle' });
+    if (this.#deps.agent.registry.active.length > 0) {
+      await this.ctx.storage.setAlarm(Date.now() + HEARTBEAT_MS);
+      return;
+    }
+    // Every turn this instance started has ended: nothing is left to recover.
+    const storage = this.ctx.storage as unknown as { list<T>(o: { prefix: string }): Promise<Map<string, T>>; delete(keys: string[]): Promise<number> };
+    const started = await storage.list<string>({ prefix: ACTIVE_PREFIX });
+    if (started.size) await storage.delete([...started.keys()]);
+    consoleLogger.info({ msg: 'session runs idle' });
   }
 }
 
 interface DurableObjectState {
   storage: { setAlarm(at: number): Promise<void> } & Record<string, unknown>;
   waitUntil(work: Promise<unknown>): void;
+  blockConcurrencyWhile<T>(work: () => Promise<T>): Promise<T>;
 }

@@ -9,8 +9,11 @@ const root = join(import.meta.dirname, '..', '..');
 export interface RunningWorker {
   url: string;
   child: ChildProcess;
+  /** Where local D1 and Durable Object storage live (pass it to a new startWorker to restart on the same state). */
+  persist: string;
   output: () => string;
-  stop(): Promise<void>;
+  /** Stops wrangler; `kill` ends it at once (SIGKILL: a crash), `keepState` leaves its storage for a restart. */
+  stop(options?: { kill?: boolean; keepState?: boolean }): Promise<void>;
 }
 
 async function freePort(): Promise<number> {
@@ -28,16 +31,18 @@ async function freePort(): Promise<number> {
  * The project's Worker on real workerd: `wrangler dev` (local D1 and Durable Objects, no
  * network) with `vars`, its state in a temp directory, listening on 127.0.0.1.
  */
-export async function startWorker(vars: Record<string, string>, options: { timeoutMs?: number } = {}): Promise<RunningWorker> {
-  const port = await freePort();
+export async function startWorker(vars: Record<string, string>, options: { timeoutMs?: number; persist?: string; port?: number } = {}): Promise<RunningWorker> {
+  const port = options.port ?? (await freePort());
   const inspector = await freePort();
-  const persist = await mkdtemp(join(tmpdir(), 'hermes-workerd-'));
+  const persist = options.persist ?? (await mkdtemp(join(tmpdir(), 'hermes-workerd-')));
   const args = [join(root, 'node_modules', 'wrangler', 'bin', 'wrangler.js'), 'dev', '--local', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspector), '--persist-to', persist, '--log-level', 'warn', '--show-interactive-dev-session=false'];
   for (const [k, v] of Object.entries(vars)) args.push('--var', `${k}:${v}`);
   const child = spawn(process.execPath, args, {
     cwd: root,
     env: { PATH: process.env.PATH ?? '', HOME: persist, WRANGLER_SEND_METRICS: 'false', CI: '1', NO_COLOR: '1', WRANGLER_LOG_PATH: persist },
     stdio: ['ignore', 'pipe', 'pipe'],
+    // Its own process group: stopping it also stops the workerd it starts.
+    detached: true,
   });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
@@ -47,7 +52,11 @@ export async function startWorker(vars: Record<string, string>, options: { timeo
   for (;;) {
     if (child.exitCode !== null) throw new Error(`wrangler dev exited ${child.exitCode}:\n${out}`);
     if (Date.now() > deadline) {
-      child.kill('SIGKILL');
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
       throw new Error(`wrangler dev did not answer:\n${out}`);
     }
     const ok = await fetch(url + '/health').then((r) => r.ok, () => false);
@@ -57,15 +66,24 @@ export async function startWorker(vars: Record<string, string>, options: { timeo
   return {
     url,
     child,
+    persist,
     output: () => out,
-    async stop() {
+    async stop(o = {}) {
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.on('exit', r));
-        child.kill('SIGTERM');
+        // wrangler runs workerd as a child: a kill takes the whole process group down with it.
+        const signal = (sig: NodeJS.Signals) => {
+          try {
+            process.kill(-child.pid!, sig);
+          } catch {
+            child.kill(sig);
+          }
+        };
+        signal(o.kill ? 'SIGKILL' : 'SIGTERM');
         await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
-        if (child.exitCode === null) child.kill('SIGKILL');
+        if (child.exitCode === null) signal('SIGKILL');
       }
-      await rm(persist, { recursive: true, force: true });
+      if (!o.keepState) await rm(persist, { recursive: true, force: true });
     },
   };
 }

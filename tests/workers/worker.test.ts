@@ -11,17 +11,19 @@ describe('on workerd (wrangler dev)', () => {
   let cookie = '';
   let csrf = '';
   const PASSWORD = 'workers password';
+  let vars: Record<string, string> = {};
 
   beforeAll(async () => {
     model = await startScriptedOpenAI();
     model.setRouter((req) => (isTitleRequest(req) ? [{ text: 'Edge title' }] : undefined));
-    worker = await startWorker({
+    vars = {
       HERMES_WEBUI_PASSWORD: PASSWORD,
       HERMES_WEBUI_PROVIDER: 'custom',
       HERMES_WEBUI_BASE_URL: model.url,
       HERMES_WEBUI_DEFAULT_MODEL: 'scripted-model',
       HERMES_WEBUI_EMBED_ORIGINS: 'https://docs.example.com',
-    });
+    };
+    worker = await startWorker(vars);
     const login = await fetch(worker.url + '/api/auth/login', { method: 'POST', body: JSON.stringify({ password: PASSWORD }), headers: { 'Content-Type': 'application/json' } });
     expect(login.status).toBe(200);
     cookie = login.headers.get('set-cookie')!.split(';')[0]!;
@@ -193,6 +195,26 @@ describe('on workerd (wrangler dev)', () => {
     const after = await readStream(await stream(slow.streamId), { timeoutMs: 10_000 });
     expect(after.map((f) => f.event)).toContain('cancel');
   });
+
+  it('closes a turn whose Durable Object died mid-run (workerd killed), and the session takes new messages', async () => {
+    const { sid, streamId } = await startTurn([{ text: 'half ' }, { delayMs: 20_000 }, { text: 'never arrives' }]);
+    await readStream(await stream(streamId), { until: (f) => f.event === 'token' });
+    await worker.stop({ kill: true, keepState: true });
+    worker = await startWorker(vars, { persist: worker.persist });
+    // The first request to the session's object starts it again; it closes the dead turn first.
+    const replay = await readStream(await stream(streamId), { timeoutMs: 20_000 });
+    expect(replay.at(-2)?.event ?? replay.at(-1)?.event).toBe('apperror');
+    expect(replay.find((f) => f.event === 'apperror')?.data).toMatchObject({ type: 'interrupted' });
+    const session = (await api('GET', `/api/session?session_id=${sid}`)).body.session;
+    expect(session.active_stream_id).toBeNull();
+    expect(session.messages.at(-1)).toMatchObject({ role: 'assistant', _interrupted: true });
+    model.clear();
+    model.enqueue([{ text: 'back' }]);
+    const next = await api('POST', '/api/chat/start', { session_id: sid, message: 'again' });
+    expect(next.status).toBe(200);
+    const frames = await readStream(await stream(next.body.stream_id), { timeoutMs: 20_000 });
+    expect(frames.map((f) => f.event)).toContain('done');
+  }, 90_000);
 
   it('remembers with the memory tool (kept in D1) and offers no shell or file tools', async () => {
     const { streamId } = await startTurn([{ toolCall: { id: 'm', name: 'memory', args: { action: 'add', target: 'memory', content: 'The user likes the edge.' } } }], [{ text: 'Noted.' }]);
