@@ -20,6 +20,9 @@ export interface Config {
   modelsBudgetMs: number;
   /** Who answers chat turns (`HERMES_WEBUI_CHAT_BACKEND`): the builtin agent, or a Hermes Agent gateway. */
   chatBackend: 'builtin' | 'gateway';
+  /** True when HERMES_WEBUI_CHAT_BACKEND / HERMES_WEBUI_GATEWAY_BASE_URL were set: they win over Settings. */
+  chatBackendFixed: boolean;
+  gatewayBaseUrlFixed: boolean;
   /** The Hermes API server for `chatBackend: 'gateway'` (see GatewayConfig). */
   gateway: GatewayConfig;
 }
@@ -200,6 +203,8 @@ export function parseConfig(env: Record<string, string | undefined>, options: { 
     onboarding: { skip: e.HERMES_WEBUI_SKIP_ONBOARDING, open: e.HERMES_WEBUI_ONBOARDING_OPEN },
     modelsBudgetMs: Math.round(e.HERMES_WEBUI_MODELS_REBUILD_BUDGET * 1000),
     chatBackend: e.HERMES_WEBUI_CHAT_BACKEND,
+    chatBackendFixed: present.HERMES_WEBUI_CHAT_BACKEND !== undefined,
+    gatewayBaseUrlFixed: present.HERMES_WEBUI_GATEWAY_BASE_URL !== undefined,
     gateway: {
       baseUrl: e.HERMES_WEBUI_GATEWAY_BASE_URL,
       ...(e.HERMES_WEBUI_GATEWAY_API_KEY ? { apiKey: e.HERMES_WEBUI_GATEWAY_API_KEY } : {}),

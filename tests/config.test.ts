@@ -24,6 +24,8 @@ describe('config', () => {
       onboarding: { skip: false, open: false },
       modelsBudgetMs: 4000,
       chatBackend: 'builtin',
+      chatBackendFixed: false,
+      gatewayBaseUrlFixed: false,
       gateway: { baseUrl: 'http://127.0.0.1:8642', readTimeoutMs: 120_000 },
     });
   });
@@ -61,6 +63,8 @@ describe('config', () => {
       onboarding: { skip: false, open: false },
       modelsBudgetMs: 4000,
       chatBackend: 'builtin',
+      chatBackendFixed: false,
+      gatewayBaseUrlFixed: false,
       gateway: { baseUrl: 'http://127.0.0.1:8642', readTimeoutMs: 120_000 },
     });
   });

@@ -62,6 +62,8 @@ export interface AgentSetup {
   saveKey(provider: string, apiKey: string): Promise<ProviderRow>;
   removeProvider(provider: string): Promise<void>;
   addCustomProvider(input: { name: string; base_url: string; api_key?: string | undefined; models?: string[] | undefined }): Promise<ProviderRow>;
+  /** Keeps the key for a Hermes Agent API server (HERMES_WEBUI_GATEWAY_API_KEY in .env). */
+  saveGatewayKey?(apiKey: string): Promise<void>;
 }
 
 export type { CatalogModel };

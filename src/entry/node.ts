@@ -23,6 +23,8 @@ import { InteractionHub } from '../runs/interactions.js';
 import { recoverInterruptedTurns } from '../runs/recovery.js';
 import { BuiltinAgentRuntime } from '../agent/builtin/runtime.js';
 import type { AgentRuntime } from '../agent/runtime.js';
+import { SwitchingRuntime } from '../agent/switching-runtime.js';
+import { settingsBackendChoice } from '../agent/backend-choice.js';
 import { GatewayAgentRuntime } from '../agent/gateway/runtime.js';
 import { gatewayApiKey } from '../adapters/platform/node-gateway-key.js';
 import { NodeHermesStateDb } from '../adapters/platform/node-hermes-state-db.js';
@@ -74,7 +76,7 @@ export async function buildNodeDeps(config: Config, logger: Logger, publicDir: s
   // Turns that were running when the process last died are closed and marked before serving.
   await recoverInterruptedTurns({ sessions, journal, logger, now });
   const hub = new InteractionHub(now);
-  const runtime: AgentRuntime = config.chatBackend === 'gateway' ? gatewayRuntime(config, hub, logger, now) : new BuiltinAgentRuntime({
+  const builtin = new BuiltinAgentRuntime({
     config: new NodeAgentConfigSource(config.hermesHome, { ...process.env }),
     host: new NodeToolHost(),
     hub,
@@ -84,6 +86,12 @@ export async function buildNodeDeps(config: Config, logger: Logger, publicDir: s
     catalogCache: fs ? new FsJsonDocument(join(config.stateDir, 'models_cache.json'), logger) : undefined,
     catalogBudgetMs: config.modelsBudgetMs,
   });
+  // Settings (or the first-run wizard) choose the backend unless HERMES_WEBUI_CHAT_BACKEND fixed it.
+  const runtime: AgentRuntime = new SwitchingRuntime(
+    builtin,
+    (baseUrl, apiKey) => gatewayRuntime({ ...config, gateway: { ...config.gateway, baseUrl, ...(apiKey ? { apiKey } : {}) } }, hub, logger, now),
+    settingsBackendChoice(settings, { ...(config.chatBackendFixed ? { backend: config.chatBackend } : {}), ...(config.gatewayBaseUrlFixed ? { gatewayBaseUrl: config.gateway.baseUrl } : {}) }),
+  );
   return {
     agent: { runtime, registry: new RunRegistry({ journal, now }), hub },
     sessions,

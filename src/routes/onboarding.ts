@@ -3,13 +3,40 @@ import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
 import type { AuthService } from '../auth/auth-service.js';
 import { MIN_PASSWORD_LENGTH } from '../auth/auth-service.js';
-import { jsonBody } from '../http/validate.js';
+import { jsonBody, parseWith } from '../http/validate.js';
 import { authEnabled, secureRequest } from '../http/auth-guard.js';
 import { clientOf } from '../http/client.js';
-import { Conflict, Forbidden, NotFound } from '../ports/errors.js';
+import { BadRequest, Conflict, Forbidden, NotFound } from '../ports/errors.js';
+import { DEFAULT_GATEWAY_URL } from '../agent/backend-choice.js';
+import type { BackendChoice } from '../agent/switching-runtime.js';
+import type { AgentInfo, Catalog } from '../agent/runtime.js';
 import { SETTINGS_DEFAULTS } from '../shared/settings.js';
 
-const PROVIDERS = ['openrouter', 'anthropic', 'openai', 'ollama', 'lmstudio', 'custom'] as const;
+const PROVIDERS = ['openrouter', 'anthropic', 'openai', 'ollama', 'lmstudio', 'custom', 'gateway'] as const;
+
+/** The wizard's "your own Hermes Agent" choice: a gateway (API server) instead of the builtin agent. */
+const GATEWAY_OPTION = {
+  id: 'gateway',
+  label: 'Hermes Agent (API server)',
+  group: 'agent',
+  needs_key: false,
+  key_optional: true,
+  key_set: false,
+  key_env: 'HERMES_WEBUI_GATEWAY_API_KEY',
+  default_base_url: DEFAULT_GATEWAY_URL,
+  base_url_editable: true,
+  sample_models: [] as string[],
+};
+
+interface Switchable {
+  choice(): Promise<BackendChoice>;
+  probeGateway(baseUrl: string, apiKey?: string): Promise<{ info: AgentInfo; models: Catalog | null }>;
+}
+/** The runtime when the backend can be chosen at run time (not fixed by HERMES_WEBUI_CHAT_BACKEND). */
+export function switchable(deps: AppDeps): Switchable | null {
+  const runtime = deps.agent.runtime as unknown as Partial<Switchable>;
+  return typeof runtime.choice === 'function' && typeof runtime.probeGateway === 'function' ? (runtime as Switchable) : null;
+}
 const noLineBreaks = (s: string) => !/[\r\n\0]/.test(s);
 
 const ProbeBody = z
@@ -23,13 +50,36 @@ const ProbeBody = z
 const SetupBody = z
   .object({
     provider: z.enum(PROVIDERS, { error: `provider must be one of ${PROVIDERS.join(', ')}` }),
-    model: z.string().trim().min(1, 'model is required').max(256).refine(noLineBreaks, 'model must be one line'),
+    // The gateway's own agent picks its model; every other provider needs one.
+    model: z.string().trim().max(256).refine(noLineBreaks, 'model must be one line').optional(),
     base_url: z.string().max(2048).optional(),
     api_key: z.string().max(4096).refine(noLineBreaks, 'api_key must be one line').optional(),
     workspace: z.string().trim().min(1).max(4096).optional(),
     password: z.string().min(MIN_PASSWORD_LENGTH, `password must be at least ${MIN_PASSWORD_LENGTH} characters`).max(1024).optional(),
   })
   .strict();
+
+const GatewayUrl = z
+  .string()
+  .trim()
+  .max(2048)
+  .refine((v) => /^https?:\/\/[^\s/?#@]+/i.test(v) && URL.canParse(v), 'base_url must be an http(s) URL like http://127.0.0.1:8642 (no user or password in it)')
+  .transform((v) => v.replace(/\/+$/, ''));
+
+/** Tries a Hermes Agent API server: reachable, which path, what it cannot do, its models (probe shape). */
+async function probeGateway(deps: AppDeps, baseUrl: string | undefined, apiKey: string | undefined) {
+  const sw = switchable(deps);
+  if (!sw) throw new Conflict('HERMES_WEBUI_CHAT_BACKEND fixes who answers on this server; change it there');
+  const parsed = GatewayUrl.safeParse(baseUrl?.trim() || DEFAULT_GATEWAY_URL);
+  if (!parsed.success) return { ok: false, error: 'invalid_url', detail: parsed.error.issues[0]!.message };
+  const { info, models } = await sw.probeGateway(parsed.data, apiKey?.trim() || undefined);
+  if (!info.reachable) {
+    const detail = [info.error, info.hint].filter(Boolean).join(' ');
+    const kind = /401|403|key/i.test(detail) ? 'http_4xx' : /refused|ECONNREFUSED/i.test(detail) ? 'connect_refused' : /timed out|timeout/i.test(detail) ? 'timeout' : 'unreachable';
+    return { ok: false, error: kind, detail: detail || `Hermes Agent did not answer at ${parsed.data}` };
+  }
+  return { ok: true, base_url: parsed.data, models: models?.groups.flatMap((g) => g.models) ?? [], agent: info };
+}
 
 export const SETUP_REFUSED =
   'Setup can only be done from the machine Hermes runs on (open it at http://127.0.0.1), or after a password is set (HERMES_WEBUI_PASSWORD). HERMES_WEBUI_ONBOARDING_OPEN=1 lifts this.';
@@ -50,6 +100,9 @@ export function onboardingRoutes(deps: AppDeps, auth: AuthService) {
   const status = async (c: Context) => {
     const settings: Record<string, unknown> = { ...SETTINGS_DEFAULTS, ...(await deps.settings.read()) };
     const setup = deps.agent.runtime.setup;
+    const sw = switchable(deps);
+    const choice = sw ? await sw.choice() : null;
+    const onGateway = choice?.backend === 'gateway' || (!sw && deps.agent.runtime.kind === 'gateway');
     const agent = setup
       ? await setup.status()
       : { config_path: '', env_path: '', config_exists: false, config_error: null, agent_runtime: deps.agent.runtime.kind, provider: { id: null, usable: true, error: null }, default_model: null, providers: [] };
@@ -57,8 +110,13 @@ export function onboardingRoutes(deps: AppDeps, auth: AuthService) {
     const done = settings.onboarding_completed === true;
     return {
       ...agent,
-      needed: !!setup && !skip && !done && !agent.provider.usable,
-      completed: skip || done || agent.provider.usable,
+      providers: sw ? [...agent.providers, GATEWAY_OPTION] : agent.providers,
+      backend: onGateway ? 'gateway' : 'builtin',
+      gateway_base_url: choice?.gatewayBaseUrl ?? null,
+      // Who answers is fixed by HERMES_WEBUI_CHAT_BACKEND: the wizard cannot switch it.
+      backend_fixed: !sw,
+      needed: !!setup && !skip && !done && !onGateway && !agent.provider.usable,
+      completed: skip || done || onGateway || agent.provider.usable,
       onboarding_completed: done,
       skip,
       may_setup: maySetup(c, deps),
@@ -76,6 +134,7 @@ export function onboardingRoutes(deps: AppDeps, auth: AuthService) {
   app.post('/api/onboarding/probe', async (c) => {
     requireSetupAllowed(c, deps);
     const b = await jsonBody(c, ProbeBody);
+    if (b.provider === 'gateway') return c.json(await probeGateway(deps, b.base_url, b.api_key));
     const setup = deps.agent.runtime.setup;
     if (!setup) throw new NotFound('This agent is configured outside Hermes WebUI');
     return c.json(await setup.probe(b));
@@ -89,11 +148,25 @@ export function onboardingRoutes(deps: AppDeps, auth: AuthService) {
     // Everything that can be refused is checked before anything is written.
     const workspace = b.workspace ? await deps.files.checkWorkspace(b.workspace, { create: true }) : null;
     if (b.password !== undefined && (await auth.enabled())) throw new Conflict('A password is already set; change it in Settings → Security');
-    await setup.apply({ provider: b.provider, model: b.model, base_url: b.base_url, api_key: b.api_key });
-    if (workspace) {
-      await deps.settings.write({ ...(await deps.settings.read()), default_workspace: workspace });
-      await deps.workspaces.setLast(workspace);
+    const sw = switchable(deps);
+    const patch: Record<string, unknown> = {};
+    if (b.provider === 'gateway') {
+      if (!sw) throw new Conflict('HERMES_WEBUI_CHAT_BACKEND fixes who answers on this server; change it there');
+      const url = parseWith(GatewayUrl, b.base_url?.trim() || DEFAULT_GATEWAY_URL);
+      if (b.api_key?.trim()) {
+        if (!setup.saveGatewayKey) throw new BadRequest('This server cannot keep a gateway key; set HERMES_WEBUI_GATEWAY_API_KEY');
+        await setup.saveGatewayKey(b.api_key);
+      }
+      Object.assign(patch, { chat_backend: 'gateway', gateway_base_url: url });
+    } else {
+      if (!b.model) throw new BadRequest('model is required');
+      await setup.apply({ provider: b.provider, model: b.model, base_url: b.base_url, api_key: b.api_key });
+      // Choosing a model provider means the builtin agent answers again.
+      if (sw) patch.chat_backend = 'builtin';
     }
+    if (workspace) patch.default_workspace = workspace;
+    if (Object.keys(patch).length) await deps.settings.write({ ...(await deps.settings.read()), ...patch });
+    if (workspace) await deps.workspaces.setLast(workspace);
     if (b.password !== undefined) {
       await auth.setStoredPassword(b.password);
       c.header('Set-Cookie', auth.sessionCookie(await auth.openSession(), secureRequest(c, auth.config)));

@@ -9,6 +9,7 @@ import { clientOf } from '../http/client.js';
 import { BadRequest, Conflict, Forbidden } from '../ports/errors.js';
 import { SECRET_SETTINGS, SETTINGS_DEFAULTS, SettingsPatchSchema } from '../shared/settings.js';
 import { tooManyAttempts } from './auth.js';
+import { switchable } from './onboarding.js';
 
 /** Password management rides on POST /api/settings, as in the incumbent. */
 const PasswordChangeSchema = z
@@ -29,8 +30,14 @@ async function effectiveSettings(deps: AppDeps, auth: AuthService) {
   const merged: Record<string, unknown> = { ...SETTINGS_DEFAULTS, default_workspace: deps.options.defaultWorkspace, ...stored };
   for (const key of SECRET_SETTINGS) delete merged[key];
   const enabled = await auth.enabled();
+  const sw = switchable(deps);
+  const choice = sw ? await sw.choice() : null;
   return {
     ...merged,
+    // Who answers turns as it is now; `chat_backend_fixed`: HERMES_WEBUI_CHAT_BACKEND decides, not Settings.
+    chat_backend: choice?.backend ?? (deps.agent.runtime.kind === 'gateway' ? 'gateway' : 'builtin'),
+    gateway_base_url: choice?.gatewayBaseUrl ?? merged.gateway_base_url,
+    chat_backend_fixed: !sw,
     webui_version: deps.options.version,
     auth_enabled: enabled,
     password_auth_enabled: enabled,

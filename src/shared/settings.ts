@@ -32,6 +32,10 @@ export const SETTINGS_DEFAULTS = {
   check_for_updates: true,
   /** List the Hermes Agent's own sessions (CLI, Telegram, … from $HERMES_HOME/state.db) read-only in the sidebar. */
   show_cli_sessions: false,
+  /** Who answers turns: the builtin agent or a Hermes Agent gateway (HERMES_WEBUI_CHAT_BACKEND wins when set). */
+  chat_backend: 'builtin',
+  /** The gateway's API server; empty: http://127.0.0.1:8642 (HERMES_WEBUI_GATEWAY_BASE_URL wins when set). */
+  gateway_base_url: '',
   /** Mask credentials (API keys, tokens, private keys, URL passwords) in what the API shows; storage keeps them. */
   api_redact_enabled: true,
   password_hash: null as string | null,
@@ -68,6 +72,16 @@ export const SettingsPatchSchema = z
     auto_title_refresh_every: z.enum(['0', '5', '10', '20']),
     check_for_updates: z.boolean(),
     show_cli_sessions: z.boolean(),
+    chat_backend: z.enum(['builtin', 'gateway'], { error: 'chat_backend must be "builtin" or "gateway"' }),
+    gateway_base_url: z.union([
+      z.literal(''),
+      z
+        .string()
+        .trim()
+        .max(2048)
+        .refine((v) => /^https?:\/\/[^\s/?#@]+/i.test(v) && URL.canParse(v), 'gateway_base_url must be an http(s) URL like http://127.0.0.1:8642 (no user or password in it)')
+        .transform((v) => v.replace(/\/+$/, '')),
+    ]),
     api_redact_enabled: z.boolean(),
   })
   .partial()

@@ -22,6 +22,8 @@ import type { AgentSessionSource } from '../../src/ports/agent-sessions.js';
 import { MemoryAuthStore } from '../../src/adapters/storage/memory/memory-auth-store.js';
 import { FsAuthStore } from '../../src/adapters/storage/fs/fs-auth-store.js';
 import type { AppOptions } from '../../src/deps.js';
+import { SwitchingRuntime } from '../../src/agent/switching-runtime.js';
+import { settingsBackendChoice } from '../../src/agent/backend-choice.js';
 import { hashPassword } from '../../src/auth/password.js';
 
 export interface TestLogger extends Logger {
@@ -81,6 +83,8 @@ export async function makeTestApp(
     onboarding?: AppOptions['onboarding'];
     /** Another agent runtime instead of the builtin one (e.g. the gateway runtime), built over the app's hub. */
     runtime?: (ctx: { hub: InteractionHub; logger: TestLogger; now: () => number; hermesHome: string }) => AgentRuntime;
+    /** Wraps the agent as the Node server does: Settings choose the builtin agent or a gateway (built here). */
+    switching?: (ctx: { hub: InteractionHub; logger: TestLogger; now: () => number; baseUrl: string; apiKey: string | undefined }) => AgentRuntime;
     /** The agent's own sessions (e.g. a state.db reader over `$HERMES_HOME/state.db`). */
     agentSessions?: (ctx: { hermesHome: string; logger: TestLogger }) => AgentSessionSource;
   } = {},
@@ -103,7 +107,8 @@ export async function makeTestApp(
   const now = () => clock.now();
   const hub = new InteractionHub(now);
   const journal = fs ? new FsRunJournal(stateDir, logger) : new MemoryRunJournal();
-  const runtime: AgentRuntime = options.runtime ? options.runtime({ hub, logger, now, hermesHome }) : new BuiltinAgentRuntime({
+  const settingsStore = fs ? new FsSettingsStore(stateDir, logger) : new MemorySettingsStore();
+  const inner: AgentRuntime = options.runtime ? options.runtime({ hub, logger, now, hermesHome }) : new BuiltinAgentRuntime({
     config: new NodeAgentConfigSource(hermesHome, options.agentEnv ?? {}),
     host: new NodeToolHost(),
     hub,
@@ -113,10 +118,14 @@ export async function makeTestApp(
     catalogBudgetMs: options.catalogBudgetMs ?? 500,
     ...(options.clarifyTimeoutMs ? { clarifyTimeoutMs: options.clarifyTimeoutMs } : {}),
   });
+  const gatewayFactory = options.switching;
+  const runtime: AgentRuntime = gatewayFactory
+    ? new SwitchingRuntime(inner, (baseUrl, apiKey) => gatewayFactory({ hub, logger, now, baseUrl, apiKey }), settingsBackendChoice(settingsStore, {}))
+    : inner;
   const deps: AppDeps = {
     agent: { runtime, registry: new RunRegistry({ journal, now, ...(options.keepFinishedMs !== undefined ? { keepFinishedMs: options.keepFinishedMs } : {}) }), hub },
     sessions,
-    settings: fs ? new FsSettingsStore(stateDir, logger) : new MemorySettingsStore(),
+    settings: settingsStore,
     projects: fs ? new FsProjectStore(stateDir, logger) : new MemoryProjectStore(),
     workspaces: fs ? new FsWorkspaceStore(stateDir, logger) : new MemoryWorkspaceStore(),
     files: new NodeWorkspaceFiles(),

@@ -210,6 +210,9 @@ describe.each(['memory', 'fs'] as const)('settings routes (%s storage)', (storag
         password_auth_enabled: false,
         password_env_var: false,
         features: { files: true, uploads: true, terminal: true },
+        chat_backend: 'builtin',
+        gateway_base_url: '',
+        chat_backend_fixed: true,
       });
       expect(r.res.headers.get('Cache-Control')).toBe('no-store');
     });

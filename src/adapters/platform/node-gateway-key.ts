@@ -9,6 +9,12 @@ import { readTextIfExists } from '../storage/fs/atomic-file.js';
  */
 export function gatewayApiKey(hermesHome: string, configured: string | undefined, env: Record<string, string | undefined>): () => Promise<string | null> {
   const fixed = configured?.trim() || env.API_SERVER_KEY?.trim();
+  // (then `.env`: HERMES_WEBUI_GATEWAY_API_KEY, else API_SERVER_KEY)
   const dotenv = join(hermesHome, '.env');
-  return async () => fixed || parseDotenv((await readTextIfExists(dotenv)) ?? '').API_SERVER_KEY?.trim() || null;
+  return async () => {
+    if (fixed) return fixed;
+    // The wizard saves a key the user typed as HERMES_WEBUI_GATEWAY_API_KEY (Hermes' own API_SERVER_KEY is left alone).
+    const values = parseDotenv((await readTextIfExists(dotenv)) ?? '');
+    return values.HERMES_WEBUI_GATEWAY_API_KEY?.trim() || values.API_SERVER_KEY?.trim() || null;
+  };
 }

@@ -221,6 +221,11 @@ export class BuiltinSetup implements AgentSetup {
     await this.source.updateDotenv((text) => setDotenvValue(text, option.key_env!, null));
   }
 
+  async saveGatewayKey(apiKey: string): Promise<void> {
+    const key = checkKey(apiKey);
+    await this.source.updateDotenv((text) => setDotenvValue(text, 'HERMES_WEBUI_GATEWAY_API_KEY', key));
+  }
+
   async addCustomProvider(input: { name: string; base_url: string; api_key?: string | undefined; models?: string[] | undefined }): Promise<ProviderRow> {
     const baseUrl = checkBaseUrl(input.base_url);
     const key = input.api_key?.trim() ? checkKey(input.api_key) : null;

@@ -1,0 +1,95 @@
+import type { AgentInfo, AgentRuntime, Catalog, TurnInput, TurnOutput } from './runtime.js';
+import type { AgentSetup } from './setup.js';
+
+/** Who answers turns right now: the builtin agent, or a Hermes Agent gateway at `baseUrl`. */
+export interface BackendChoice {
+  backend: 'builtin' | 'gateway';
+  gatewayBaseUrl: string;
+}
+
+const BUILTIN_INFO: AgentInfo = {
+  kind: 'builtin',
+  label: 'Built-in agent',
+  path: 'builtin',
+  reachable: true,
+  features: { streaming: true, tool_events: true, reasoning: true, approvals: true, clarify: true, stop: true, sessions: true },
+  limitations: [],
+};
+
+/**
+ * The runtime behind the app when the backend is a choice (Settings, the first-run wizard) rather
+ * than fixed by HERMES_WEBUI_CHAT_BACKEND: each call asks `choose()` and hands over to the
+ * builtin agent or to the gateway runtime for that base URL (one per URL, kept). A turn keeps
+ * the runtime it started with. Setup always configures the builtin agent's files; choosing the
+ * gateway is a setting.
+ */
+export class SwitchingRuntime implements AgentRuntime {
+  #gateways = new Map<string, AgentRuntime>();
+  #last: AgentRuntime;
+
+  constructor(
+    private readonly builtin: AgentRuntime,
+    private readonly gateway: (baseUrl: string, apiKey?: string) => AgentRuntime,
+    private readonly choose: () => Promise<BackendChoice>,
+  ) {
+    this.#last = builtin;
+  }
+
+  /** The kind of the runtime the last call used. */
+  get kind(): string {
+    return this.#last.kind;
+  }
+
+  get setup(): AgentSetup | undefined {
+    return this.builtin.setup;
+  }
+
+  async current(): Promise<AgentRuntime> {
+    const choice = await this.choose();
+    if (choice.backend === 'builtin') return (this.#last = this.builtin);
+    let runtime = this.#gateways.get(choice.gatewayBaseUrl);
+    if (!runtime) this.#gateways.set(choice.gatewayBaseUrl, (runtime = this.gateway(choice.gatewayBaseUrl)));
+    return (this.#last = runtime);
+  }
+
+  /** The backend in use now, for the wizard and Settings. */
+  async choice(): Promise<BackendChoice> {
+    return this.choose();
+  }
+
+  /**
+   * Tries a Hermes Agent API server before choosing it: reachable, which path (runs API or chat
+   * completions), its limits and models. `apiKey` absent: the key the server would use.
+   */
+  async probeGateway(baseUrl: string, apiKey?: string): Promise<{ info: AgentInfo; models: Catalog | null }> {
+    const runtime = this.gateway(baseUrl.replace(/\/+$/, ''), apiKey);
+    const info = runtime.describe ? await runtime.describe({ refresh: true }) : BUILTIN_INFO;
+    const models = info.reachable && runtime.models ? await runtime.models({ refresh: true }).catch(() => null) : null;
+    return { info, models };
+  }
+
+  async check(model: string | null): Promise<void> {
+    await (await this.current()).check(model);
+  }
+
+  async *startTurn(input: TurnInput): AsyncIterable<TurnOutput> {
+    yield* (await this.current()).startTurn(input);
+  }
+
+  async models(options?: { refresh?: boolean }): Promise<Catalog> {
+    const runtime = await this.current();
+    if (runtime.models) return runtime.models(options);
+    return { active_provider: null, default_model: null, groups: [], fetched_at: null, stale: false };
+  }
+
+  async setDefaultModel(model: string): Promise<void> {
+    const runtime = await this.current();
+    if (!runtime.setDefaultModel) throw new Error('This agent cannot change its default model');
+    await runtime.setDefaultModel(model);
+  }
+
+  async describe(options?: { refresh?: boolean }): Promise<AgentInfo> {
+    const runtime = await this.current();
+    return runtime.describe ? runtime.describe(options) : BUILTIN_INFO;
+  }
+}
