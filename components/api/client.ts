@@ -27,6 +27,12 @@ export interface Settings {
   auth_enabled?: boolean;
   password_auth_enabled?: boolean;
   password_env_var?: boolean;
+  /** Who answers turns: the built-in agent or a Hermes Agent gateway (its API server). */
+  chat_backend?: 'builtin' | 'gateway';
+  /** The gateway's API server (the default, http://127.0.0.1:8642, when none is stored). */
+  gateway_base_url?: string;
+  /** HERMES_WEBUI_CHAT_BACKEND decides who answers: Settings only shows it. */
+  chat_backend_fixed?: boolean;
   [key: string]: unknown;
 }
 
@@ -55,13 +61,14 @@ export interface ModelCatalog {
   error?: string;
 }
 
-export type ProviderId = 'openrouter' | 'anthropic' | 'openai' | 'ollama' | 'lmstudio' | 'custom';
+export type ProviderId = 'openrouter' | 'anthropic' | 'openai' | 'ollama' | 'lmstudio' | 'custom' | 'gateway';
 
 /** A provider the onboarding wizard offers. */
 export interface OnboardingProvider {
   id: ProviderId;
   label: string;
-  group: 'easy' | 'local';
+  /** `agent`: a Hermes Agent the person already runs (the gateway), not a model provider. */
+  group: 'easy' | 'local' | 'agent';
   /** A key is required. */
   needs_key: boolean;
   key_optional: boolean;
@@ -95,18 +102,43 @@ export interface OnboardingStatus {
   password_enabled: boolean;
   bot_name: string;
   providers: OnboardingProvider[];
+  /** Who answers turns now: the built-in agent, or a Hermes Agent gateway at `gateway_base_url`. */
+  backend: 'builtin' | 'gateway';
+  gateway_base_url: string | null;
+  /** HERMES_WEBUI_CHAT_BACKEND decides who answers: the wizard offers no switch (and no gateway option). */
+  backend_fixed: boolean;
 }
+
+/** GET /api/agent, and a gateway probe's `agent`: who answers, over which path, what it cannot do. */
+export interface AgentInfo {
+  kind: string;
+  /** "Built-in agent", "Hermes Agent". */
+  label: string;
+  /** `builtin`, `runs` (Hermes' runs API), `chat_completions` (the fallback); null while unreachable. */
+  path: string | null;
+  base_url?: string;
+  reachable: boolean;
+  features: Record<string, boolean>;
+  /** What the path cannot do, one short sentence each. */
+  limitations: string[];
+  error?: string;
+  hint?: string;
+}
+
+/** How a gateway path is named for people. */
+export const AGENT_PATHS: Record<string, string> = { runs: 'runs API', chat_completions: 'chat completions' };
 
 export type ProbeErrorKind = 'invalid_url' | 'dns' | 'connect_refused' | 'timeout' | 'http_4xx' | 'http_5xx' | 'parse' | 'unreachable';
 
 /** POST /api/onboarding/probe: a probe that ran (HTTP 200 either way). */
 export type ProbeResult =
-  | { ok: true; base_url: string; models: CatalogModel[] }
+  | { ok: true; base_url: string; models: CatalogModel[]; /** Provider `gateway` only: the Hermes Agent found there. */ agent?: AgentInfo }
   | { ok: false; error: ProbeErrorKind; detail: string; status?: number };
 
 export interface SetupRequest {
   provider: string;
-  model: string;
+  /** Every provider but `gateway` (whose own agent picks its model). */
+  model?: string;
   base_url?: string;
   api_key?: string;
   workspace?: string;

@@ -1,27 +1,14 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, state } from 'lit/decorators.js';
-import { apiUrl } from '../api/client.js';
+import { AGENT_PATHS as PATHS, apiUrl, type AgentInfo } from '../api/client.js';
 import { baseStyles } from '../shared/styles.js';
-
-/** GET /api/agent (src/routes/agent.ts, AgentInfo). */
-interface AgentInfo {
-  kind: string;
-  label: string;
-  path: string | null;
-  base_url?: string;
-  reachable: boolean;
-  features: Record<string, boolean>;
-  limitations: string[];
-  error?: string;
-  hint?: string;
-}
-
-const PATHS: Record<string, string> = { runs: 'runs API', chat_completions: 'chat completions' };
+import { MODELS_CHANGED } from '../events.js';
 
 /**
  * A quiet note in the composer bar when a Hermes Agent gateway answers instead of the builtin
  * agent: which path turns take ("Hermes Agent · runs API") and, on click, what that path cannot
- * do. Shows nothing for the builtin agent.
+ * do. Shows nothing for the builtin agent. Asks again when the backend may have changed
+ * (`hermes-models-changed`: Settings → Agent, the wizard).
  */
 @customElement('hermes-agent-badge')
 export class HermesAgentBadge extends LitElement {
@@ -31,7 +18,15 @@ export class HermesAgentBadge extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     void this.#load();
+    window.addEventListener(MODELS_CHANGED, this.#onChanged);
   }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    window.removeEventListener(MODELS_CHANGED, this.#onChanged);
+  }
+
+  #onChanged = () => void this.#load();
 
   async #load(): Promise<void> {
     try {

@@ -1,11 +1,11 @@
 import { LitElement, html, nothing, type TemplateResult } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
-import { api, ApiError, type CatalogModel, type OnboardingProvider, type OnboardingStatus, type ProbeResult, type SetupRequest } from '../api/client.js';
+import { AGENT_PATHS, api, ApiError, type CatalogModel, type OnboardingProvider, type OnboardingStatus, type ProbeResult, type SetupRequest } from '../api/client.js';
 import { baseStyles } from '../shared/styles.js';
 import { icons } from '../shared/icons.js';
 import { announceModelsChanged } from '../events.js';
 import { MIN_PASSWORD_LENGTH } from '../settings/password-rules.js';
-import { probeMessage } from './probe-messages.js';
+import { gatewayProbeMessage, probeMessage, withCode } from './probe-messages.js';
 import { onboardingStyles } from './onboarding-styles.js';
 
 export type Step = 'check' | 'provider' | 'connect' | 'finish';
@@ -24,6 +24,7 @@ const BLURB: Record<string, string> = {
   ollama: 'Open models running on this machine.',
   lmstudio: 'Models served by the LM Studio app.',
   custom: 'Any OpenAI-compatible API: vLLM, llama.cpp, TabbyAPI, a proxy…',
+  gateway: 'The Hermes you already run answers, through its API server.',
 };
 /** Where to get a key. */
 const KEY_PAGE: Record<string, string> = {
@@ -34,6 +35,7 @@ const KEY_PAGE: Record<string, string> = {
 const GROUPS: Array<[OnboardingProvider['group'], string, string]> = [
   ['easy', 'Easy start', 'A hosted provider: paste an API key and pick a model.'],
   ['local', 'Open / self-hosted', 'A model server you run: point Hermes at its address.'],
+  ['agent', 'Your Hermes Agent', 'Its own model, tools, memory and skills answer.'],
 ];
 /** The model select's last option: type an id instead. */
 const OTHER = '__other__';
@@ -132,6 +134,11 @@ export class HermesOnboarding extends LitElement {
     return (this.provider?.sample_models ?? []).map((id) => ({ id, label: id }));
   }
 
+  /** A Hermes Agent gateway is chosen: no model to pick (its own agent has one). */
+  get #gateway(): boolean {
+    return this.provider?.id === 'gateway';
+  }
+
   #needsBaseUrl(p: OnboardingProvider): boolean {
     return p.base_url_editable || p.id === 'custom';
   }
@@ -146,7 +153,7 @@ export class HermesOnboarding extends LitElement {
     const errors: typeof this.errors = {};
     if (this.#needsBaseUrl(p) && !this.baseUrl.trim() && !p.default_base_url) errors.base_url = 'Enter the base URL of the API, e.g. http://127.0.0.1:8000/v1.';
     if (p.needs_key && !p.key_set && !this.apiKey.trim()) errors.api_key = `Paste your ${p.label} API key.`;
-    if (requireModel && !this.model.trim()) errors.model = 'Choose a model, or type its id.';
+    if (requireModel && !this.#gateway && !this.model.trim()) errors.model = 'Choose a model, or type its id.';
     this.errors = errors;
     const first = Object.keys(errors)[0];
     if (first) void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>(`[name="${first}"]`)?.focus());
@@ -181,7 +188,7 @@ export class HermesOnboarding extends LitElement {
     }
     this.probe = { state: 'done', result, for: probeFor };
     this.unverified = false;
-    if (result.ok) this.#pickModelFrom(result.models);
+    if (result.ok && !this.#gateway) this.#pickModelFrom(result.models);
     return result.ok;
   }
 
@@ -224,7 +231,7 @@ export class HermesOnboarding extends LitElement {
     const first = Object.keys(errors)[0];
     if (first) return void this.renderRoot.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
     const p = this.provider!;
-    const body: SetupRequest = { provider: p.id, model: this.model.trim() };
+    const body: SetupRequest = { provider: p.id, ...(this.#gateway ? {} : { model: this.model.trim() }) };
     if (this.#needsBaseUrl(p) && this.baseUrl.trim()) body.base_url = this.baseUrl.trim();
     if (this.apiKey.trim()) body.api_key = this.apiKey.trim();
     if (this.workspace.trim()) body.workspace = this.workspace.trim();
@@ -388,7 +395,11 @@ export class HermesOnboarding extends LitElement {
         </div>
         <div>
           <dt>Agent</dt>
-          <dd>${s.agent_runtime === 'builtin' ? 'Built-in agent' : s.agent_runtime} <span class="state ok">${icons.check()} ready</span></dd>
+          <dd>
+            ${s.backend === 'gateway'
+              ? html`Hermes Agent${s.gateway_base_url ? html` at <span class="mono">${s.gateway_base_url}</span>` : nothing}`
+              : html`${s.agent_runtime === 'builtin' ? 'Built-in agent' : s.agent_runtime} <span class="state ok">${icons.check()} ready</span>`}
+          </dd>
         </div>
         <div>
           <dt>Provider</dt>
@@ -425,7 +436,8 @@ export class HermesOnboarding extends LitElement {
     return html`<section class="step">
       <h2 tabindex="-1">Where should answers come from?</h2>
       ${GROUPS.map(([group, title, hint]) => {
-        const options = s.providers.filter((p) => p.group === group);
+        // The gateway is a choice only where HERMES_WEBUI_CHAT_BACKEND does not decide (the server then lists none).
+        const options = s.providers.filter((p) => p.group === group && !(p.id === 'gateway' && s.backend_fixed));
         if (!options.length) return nothing;
         return html`<div class="group" role="group" aria-labelledby=${`group-${group}`}>
           <h3 id=${`group-${group}`}><span class="group-title">${title}</span> <span class="meta">${hint}</span></h3>
@@ -454,6 +466,7 @@ export class HermesOnboarding extends LitElement {
 
   #connectStep() {
     const p = this.provider!;
+    if (p.id === 'gateway') return this.#gatewayStep(p);
     const result = this.#probeResult;
     const running = this.probe.state === 'running';
     const models = this.#modelChoices();
@@ -550,6 +563,66 @@ export class HermesOnboarding extends LitElement {
     </form>`;
   }
 
+  /** Connect, for a Hermes Agent gateway: its API server's address, an optional key, a test; no model to pick. */
+  #gatewayStep(p: OnboardingProvider) {
+    const result = this.#probeResult;
+    const running = this.probe.state === 'running';
+    const agent = result?.ok ? result.agent : undefined;
+    const via = agent?.path ? (AGENT_PATHS[agent.path] ?? agent.path) : null;
+    return html`<form class="step" @submit=${this.#submit} novalidate>
+      <h2 tabindex="-1">Connect your Hermes Agent</h2>
+      <p class="lead">
+        Hermes’ API server answers here: set <span class="mono">API_SERVER_ENABLED=true</span> (and an <span class="mono">API_SERVER_KEY</span>) in
+        <span class="mono">~/.hermes/.env</span>, then run <span class="mono">hermes gateway</span>. Its model, tools, memory and approval rules are used.
+      </p>
+      <div class="fields">
+        ${this.#input('base_url', 'API server URL', this.baseUrl, (v) => (this.baseUrl = v), {
+          type: 'url',
+          placeholder: p.default_base_url ?? 'http://127.0.0.1:8642',
+          hint: html`Hermes logs it as <span class="mono">API server listening on …</span>. From inside Docker, use <span class="mono">host.docker.internal</span> instead of <span class="mono">127.0.0.1</span>.`,
+          mono: true,
+        })}
+        ${this.#input('api_key', 'API key (optional)', this.apiKey, (v) => (this.apiKey = v), {
+          type: 'password',
+          placeholder: 'Its API_SERVER_KEY, if it has one',
+          hint: html`Saved as <span class="mono">${p.key_env ?? 'HERMES_WEBUI_GATEWAY_API_KEY'}</span>. Left empty, Hermes’ own <span class="mono">API_SERVER_KEY</span> is used when this server can read it.`,
+          mono: true,
+        })}
+        <div class="probe-row">
+          <button type="button" class="outline" data-role="probe" ?disabled=${running} @click=${() => void this.#runProbe()}>
+            ${running ? html`${icons.spinner()} Testing…` : 'Test connection'}
+          </button>
+          ${result?.ok
+            ? html`<span class="state ok" role="status" data-role="probe-ok">${icons.check()} Connected — ${agent?.label ?? 'Hermes Agent'}${via ? ` · ${via}` : ''}</span>`
+            : html`<span class="meta" role="status">${running ? 'Asking Hermes what it offers…' : !result ? 'Checks it answers, and how.' : ''}</span>`}
+        </div>
+        ${result?.ok
+          ? html`<div class="agent-facts meta" data-role="probe-agent">
+              ${result.models.length
+                ? html`<p>Model: <span class="mono">${result.models.map((m) => m.id).join(', ')}</span> — chosen by your Hermes.</p>`
+                : html`<p>Your Hermes chooses the model.</p>`}
+              ${agent?.limitations.length
+                ? html`<ul class="limits" data-role="probe-limitations" aria-label="What this path cannot do">
+                    ${agent.limitations.map((l) => html`<li>${l}</li>`)}
+                  </ul>`
+                : nothing}
+            </div>`
+          : nothing}
+        ${result && !result.ok
+          ? html`<div class="problem" role="alert" data-role="probe-error" data-kind=${result.error}>
+              <p>${withCode(gatewayProbeMessage(result, this.baseUrl || (p.default_base_url ?? '')))}</p>
+              ${result.detail ? html`<p class="meta mono detail">${result.detail}</p>` : nothing}
+              ${this.unverified ? html`<p class="meta">Press Continue again to use these settings anyway.</p>` : nothing}
+            </div>`
+          : nothing}
+      </div>
+      <div class="actions">
+        <button type="button" data-role="onboarding-back" @click=${() => this.#go('provider')}>Back</button>
+        <button type="submit" class="primary" data-role="onboarding-next" ?disabled=${running}>${this.unverified ? 'Continue anyway' : 'Continue'}</button>
+      </div>
+    </form>`;
+  }
+
   #finishStep() {
     const s = this.status;
     return html`<form class="step" @submit=${this.#submit} novalidate>
@@ -572,7 +645,7 @@ export class HermesOnboarding extends LitElement {
             </fieldset>`}
       </div>
       <p class="summary meta" data-role="onboarding-summary">
-        ${this.provider?.label} · <span class="mono">${this.model}</span>${this.provider && this.#needsBaseUrl(this.provider) && this.baseUrl ? html` · <span class="mono">${this.baseUrl}</span>` : nothing}
+        ${this.provider?.label}${this.#gateway ? nothing : html` · <span class="mono">${this.model}</span>`}${this.provider && this.#needsBaseUrl(this.provider) && this.baseUrl ? html` · <span class="mono">${this.baseUrl}</span>` : nothing}
       </p>
       <div class="actions">
         <button type="button" data-role="onboarding-back" @click=${() => this.#go('connect')}>Back</button>

@@ -348,6 +348,21 @@ export const onboardingStyles = css`
     margin-left: 0;
     font-size: var(--hermes-text-label);
   }
+  /* What a tested Hermes Agent is: its model, then (quietly) what its path cannot do. */
+  .agent-facts {
+    display: flex;
+    flex-direction: column;
+    gap: var(--hermes-space-xs);
+    margin-top: calc(-1 * var(--hermes-space-xs));
+    line-height: var(--hermes-leading-ui);
+  }
+  .agent-facts p {
+    margin: 0;
+  }
+  .limits {
+    margin: 0;
+    padding-left: var(--hermes-space-lg);
+  }
   .summary {
     margin: 0;
     overflow-wrap: anywhere;

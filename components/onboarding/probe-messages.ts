@@ -1,3 +1,4 @@
+import { html, type TemplateResult } from 'lit';
 import type { ProbeResult } from '../api/client.js';
 
 type ProbeFailure = Extract<ProbeResult, { ok: false }>;
@@ -52,4 +53,35 @@ export function probeMessage(failure: ProbeFailure, baseUrl: string, providerLab
     default:
       return `Hermes could not reach ${at}. Check the address and that this server can reach it over the network.`;
   }
+}
+
+/**
+ * The same for a Hermes Agent API server (provider `gateway`): what to check on the Hermes side.
+ * `code` spans are written between backticks (see {@link withCode}).
+ *
+ * @example
+ * gatewayProbeMessage({ ok: false, error: 'connect_refused', detail: '' }, 'http://127.0.0.1:8642')
+ * // → 'Nothing is listening at http://127.0.0.1:8642 — is `hermes gateway` running with API_SERVER_ENABLED=true?'
+ */
+export function gatewayProbeMessage(failure: ProbeFailure, baseUrl: string): string {
+  const at = where(baseUrl);
+  switch (failure.error) {
+    case 'invalid_url':
+      return `“${at}” is not a URL Hermes can use. It should look like http://127.0.0.1:8642 (http or https and a host; no /v1).`;
+    case 'connect_refused':
+      return `Nothing is listening at ${at} — is \`hermes gateway\` running with \`API_SERVER_ENABLED=true\`?`;
+    case 'http_4xx':
+      return `Hermes Agent answered, but the API server refused the key (\`API_SERVER_KEY\`). Type the key from Hermes’ .env, or leave it empty to use the one already saved.`;
+    case 'timeout':
+      return `${at} did not answer in time. Is it Hermes’ API server (\`hermes gateway\`), and is nothing blocking the port?`;
+    case 'unreachable':
+      return `Hermes Agent could not be used at ${at}.`;
+    default:
+      return probeMessage(failure, baseUrl, 'Hermes Agent');
+  }
+}
+
+/** A message with `code` spans, as text and <span class="mono"> parts. */
+export function withCode(message: string): Array<string | TemplateResult> {
+  return message.split('`').map((part, i) => (i % 2 ? html`<span class="mono">${part}</span>` : part));
 }

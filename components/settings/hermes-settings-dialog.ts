@@ -13,6 +13,7 @@ import './hermes-session-import.js';
 import './hermes-password-settings.js';
 import './hermes-provider-row.js';
 import './hermes-endpoint-form.js';
+import './hermes-gateway-settings.js';
 import { HOSTED } from './hermes-provider-add.js';
 import { announceModelsChanged } from '../events.js';
 import { signOut } from './sign-out.js';
@@ -30,7 +31,7 @@ interface Row {
 }
 
 type Option<T> = { value: T; label: string };
-const SECTIONS = ['Appearance', 'Chat', 'Providers', 'Workspace', 'Conversation', 'Security'];
+const SECTIONS = ['Appearance', 'Chat', 'Agent', 'Providers', 'Workspace', 'Conversation', 'Security'];
 type Providers = { active_provider: string | null; providers: ProviderRow[] };
 const THEMES: Option<Settings['theme']>[] = [
   { value: 'dark', label: 'Dark' },
@@ -42,6 +43,11 @@ const FONT_SIZES: Option<Settings['font_size']>[] = [
   { value: 'default', label: 'Default' },
   { value: 'large', label: 'Large' },
   { value: 'xlarge', label: 'Extra large' },
+];
+type Backend = NonNullable<Settings['chat_backend']>;
+const BACKENDS: Option<Backend>[] = [
+  { value: 'builtin', label: 'Built-in agent' },
+  { value: 'gateway', label: 'Hermes Agent' },
 ];
 const SEND_KEYS: Option<Settings['send_key']>[] = [
   { value: 'enter', label: 'Enter' },
@@ -138,6 +144,48 @@ export class HermesSettingsDialog extends LitElement {
       this.#savedTimer = setTimeout(() => (this.saved = false), 1600);
     }
     return ok;
+  }
+
+  /** Who answers from the next turn on; the model list (and the composer's badge) follow. */
+  async #saveBackend(chat_backend: Backend): Promise<void> {
+    if (chat_backend === this.ui?.settings?.chat_backend) return;
+    if (!(await this.#save({ chat_backend }))) return;
+    this.#loadModels();
+    announceModelsChanged();
+  }
+
+  #flashSaved = () => {
+    this.saved = true;
+    clearTimeout(this.#savedTimer);
+    this.#savedTimer = setTimeout(() => (this.saved = false), 1600);
+  };
+
+  /** Settings → Agent: the built-in agent or a Hermes Agent gateway (read-only where the environment decides). */
+  #agentRow(s: Settings | null | undefined): Row[] {
+    // An older server without the choice: no row.
+    if (!s?.chat_backend) return [];
+    const gateway = s.chat_backend === 'gateway';
+    const fixed = !!s.chat_backend_fixed;
+    return [
+      {
+        id: 'chat_backend',
+        section: 'Agent',
+        label: 'Answers come from',
+        hint: fixed
+          ? 'Set by HERMES_WEBUI_CHAT_BACKEND on the server; change it there (then restart Hermes).'
+          : gateway
+            ? 'Your Hermes Agent, through its API server: its model, tools, memory and approval rules. From the next message on.'
+            : 'Hermes’ own agent, with the providers below. Or a Hermes Agent you already run.',
+        keywords: 'agent backend gateway hermes api server built-in builtin answers chat_backend HERMES_WEBUI_CHAT_BACKEND API_SERVER_KEY url runs',
+        control: () =>
+          fixed
+            ? html`<span class="readonly" data-role="backend-fixed" title=${gateway ? (s.gateway_base_url ?? '') : ''}>
+                ${gateway ? html`Hermes Agent${s.gateway_base_url ? html` · <span class="mono">${s.gateway_base_url}</span>` : nothing}` : 'Built-in agent'}
+              </span>`
+            : html`${this.#segmented('chat_backend', BACKENDS, s.chat_backend, (v) => this.#saveBackend(v))}
+              ${gateway ? html`<hermes-gateway-settings @setting-saved=${this.#flashSaved}></hermes-gateway-settings>` : nothing}`,
+      },
+    ];
   }
 
   async #saveModel(id: string): Promise<void> {
@@ -242,6 +290,7 @@ export class HermesSettingsDialog extends LitElement {
               </select>`
             : html`<span class="readonly mono" title=${models?.default_model ?? ''}>${models ? (model?.label ?? models.default_model ?? 'Not configured') : '…'}</span>`,
       },
+      ...this.#agentRow(s),
       ...this.#providerRows(),
       {
         id: 'default_workspace',

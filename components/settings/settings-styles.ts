@@ -148,9 +148,13 @@ export const settingsStyles = css`
   .control:has(> hermes-password-settings[open]),
   .control:has(> hermes-provider-row[open]),
   .control:has(> hermes-endpoint-form[open]),
-  .control:has(> hermes-provider-add[open]) {
+  .control:has(> hermes-provider-add[open]),
+  .control:has(> hermes-gateway-settings) {
     flex: 1 1 100%;
     align-items: stretch;
+  }
+  .control:has(> hermes-gateway-settings) > .segmented {
+    align-self: flex-end;
   }
   .control > button {
     font-size: var(--hermes-text-label);

@@ -21,6 +21,17 @@ export const PROVIDERS: OnboardingProvider[] = [
   provider({ id: 'custom', label: 'Custom OpenAI-compatible', group: 'local', key_optional: true, base_url_editable: true }),
 ];
 
+/** What the server adds last when the backend can be chosen (HERMES_WEBUI_CHAT_BACKEND unset). */
+export const GATEWAY: OnboardingProvider = provider({
+  id: 'gateway',
+  label: 'Hermes Agent (API server)',
+  group: 'agent',
+  key_optional: true,
+  key_env: 'HERMES_WEBUI_GATEWAY_API_KEY',
+  default_base_url: 'http://127.0.0.1:8642',
+  base_url_editable: true,
+});
+
 export function status(fields: Partial<OnboardingStatus> = {}): OnboardingStatus {
   return {
     needed: true,
@@ -40,6 +51,15 @@ export function status(fields: Partial<OnboardingStatus> = {}): OnboardingStatus
     password_enabled: false,
     bot_name: 'Hermes',
     providers: PROVIDERS,
+    // As where HERMES_WEBUI_CHAT_BACKEND decides (no gateway option): see gatewayChoice().
+    backend: 'builtin',
+    gateway_base_url: null,
+    backend_fixed: true,
     ...fields,
   };
+}
+
+/** A fresh install where the backend is a choice: the providers end with the Hermes Agent gateway. */
+export function gatewayChoice(fields: Partial<OnboardingStatus> = {}): OnboardingStatus {
+  return status({ backend_fixed: false, gateway_base_url: 'http://127.0.0.1:8642', providers: [...PROVIDERS, GATEWAY], ...fields });
 }
