@@ -11,7 +11,8 @@ import type {
 } from '../../../ports/session-store.js';
 import { KeyedMutex } from '../../../shared/keyed-mutex.js';
 import type { Message, Session, SessionRow } from '../../../shared/session.js';
-import { matchPreview, messageText, nextUpdatedAt, toRow } from '../../../domain/session-rows.js';
+import { nextUpdatedAt, toRow } from '../../../domain/session-rows.js';
+import { damage, messageDamage, searchSessions, sessionProblems } from './d1-session-queries.js';
 import { changes, isObject, parseJson, type D1Database, type D1PreparedStatement } from './d1-types.js';
 
 /** Messages per INSERT go in one bound JSON array of about this many characters at most (D1 caps a value at 2 MB). */
@@ -22,10 +23,6 @@ const WRITE_ATTEMPTS = 8;
 const SESSION_CACHE_SIZE = 32;
 /** List pages kept for the current revision (one per distinct ListOptions). */
 const LIST_CACHE_SIZE = 8;
-/** Rows fetched per round while a search filters SQL candidates. */
-const SEARCH_PAGE = 100;
-/** Matching message bodies fetched per candidate session and round. */
-const BODY_PAGE = 20;
 
 /** A session as last read or written, with the version it had and its messages' JSON. */
 interface Loaded {
@@ -205,113 +202,12 @@ export class D1SessionStore implements SessionStore {
     return page;
   }
 
-  async search(query: string, options: { content: boolean; limit?: number }): Promise<SearchHit[]> {
-    const needle = query.trim().toLowerCase();
-    const limit = options.limit ?? 200;
-    if (!needle || limit <= 0) return [];
-    const hits: SearchHit[] = [];
-    const titled = new Set<string>();
-
-    // Titles: LIKE narrows the rows (ASCII case-insensitive), the exact check is JavaScript's.
-    const titlePattern = likePattern(needle);
-    for (let offset = 0; hits.length < limit; offset += SEARCH_PAGE) {
-      const { results } = await this.#sql(
-        "SELECT list_row FROM sessions WHERE broken = 0 AND title LIKE ?1 ESCAPE '\\' ORDER BY updated_at DESC, session_id LIMIT ?2 OFFSET ?3",
-        titlePattern,
-        SEARCH_PAGE,
-        offset,
-      ).all<{ list_row: string }>();
-      for (const r of results) {
-        const row = parseJson(r.list_row);
-        if (!isObject(row) || hits.length >= limit) continue;
-        const title = String(row.title ?? '');
-        if (!title.toLowerCase().includes(needle)) continue;
-        titled.add(String(row.session_id));
-        hits.push({ ...(row as SessionRow), match_type: 'title', match_preview: title });
-      }
-      if (results.length < SEARCH_PAGE) break;
-    }
-    if (!options.content) return hits;
-
-    // Messages: LIKE over the stored JSON finds candidate sessions in list order, then the first
-    // message whose text really contains the needle gives the preview.
-    const bodyPattern = likePattern(JSON.stringify(needle).slice(1, -1));
-    for (let offset = 0; hits.length < limit; offset += SEARCH_PAGE) {
-      const { results } = await this.#sql(
-        "SELECT session_id, list_row FROM sessions s WHERE broken = 0 AND EXISTS (SELECT 1 FROM messages m WHERE m.session_id = s.session_id AND m.body LIKE ?1 ESCAPE '\\') ORDER BY updated_at DESC, session_id LIMIT ?2 OFFSET ?3",
-        bodyPattern,
-        SEARCH_PAGE,
-        offset,
-      ).all<{ session_id: string; list_row: string }>();
-      const candidates = results.filter((r) => !titled.has(r.session_id));
-      const texts = await this.#firstMatchingTexts(
-        candidates.map((r) => r.session_id),
-        bodyPattern,
-        needle,
-      );
-      for (const r of candidates) {
-        const text = texts.get(r.session_id);
-        const row = parseJson(r.list_row);
-        if (text === undefined || !isObject(row) || hits.length >= limit) continue;
-        hits.push({ ...(row as SessionRow), match_type: 'content', match_preview: matchPreview(text, needle) });
-      }
-      if (results.length < SEARCH_PAGE) break;
-    }
-    return hits;
+  search(query: string, options: { content: boolean; limit?: number }): Promise<SearchHit[]> {
+    return searchSessions(this.#db, query, options);
   }
 
-  /**
-   * For each session, the text of its first message (by seq) that contains `needle`. One query
-   * per round for all sessions: up to BODY_PAGE LIKE-matching bodies each; only sessions whose
-   * bodies all turned out to be false matches (the needle in a JSON key) go another round.
-   */
-  async #firstMatchingTexts(ids: string[], bodyPattern: string, needle: string): Promise<Map<string, string>> {
-    const found = new Map<string, string>();
-    let pending = ids;
-    for (let offset = 0; pending.length; offset += BODY_PAGE) {
-      const { results } = await this.#sql(
-        `SELECT session_id, body FROM (
-           SELECT session_id, seq, body, row_number() OVER (PARTITION BY session_id ORDER BY seq) AS n
-           FROM messages WHERE session_id IN (SELECT value FROM json_each(?1)) AND body LIKE ?2 ESCAPE '\\'
-         ) WHERE n > ?3 AND n <= ?4 ORDER BY session_id, seq`,
-        JSON.stringify(pending),
-        bodyPattern,
-        offset,
-        offset + BODY_PAGE,
-      ).all<{ session_id: string; body: string }>();
-      const seen = new Map<string, number>();
-      for (const { session_id, body } of results) {
-        seen.set(session_id, (seen.get(session_id) ?? 0) + 1);
-        if (found.has(session_id)) continue;
-        const message = parseJson(body);
-        if (!isObject(message)) continue;
-        const text = messageText(message as Message);
-        if (text.toLowerCase().includes(needle)) found.set(session_id, text);
-      }
-      pending = pending.filter((id) => !found.has(id) && seen.get(id) === BODY_PAGE);
-    }
-    return found;
-  }
-
-  async problems(): Promise<StoreProblem[]> {
-    const [sessions, messages] = await this.#db.batch([
-      this.#sql('SELECT session_id, meta, list_row FROM sessions WHERE broken = 1'),
-      // The first broken message of each readable session.
-      this.#sql(
-        `SELECT m.session_id AS session_id, m.seq AS seq, m.body AS body FROM messages m
-         WHERE m.broken = 1
-           AND m.seq = (SELECT min(seq) FROM messages x WHERE x.session_id = m.session_id AND x.broken = 1)
-           AND EXISTS (SELECT 1 FROM sessions s WHERE s.session_id = m.session_id AND s.broken = 0)`,
-      ),
-    ]);
-    const problems: StoreProblem[] = [];
-    for (const r of (sessions?.results ?? []) as { session_id: string; meta: string | null; list_row: string | null }[]) {
-      problems.push({ session_id: r.session_id, error: damage(r.meta, r.list_row) });
-    }
-    for (const r of (messages?.results ?? []) as { session_id: string; seq: number; body: string }[]) {
-      problems.push({ session_id: r.session_id, error: messageDamage(r.seq, r.body) });
-    }
-    return problems.sort((a, b) => (a.session_id < b.session_id ? -1 : a.session_id > b.session_id ? 1 : 0));
+  problems(): Promise<StoreProblem[]> {
+    return sessionProblems(this.#db);
   }
 
   // ── writes ─────────────────────────────────────────────────────────────────────────────────
@@ -509,44 +405,4 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 function unreadable(reason: string): Conflict {
   return new Conflict(`Session data is unreadable (${reason}); it was left untouched`);
-}
-
-/** Why a `sessions` row counts as broken, in words. */
-function damage(meta: string | null, listRow: string | null): string {
-  for (const [column, text] of [
-    ['meta', meta],
-    ['list_row', listRow],
-  ] as const) {
-    if (text === null) return `${column} is missing`;
-    try {
-      if (!isObject(JSON.parse(text))) return `${column} is not a JSON object`;
-    } catch (err) {
-      return `invalid JSON in ${column} (${text.length} bytes): ${(err as Error).message}`;
-    }
-  }
-  return 'stored row rejected by the database JSON check';
-}
-
-function messageDamage(seq: number, body: string): string {
-  try {
-    JSON.parse(body);
-    return `message ${seq} is not a JSON object`;
-  } catch (err) {
-    return `invalid JSON in message ${seq} (${body.length} bytes): ${(err as Error).message}`;
-  }
-}
-
-/**
- * A LIKE pattern (escape `\`) matching text that contains `text`. Letters outside ASCII become
- * `_` (any one character): SQLite's LIKE folds case only for ASCII, so the SQL match is a
- * superset and the caller checks each candidate exactly.
- */
-function likePattern(text: string): string {
-  let out = '';
-  for (const ch of text) {
-    if (ch === '%' || ch === '_' || ch === '\\') out += `\\${ch}`;
-    else if (ch > '\x7f' && ch.toLowerCase() !== ch.toUpperCase()) out += '_';
-    else out += ch;
-  }
-  return `%${out}%`;
 }
