@@ -13,6 +13,13 @@ export type ApiSession = Session & {
 export type { Message, SessionRow };
 
 // The server's own types, imported as types only (nothing of the server reaches the bundle).
+import type { Catalog } from '../../src/agent/catalog/catalog.js';
+import type { ProbeResult as ServerProbeResult } from '../../src/agent/catalog/probe.js';
+import type { AgentInfo } from '../../src/agent/runtime.js';
+import type { ProviderRow, SetupProviderOption as OnboardingProvider } from '../../src/agent/setup.js';
+export type { CatalogModel, ProbeErrorKind } from '../../src/agent/catalog/probe.js';
+export type { AgentInfo } from '../../src/agent/runtime.js';
+export type { ProviderRow, SetupProviderOption as OnboardingProvider } from '../../src/agent/setup.js';
 export type { Project } from '../../src/ports/project-store.js';
 export type { FileEntry } from '../../src/ports/workspace-files.js';
 
@@ -42,43 +49,10 @@ export interface ModelOption {
   provider: string;
 }
 
-/** One model a provider offers (GET /api/models groups, probe results). */
-export interface CatalogModel {
-  id: string;
-  label: string;
-  context_length?: number;
-}
+/** GET /api/models and POST /api/models/refresh: the server's catalog, plus a flat list for older code. */
+export type ModelCatalog = Catalog & { models: ModelOption[]; error?: string };
 
-/** GET /api/models and POST /api/models/refresh. */
-export interface ModelCatalog {
-  active_provider: string | null;
-  default_model: string | null;
-  groups: Array<{ provider: string; label: string; models: CatalogModel[]; error?: string; source: 'live' | 'config' | 'static' | 'cache' }>;
-  /** Flat, for older code (slash-command completion, settings). */
-  models: ModelOption[];
-  stale: boolean;
-  fetched_at: number | null;
-  error?: string;
-}
-
-export type ProviderId = 'openrouter' | 'anthropic' | 'openai' | 'ollama' | 'lmstudio' | 'custom' | 'gateway';
-
-/** A provider the onboarding wizard offers. */
-export interface OnboardingProvider {
-  id: ProviderId;
-  label: string;
-  /** `agent`: a Hermes Agent the person already runs (the gateway), not a model provider. */
-  group: 'easy' | 'local' | 'agent';
-  /** A key is required. */
-  needs_key: boolean;
-  key_optional: boolean;
-  /** A key is already saved (in the environment or $HERMES_HOME/.env). */
-  key_set: boolean;
-  key_env: string | null;
-  default_base_url: string | null;
-  base_url_editable: boolean;
-  sample_models: string[];
-}
+export type ProviderId = OnboardingProvider['id'];
 
 /** GET /api/onboarding/status (also what POST /api/onboarding/setup answers). */
 export interface OnboardingStatus {
@@ -109,31 +83,11 @@ export interface OnboardingStatus {
   backend_fixed: boolean;
 }
 
-/** GET /api/agent, and a gateway probe's `agent`: who answers, over which path, what it cannot do. */
-export interface AgentInfo {
-  kind: string;
-  /** "Built-in agent", "Hermes Agent". */
-  label: string;
-  /** `builtin`, `runs` (Hermes' runs API), `chat_completions` (the fallback); null while unreachable. */
-  path: string | null;
-  base_url?: string;
-  reachable: boolean;
-  features: Record<string, boolean>;
-  /** What the path cannot do, one short sentence each. */
-  limitations: string[];
-  error?: string;
-  hint?: string;
-}
-
 /** How a gateway path is named for people. */
 export const AGENT_PATHS: Record<string, string> = { runs: 'runs API', chat_completions: 'chat completions' };
 
-export type ProbeErrorKind = 'invalid_url' | 'dns' | 'connect_refused' | 'timeout' | 'http_4xx' | 'http_5xx' | 'parse' | 'unreachable';
-
-/** POST /api/onboarding/probe: a probe that ran (HTTP 200 either way). */
-export type ProbeResult =
-  | { ok: true; base_url: string; models: CatalogModel[]; /** Provider `gateway` only: the Hermes Agent found there. */ agent?: AgentInfo }
-  | { ok: false; error: ProbeErrorKind; detail: string; status?: number };
+/** POST /api/onboarding/probe: a probe that ran (HTTP 200 either way); for the gateway, the Hermes Agent found there. */
+export type ProbeResult = Exclude<ServerProbeResult, { ok: true }> | (Extract<ServerProbeResult, { ok: true }> & { agent?: AgentInfo });
 
 export interface SetupRequest {
   provider: string;
@@ -143,21 +97,6 @@ export interface SetupRequest {
   api_key?: string;
   workspace?: string;
   password?: string;
-}
-
-/** A row of GET /api/providers. Keys are never sent back, only masked ("sk-…abcd"). */
-export interface ProviderRow {
-  id: string;
-  label: string;
-  kind: 'hosted' | 'local' | 'custom';
-  key_env: string | null;
-  key_set: boolean;
-  key_masked: string | null;
-  base_url: string | null;
-  active: boolean;
-  status: 'ok' | 'error' | 'no_key' | 'unknown';
-  error?: string;
-  models_count?: number;
 }
 
 /** An API failure with the server's own message (`{"error": "..."}`) and status. */

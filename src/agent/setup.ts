@@ -2,9 +2,10 @@ import type { ProbeResult, CatalogModel } from './catalog/probe.js';
 
 /** A provider the first-run wizard offers. */
 export interface SetupProviderOption {
-  id: 'openrouter' | 'anthropic' | 'openai' | 'ollama' | 'lmstudio' | 'custom';
+  /** `gateway`: a Hermes Agent the person already runs, offered by the onboarding route, not a model provider. */
+  id: 'openrouter' | 'anthropic' | 'openai' | 'ollama' | 'lmstudio' | 'custom' | 'gateway';
   label: string;
-  group: 'easy' | 'local';
+  group: 'easy' | 'local' | 'agent';
   needs_key: boolean;
   key_optional: boolean;
   key_set: boolean;

@@ -10,12 +10,13 @@ import { BadRequest, Conflict, Forbidden, NotFound } from '../ports/errors.js';
 import { DEFAULT_GATEWAY_URL } from '../agent/backend-choice.js';
 import type { BackendChoice } from '../agent/switching-runtime.js';
 import type { AgentInfo, Catalog } from '../agent/runtime.js';
+import type { SetupProviderOption } from '../agent/setup.js';
 import { SETTINGS_DEFAULTS } from '../shared/settings.js';
 
 const PROVIDERS = ['openrouter', 'anthropic', 'openai', 'ollama', 'lmstudio', 'custom', 'gateway'] as const;
 
 /** The wizard's "your own Hermes Agent" choice: a gateway (API server) instead of the builtin agent. */
-const GATEWAY_OPTION = {
+const GATEWAY_OPTION: SetupProviderOption = {
   id: 'gateway',
   label: 'Hermes Agent (API server)',
   group: 'agent',
@@ -25,7 +26,7 @@ const GATEWAY_OPTION = {
   key_env: 'HERMES_WEBUI_GATEWAY_API_KEY',
   default_base_url: DEFAULT_GATEWAY_URL,
   base_url_editable: true,
-  sample_models: [] as string[],
+  sample_models: [],
 };
 
 interface Switchable {
