@@ -3,6 +3,24 @@ import { ConfigError, isLoopbackHost, parseConfig } from '../src/config.js';
 
 const home = '/home/ada';
 
+/** Everything parseConfig returns besides paths, host, port, storage and upload size, at its default. */
+const DEFAULTS_BEYOND_PATHS = {
+  auth: {
+    sessionTtlSeconds: 30 * 86400,
+    cookieName: 'hermes_session',
+    trustForwardedProto: false,
+    trustForwardedHost: false,
+    trustForwardedFor: false,
+    allowedOrigins: [],
+  },
+  onboarding: { skip: false, open: false },
+  modelsBudgetMs: 4000,
+  chatBackend: 'builtin',
+  chatBackendFixed: false,
+  gatewayBaseUrlFixed: false,
+  gateway: { baseUrl: 'http://127.0.0.1:8642', readTimeoutMs: 120_000 },
+};
+
 describe('config', () => {
   it('defaults to ~/.hermes/webui on 127.0.0.1:8787 with fs storage', () => {
     expect(parseConfig({}, { home })).toEqual({
@@ -13,20 +31,7 @@ describe('config', () => {
       defaultWorkspace: '/home/ada/.hermes/webui/workspace',
       storage: 'fs',
       maxUploadBytes: 20 * 1024 * 1024,
-      auth: {
-        sessionTtlSeconds: 30 * 86400,
-        cookieName: 'hermes_session',
-        trustForwardedProto: false,
-        trustForwardedHost: false,
-        trustForwardedFor: false,
-        allowedOrigins: [],
-      },
-      onboarding: { skip: false, open: false },
-      modelsBudgetMs: 4000,
-      chatBackend: 'builtin',
-      chatBackendFixed: false,
-      gatewayBaseUrlFixed: false,
-      gateway: { baseUrl: 'http://127.0.0.1:8642', readTimeoutMs: 120_000 },
+      ...DEFAULTS_BEYOND_PATHS,
     });
   });
 
@@ -52,20 +57,7 @@ describe('config', () => {
       defaultWorkspace: '/home/ada/code',
       storage: 'memory',
       maxUploadBytes: Math.round(1.5 * 1024 * 1024),
-      auth: {
-        sessionTtlSeconds: 30 * 86400,
-        cookieName: 'hermes_session',
-        trustForwardedProto: false,
-        trustForwardedHost: false,
-        trustForwardedFor: false,
-        allowedOrigins: [],
-      },
-      onboarding: { skip: false, open: false },
-      modelsBudgetMs: 4000,
-      chatBackend: 'builtin',
-      chatBackendFixed: false,
-      gatewayBaseUrlFixed: false,
-      gateway: { baseUrl: 'http://127.0.0.1:8642', readTimeoutMs: 120_000 },
+      ...DEFAULTS_BEYOND_PATHS,
     });
   });
 
