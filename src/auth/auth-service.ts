@@ -82,9 +82,9 @@ export class AuthService {
   async checkPassword(password: string): Promise<boolean> {
     if (this.config.password) {
       // Hashed like the incumbent hashes its env password, so both compare the same way.
-      this.#envHash ??= this.#store.key('pbkdf2').then(async (salt) => toHex(await pbkdf2(this.config.password!, salt, PBKDF2_ITERATIONS)));
-      const [expected, given] = await Promise.all([this.#envHash, this.#store.key('pbkdf2').then(async (salt) => toHex(await pbkdf2(password, salt, PBKDF2_ITERATIONS)))]);
-      return timingSafeEqual(expected, given);
+      const salt = await this.#store.key('pbkdf2');
+      this.#envHash ??= pbkdf2(this.config.password, salt, PBKDF2_ITERATIONS).then(toHex);
+      return timingSafeEqual(await this.#envHash, toHex(await pbkdf2(password, salt, PBKDF2_ITERATIONS)));
     }
     const stored = await this.#readStoredHash();
     if (!stored) return false;
