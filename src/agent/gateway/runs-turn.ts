@@ -1,0 +1,212 @@
+import type { Logger } from '../../ports/platform.js';
+import { parseSse, type SseRecord } from '../providers/sse.js';
+import { ProviderError } from '../providers/types.js';
+import type { TurnInput, TurnOutput } from '../runtime.js';
+import type { GatewayProfile } from './capabilities.js';
+import { GatewayHttp, SilenceError, malformed, num, silent, str, withSilenceLimit } from './http.js';
+import { RunEnded, cancelledElsewhere, emptyAnswer, runFailed, usageOf } from './outcomes.js';
+import { RunApprovals, type ApprovalHost } from './run-approvals.js';
+import { conversationHistory, lastUserText, sessionState, type GatewaySessionState } from './session-state.js';
+import type { GatewayTurn } from './turn-state.js';
+
+/** What a runs-API turn uses of the runtime, handed over explicitly since its fields are private there. */
+export interface RunsTurnDeps {
+  http: GatewayHttp;
+  readTimeoutMs: number;
+  logger: Logger;
+  approvals: ApprovalHost;
+}
+
+const STOP_TIMEOUT_MS = 5000;
+const MAX_RECONNECTS = 2;
+
+/** Run events that carry nothing to show here (progress kinds newer Hermes adds are skipped too). */
+const QUIET_EVENTS = new Set(['run.started', 'run.queued', 'run.running', 'run.created', 'run.steered', 'message.start', 'message.started', 'message.completed', 'message.complete', 'keepalive', 'heartbeat', 'ping']);
+
+/** One turn over the runs API: `POST /v1/runs`, then its event stream (reconnecting if it drops), approvals and stop. */
+export async function runsTurn(deps: RunsTurnDeps, input: TurnInput, profile: GatewayProfile, model: string | null, turn: GatewayTurn, emit: (out: TurnOutput) => void): Promise<GatewaySessionState> {
+  const { session, signal } = input;
+  const sid = session.session_id;
+  const http = deps.http;
+  const prior = sessionState(session);
+  const hermesSession = (prior?.path === 'runs' && prior.session_id) || sid;
+  // Hermes loads a session's transcript itself only where it keeps sessions (newer builds),
+  // and only if it saw everything we have: otherwise the history goes with the run.
+  const inSync = profile.sessions && prior?.path === 'runs' && prior.session_id === hermesSession && prior.synced_messages === session.messages.length - 1;
+  const key = await http.key();
+  const body: Record<string, unknown> = {
+    input: lastUserText(session),
+    session_id: hermesSession,
+    ...(model ? { model } : {}),
+    ...(inSync ? {} : { conversation_history: conversationHistory(session) }),
+  };
+  // Not tied to the cancel signal: a run the server accepted must be stopped, not abandoned.
+  const started = await http.json('POST', '/v1/runs', { body, headers: key ? { 'X-Hermes-Session-Key': `webui:${sid}` } : {}, timeoutMs: deps.readTimeoutMs });
+  const runId = str(started.body.run_id) ?? str(started.body.id);
+  if (!runId) throw malformed(http.baseUrl, `POST /v1/runs answered without a run_id: ${JSON.stringify(started.body).slice(0, 120)}`);
+  let effectiveSession = str(started.body.session_id) ?? hermesSession;
+  if (signal.aborted) {
+    await stopRun(deps, runId);
+    throw signal.reason;
+  }
+
+  const approvals = new RunApprovals(deps.approvals, runId, input, emit);
+  const seen = new Set<string>();
+  let lastId: string | undefined;
+  let reconnects = 0;
+  let missedPossible = false;
+  try {
+    for (;;) {
+      const outcome = await readRunEvents(deps, runId, lastId, signal, approvals, turn, seen, (id) => (lastId = id), (s) => (effectiveSession = s));
+      if (outcome.type === 'completed') {
+        if (!turn.finish({ output: outcome.output, preferOutput: missedPossible, usage: outcome.usage })) throw emptyAnswer();
+        for (const w of outcome.warnings) emit({ type: 'event', event: 'warning', data: w });
+        break;
+      }
+      // The stream ended without saying how the run ended: ask the run itself.
+      const status = await http.json('GET', `/v1/runs/${encodeURIComponent(runId)}`, { timeoutMs: deps.readTimeoutMs, signal });
+      const s = str(status.body.status) ?? 'unknown';
+      if (s === 'completed') {
+        if (!turn.finish({ output: str(status.body.output), preferOutput: true, usage: usageOf(status.body.usage) })) throw emptyAnswer();
+        break;
+      }
+      if (s === 'failed') throw runFailed(str(status.body.error) ?? 'no reason given');
+      if (s === 'cancelled') throw cancelledElsewhere();
+      if (reconnects >= MAX_RECONNECTS) {
+        throw new ProviderError('no_response', `Hermes Agent's event stream for run ${runId} kept ending before the run finished (it is "${s}")`, 'The connection to the gateway is unreliable; try again. The run may still finish in Hermes (see `hermes sessions`).');
+      }
+      reconnects++;
+      // Without event ids the server cannot replay what was missed: the final answer then comes from the run's output.
+      if (!lastId) missedPossible = true;
+    }
+  } catch (err) {
+    if (signal.aborted) {
+      await stopRun(deps, runId);
+      throw signal.reason;
+    }
+    // A run Hermes did not end itself is stopped: nobody listens to it any more.
+    if (!(err instanceof RunEnded)) void stopRun(deps, runId);
+    if (err instanceof SilenceError) throw silent(http.baseUrl, err.ms, 'waiting for the run to continue');
+    throw err;
+  } finally {
+    approvals.close();
+  }
+  return { path: 'runs', for: sid, session_id: effectiveSession, synced_messages: 0 };
+}
+
+/** Reads one connection's worth of run events; returns how the run ended, or that the stream ended first. */
+async function readRunEvents(
+  deps: RunsTurnDeps,
+  runId: string,
+  lastId: string | undefined,
+  signal: AbortSignal,
+  approvals: RunApprovals,
+  turn: GatewayTurn,
+  seen: Set<string>,
+  onId: (id: string) => void,
+  onSession: (id: string) => void,
+): Promise<{ type: 'completed'; output: string | undefined; usage: { input: number; output: number } | null; warnings: Array<Record<string, unknown>> } | { type: 'ended' }> {
+  const http = deps.http;
+  const path = `/v1/runs/${encodeURIComponent(runId)}/events`;
+  const response = await http.send('GET', path, { signal, timeoutMs: deps.readTimeoutMs, accept: 'text/event-stream', headers: lastId ? { 'Last-Event-ID': lastId } : {} });
+  if (!response.ok) throw await http.failure(response, null, `GET ${path}`);
+  if (!response.body) throw malformed(http.baseUrl, `GET ${path} had no body`);
+  const body = withSilenceLimit(response.body, deps.readTimeoutMs, () => approvals.waiting > 0);
+  for await (const record of parseSse(body, signal, { ids: true })) {
+    if (record.id !== undefined) {
+      if (seen.has(record.id)) continue; // replayed after a reconnect
+      seen.add(record.id);
+      onId(record.id);
+    }
+    const ev = parseEvent(http.baseUrl, record);
+    if (!ev) continue;
+    const name = ev.name;
+    const d = ev.data;
+    const session = str(d.session_id);
+    if (session) onSession(session);
+    switch (name) {
+      case 'message.delta':
+      case 'assistant.delta':
+        turn.text(str(d.delta) ?? str(d.text) ?? '');
+        break;
+      case 'reasoning.delta':
+      case 'reasoning.available':
+      case 'thinking.delta':
+        turn.reasoning(str(d.delta) ?? str(d.text) ?? '');
+        break;
+      case 'tool.started':
+      case 'tool.start':
+        turn.toolStarted({ id: toolCallId(d), name: str(d.tool) ?? str(d.name) ?? 'tool', preview: str(d.preview) ?? str(d.label) ?? str(d.args_text), args: objectOr(d.args) });
+        break;
+      case 'tool.completed':
+      case 'tool.complete':
+        turn.toolCompleted({
+          id: toolCallId(d),
+          name: str(d.tool) ?? str(d.name),
+          duration: num(d.duration) ?? num(d.duration_s),
+          error: d.error === true || !!str(d.error),
+          result: str(d.result) ?? str(d.result_text) ?? str(d.summary) ?? (str(d.error) ? JSON.stringify({ error: d.error }) : undefined),
+        });
+        break;
+      case 'approval.request':
+        approvals.request(d);
+        break;
+      case 'approval.responded':
+        approvals.responded(d);
+        break;
+      case 'run.completed': {
+        const warnings: Array<Record<string, unknown>> = [];
+        const exit = str(d.turn_exit_reason);
+        if (exit && /max_iterations/i.test(exit)) warnings.push({ type: 'tool_limit_reached', message: `Hermes stopped at its iteration limit (${exit})` });
+        return { type: 'completed', output: str(d.output), usage: usageOf(d.usage), warnings };
+      }
+      case 'run.failed':
+        throw runFailed(str(d.error) ?? str(d.message) ?? 'no reason given');
+      case 'run.cancelled':
+        if (signal.aborted) throw signal.reason;
+        throw cancelledElsewhere();
+      default:
+        if (QUIET_EVENTS.has(name) || /^(subagent|session|status|todo|notification|tool)\./.test(name)) break;
+        if (name.startsWith('run.')) {
+          throw new ProviderError('error', `Hermes Agent ended the run with an event this WebUI does not know: "${name}"`, 'Update Hermes WebUI (or check that Hermes Agent and this WebUI are compatible versions); Hermes may still have finished the run (see `hermes sessions`).', undefined, JSON.stringify(d).slice(0, 1200));
+        }
+        deps.logger.info({ msg: 'gateway: skipped an unknown run event', event: name });
+    }
+  }
+  return { type: 'ended' };
+}
+
+/** Asks Hermes to stop a run; bounded, and a failure is only logged (the turn is over here either way). */
+async function stopRun(deps: RunsTurnDeps, runId: string): Promise<void> {
+  try {
+    const res = await deps.http.send('POST', `/v1/runs/${encodeURIComponent(runId)}/stop`, { body: {}, timeoutMs: STOP_TIMEOUT_MS });
+    await res.body?.cancel().catch(() => {});
+    if (!res.ok && res.status !== 404 && res.status !== 409) deps.logger.error({ msg: 'gateway: stop refused', run_id: runId, status: res.status });
+  } catch (err) {
+    deps.logger.error({ msg: 'gateway: stop failed', run_id: runId, error: String((err as Error)?.message ?? err) });
+  }
+}
+
+function parseEvent(baseUrl: string, record: SseRecord): { name: string; data: Record<string, unknown> } | null {
+  const text = record.data.trim();
+  if (!text) return null;
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    throw malformed(baseUrl, `a run event that is not JSON: ${text.slice(0, 120)}`);
+  }
+  if (!data || typeof data !== 'object' || Array.isArray(data)) throw malformed(baseUrl, `a run event that is not an object: ${text.slice(0, 120)}`);
+  const d = data as Record<string, unknown>;
+  const name = str(d.event) ?? str(d.type) ?? (record.event && record.event !== 'message' ? record.event : undefined);
+  if (!name) throw malformed(baseUrl, `a run event without a name: ${text.slice(0, 120)}`);
+  return { name, data: d };
+}
+
+function toolCallId(d: Record<string, unknown>): string | undefined {
+  return str(d.tool_call_id) ?? str(d.tool_id) ?? str(d.call_id) ?? str(d.toolCallId);
+}
+
+function objectOr(v: unknown): Record<string, unknown> | undefined {
+  return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+}
