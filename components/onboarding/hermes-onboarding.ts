@@ -1,47 +1,24 @@
 import { LitElement, html, nothing, type TemplateResult } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
-import { AGENT_PATHS, api, ApiError, type CatalogModel, type OnboardingProvider, type OnboardingStatus, type ProbeResult, type SetupRequest } from '../api/client.js';
+import { api, ApiError, type CatalogModel, type OnboardingProvider, type OnboardingStatus, type ProbeResult, type SetupRequest } from '../api/client.js';
 import { baseStyles } from '../shared/styles.js';
 import { icons } from '../shared/icons.js';
 import { announceModelsChanged } from '../events.js';
 import { MIN_PASSWORD_LENGTH } from '../settings/password-rules.js';
-import { gatewayProbeMessage, probeMessage, withCode } from './probe-messages.js';
 import { onboardingStyles } from './onboarding-styles.js';
+import { needsBaseUrl, type Busy, type Field, type Probe, type Step, type WizardView } from './wizard-view.js';
+import { renderCheckStep, renderNotAllowed } from './check-step.js';
+import { renderProviderStep } from './provider-step.js';
+import { renderConnectStep } from './connect-step.js';
+import { renderFinishStep } from './finish-step.js';
 
-export type Step = 'check' | 'provider' | 'connect' | 'finish';
+export type { Step } from './wizard-view.js';
 const STEPS: Array<[Step, string]> = [
   ['check', 'Check'],
   ['provider', 'Provider'],
   ['connect', 'Connect'],
   ['finish', 'Finish'],
 ];
-
-/** One line under each provider's name. */
-const BLURB: Record<string, string> = {
-  openrouter: 'Hundreds of models from every lab, with one key.',
-  anthropic: 'Claude, directly from Anthropic.',
-  openai: 'GPT models, directly from OpenAI.',
-  ollama: 'Open models running on this machine.',
-  lmstudio: 'Models served by the LM Studio app.',
-  custom: 'Any OpenAI-compatible API: vLLM, llama.cpp, TabbyAPI, a proxy…',
-  gateway: 'The Hermes you already run answers, through its API server.',
-};
-/** Where to get a key. */
-const KEY_PAGE: Record<string, string> = {
-  openrouter: 'https://openrouter.ai/keys',
-  anthropic: 'https://console.anthropic.com/settings/keys',
-  openai: 'https://platform.openai.com/api-keys',
-};
-const GROUPS: Array<[OnboardingProvider['group'], string, string]> = [
-  ['easy', 'Easy start', 'A hosted provider: paste an API key and pick a model.'],
-  ['local', 'Open / self-hosted', 'A model server you run: point Hermes at its address.'],
-  ['agent', 'Your Hermes Agent', 'Its own model, tools, memory and skills answer.'],
-];
-/** The model select's last option: type an id instead. */
-const OTHER = '__other__';
-
-type Field = 'base_url' | 'api_key' | 'model' | 'workspace' | 'password' | 'confirm';
-type Probe = { state: 'idle' } | { state: 'running' } | { state: 'done'; result: ProbeResult; for: string };
 
 /**
  * The first-run wizard: what the server sees (config, agent, provider, password), a provider,
@@ -68,7 +45,7 @@ export class HermesOnboarding extends LitElement {
   @state() private workspace = '';
   @state() private password = '';
   @state() private confirm = '';
-  @state() private busy: 'setup' | 'skip' | 'recheck' | null = null;
+  @state() private busy: Busy = null;
   @state() private errors: Partial<Record<Field, string>> = {};
   /** A failure not about one field (a refusal, the server unreachable). */
   @state() private error = '';
@@ -127,31 +104,16 @@ export class HermesOnboarding extends LitElement {
     return this.probe.state === 'done' && this.probe.for === this.#probeKey ? this.probe.result : null;
   }
 
-  /** The models the select offers: the tested list, else the provider's well-known ones. */
-  #modelChoices(): CatalogModel[] {
-    const r = this.#probeResult;
-    if (r?.ok) return r.models;
-    return (this.provider?.sample_models ?? []).map((id) => ({ id, label: id }));
-  }
-
   /** A Hermes Agent gateway is chosen: no model to pick (its own agent has one). */
   get #gateway(): boolean {
     return this.provider?.id === 'gateway';
-  }
-
-  #needsBaseUrl(p: OnboardingProvider): boolean {
-    return p.base_url_editable || p.id === 'custom';
-  }
-
-  #needsKeyField(p: OnboardingProvider): boolean {
-    return p.needs_key || p.key_optional || p.id === 'custom';
   }
 
   /** Checks the connection fields before asking the server; false (with field errors) when incomplete. */
   #checkConnection(requireModel: boolean): boolean {
     const p = this.provider!;
     const errors: typeof this.errors = {};
-    if (this.#needsBaseUrl(p) && !this.baseUrl.trim() && !p.default_base_url) errors.base_url = 'Enter the base URL of the API, e.g. http://127.0.0.1:8000/v1.';
+    if (needsBaseUrl(p) && !this.baseUrl.trim() && !p.default_base_url) errors.base_url = 'Enter the base URL of the API, e.g. http://127.0.0.1:8000/v1.';
     if (p.needs_key && !p.key_set && !this.apiKey.trim()) errors.api_key = `Paste your ${p.label} API key.`;
     if (requireModel && !this.#gateway && !this.model.trim()) errors.model = 'Choose a model, or type its id.';
     this.errors = errors;
@@ -172,7 +134,7 @@ export class HermesOnboarding extends LitElement {
     try {
       result = await api.probe({
         provider: p.id,
-        ...(this.#needsBaseUrl(p) && this.baseUrl.trim() ? { base_url: this.baseUrl.trim() } : {}),
+        ...(needsBaseUrl(p) && this.baseUrl.trim() ? { base_url: this.baseUrl.trim() } : {}),
         ...(this.apiKey.trim() ? { api_key: this.apiKey.trim() } : {}),
       });
     } catch (err) {
@@ -181,7 +143,7 @@ export class HermesOnboarding extends LitElement {
       return false;
     }
     let probeFor = key;
-    if (result.ok && result.base_url && this.#needsBaseUrl(p) && result.base_url !== this.baseUrl.trim()) {
+    if (result.ok && result.base_url && needsBaseUrl(p) && result.base_url !== this.baseUrl.trim()) {
       // The server found the API root (…/v1): keep the address that worked.
       this.baseUrl = result.base_url;
       probeFor = this.#probeKey;
@@ -232,7 +194,7 @@ export class HermesOnboarding extends LitElement {
     if (first) return void this.renderRoot.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
     const p = this.provider!;
     const body: SetupRequest = { provider: p.id, ...(this.#gateway ? {} : { model: this.model.trim() }) };
-    if (this.#needsBaseUrl(p) && this.baseUrl.trim()) body.base_url = this.baseUrl.trim();
+    if (needsBaseUrl(p) && this.baseUrl.trim()) body.base_url = this.baseUrl.trim();
     if (this.apiKey.trim()) body.api_key = this.apiKey.trim();
     if (this.workspace.trim()) body.workspace = this.workspace.trim();
     if (!this.status.password_enabled && this.password) body.password = this.password;
@@ -309,6 +271,41 @@ export class HermesOnboarding extends LitElement {
     else if (this.step === 'finish') void this.#done();
   }
 
+  /** The step templates' window on this element: reads and writes go straight to its state. */
+  #view: WizardView = ((el: HermesOnboarding): WizardView => ({
+    get status() { return el.status; },
+    get provider() { return el.provider; },
+    get baseUrl() { return el.baseUrl; },
+    set baseUrl(v) { el.baseUrl = v; },
+    get apiKey() { return el.apiKey; },
+    set apiKey(v) { el.apiKey = v; },
+    get model() { return el.model; },
+    set model(v) { el.model = v; },
+    get typing() { return el.typing; },
+    set typing(v) { el.typing = v; },
+    get probe() { return el.probe; },
+    get probeResult() { return el.#probeResult; },
+    get unverified() { return el.unverified; },
+    get workspace() { return el.workspace; },
+    set workspace(v) { el.workspace = v; },
+    get password() { return el.password; },
+    set password(v) { el.password = v; },
+    get confirm() { return el.confirm; },
+    set confirm(v) { el.confirm = v; },
+    get busy() { return el.busy; },
+    get errors() { return el.errors; },
+    set errors(v) { el.errors = v; },
+    get gateway() { return el.#gateway; },
+    go: (step) => el.#go(step),
+    choose: (p) => el.#choose(p),
+    submit: (e) => el.#submit(e),
+    runProbe: () => void el.#runProbe(),
+    skip: () => void el.#skip(),
+    recheck: () => void el.#recheck(),
+    leave: () => el.#finish(null),
+    focusAfterUpdate: (selector) => void el.updateComplete.then(() => el.renderRoot.querySelector<HTMLElement>(selector)?.focus()),
+  }))(this);
+
   override render() {
     const s = this.status;
     if (!s) return nothing;
@@ -318,7 +315,7 @@ export class HermesOnboarding extends LitElement {
           <p class="eyebrow meta">Welcome to ${s.bot_name || 'Hermes'}</p>
           ${s.may_setup ? this.#progress() : nothing}
         </header>
-        ${!s.may_setup ? this.#notAllowed() : this.#stepBody()}
+        ${!s.may_setup ? renderNotAllowed(this.#view) : this.#stepBody()}
         ${this.error ? html`<p class="alert" role="alert" data-role="onboarding-error">${icons.alert()}<span>${this.error}</span></p>` : nothing}
         ${s.may_setup
           ? html`<footer class="quiet">
@@ -341,350 +338,14 @@ export class HermesOnboarding extends LitElement {
   #stepBody(): TemplateResult {
     switch (this.step) {
       case 'check':
-        return this.#checkStep();
+        return renderCheckStep(this.#view);
       case 'provider':
-        return this.#providerStep();
+        return renderProviderStep(this.#view);
       case 'connect':
-        return this.#connectStep();
+        return renderConnectStep(this.#view);
       case 'finish':
-        return this.#finishStep();
+        return renderFinishStep(this.#view);
     }
-  }
-
-  #notAllowed() {
-    const s = this.status;
-    return html`<section class="step" data-role="onboarding-not-allowed">
-      <h2 tabindex="-1">Finish setting up on the server’s machine</h2>
-      <p class="lead">
-        This browser is connecting from another address and Hermes has no password yet, so it does not accept setup from here:
-        whoever can reach this address could otherwise run commands on that machine.
-      </p>
-      <ul class="options-list">
-        <li>open <span class="mono">http://127.0.0.1:${location.port || '8787'}</span> in a browser on the machine it runs on and set it up there, or</li>
-        <li>set <span class="mono">HERMES_WEBUI_PASSWORD</span> in its environment, restart it, and sign in here.</li>
-      </ul>
-      <p class="meta">Configuration: <span class="mono">${s.config_path}</span></p>
-      <div class="actions">
-        <button type="button" class="outline" data-role="onboarding-continue" @click=${() => this.#finish(null)}>Continue without setting up</button>
-      </div>
-    </section>`;
-  }
-
-  #checkStep() {
-    const s = this.status;
-    const p = s.provider;
-    const current = s.providers.find((x) => x.id === p.id);
-    return html`<form class="step" @submit=${this.#submit} novalidate>
-      <h2 tabindex="-1">Let’s get you to a first chat</h2>
-      <p class="lead">This is what Hermes sees on this machine. Nothing is written until you press Done.</p>
-      ${s.config_error
-        ? html`<div class="problem" role="alert" data-role="config-error">
-            <p class="problem-title">${icons.alert()} <strong>config.yaml cannot be read</strong></p>
-            <pre class="mono">${s.config_error}</pre>
-            <p>In <span class="mono">${s.config_path}</span>. Hermes did not change the file and will not overwrite it: fix the line above (or move the file aside), then check again.</p>
-          </div>`
-        : nothing}
-      <dl class="facts" data-role="onboarding-facts">
-        <div>
-          <dt>Configuration</dt>
-          <dd><span class="mono path" title=${s.config_path}>${s.config_path}</span> <span class="meta">${s.config_error ? 'has an error' : s.config_exists ? 'found' : 'not created yet'}</span></dd>
-        </div>
-        <div>
-          <dt>Keys</dt>
-          <dd><span class="mono path" title=${s.env_path}>${s.env_path}</span></dd>
-        </div>
-        <div>
-          <dt>Agent</dt>
-          <dd>
-            ${s.backend === 'gateway'
-              ? html`Hermes Agent${s.gateway_base_url ? html` at <span class="mono">${s.gateway_base_url}</span>` : nothing}`
-              : html`${s.agent_runtime === 'builtin' ? 'Built-in agent' : s.agent_runtime} <span class="state ok">${icons.check()} ready</span>`}
-          </dd>
-        </div>
-        <div>
-          <dt>Provider</dt>
-          <dd data-role="provider-state">
-            ${p.usable
-              ? html`${current?.label ?? p.id}${s.default_model ? html` · <span class="mono">${s.default_model}</span>` : nothing} <span class="state ok">${icons.check()} works</span>`
-              : p.id
-                ? html`${current?.label ?? p.id} <span class="state warn">${p.error ?? 'not usable yet'}</span>`
-                : html`<span class="state warn">None configured yet</span>`}
-          </dd>
-        </div>
-        <div>
-          <dt>Password</dt>
-          <dd data-role="password-state">
-            ${s.password_enabled
-              ? html`<span class="state ok">${icons.check()} set</span>`
-              : html`<span class="muted">Not set — fine while only this machine can reach Hermes.</span>`}
-          </dd>
-        </div>
-      </dl>
-      <div class="actions">
-        ${s.config_error
-          ? html`<button type="button" class="primary" data-role="onboarding-recheck" ?disabled=${!!this.busy} @click=${() => this.#recheck()}>${this.busy === 'recheck' ? 'Checking…' : 'Check again'}</button>`
-          : p.usable
-            ? html`<button type="button" class="outline" data-role="onboarding-next" @click=${() => this.#go('provider')}>Choose another provider</button>
-                <button type="button" class="primary" data-role="onboarding-start" ?disabled=${!!this.busy} @click=${() => this.#skip()}>Start chatting</button>`
-            : html`<button type="submit" class="primary" data-role="onboarding-next">Choose a provider</button>`}
-      </div>
-    </form>`;
-  }
-
-  #providerStep() {
-    const s = this.status;
-    return html`<section class="step">
-      <h2 tabindex="-1">Where should answers come from?</h2>
-      ${GROUPS.map(([group, title, hint]) => {
-        // The gateway is a choice only where HERMES_WEBUI_CHAT_BACKEND does not decide (the server then lists none).
-        const options = s.providers.filter((p) => p.group === group && !(p.id === 'gateway' && s.backend_fixed));
-        if (!options.length) return nothing;
-        return html`<div class="group" role="group" aria-labelledby=${`group-${group}`}>
-          <h3 id=${`group-${group}`}><span class="group-title">${title}</span> <span class="meta">${hint}</span></h3>
-          <div class="options">
-            ${options.map(
-              (p) => html`<button
-                type="button"
-                class="option"
-                data-role="provider-option"
-                data-provider=${p.id}
-                aria-pressed=${this.provider?.id === p.id ? 'true' : 'false'}
-                @click=${() => this.#choose(p)}
-              >
-                <span class="option-title">${p.label}${p.key_set ? html`<span class="badge">key found</span>` : nothing}</span>
-                <span class="option-blurb meta">${BLURB[p.id] ?? ''}</span>
-              </button>`,
-            )}
-          </div>
-        </div>`;
-      })}
-      <div class="actions">
-        <button type="button" data-role="onboarding-back" @click=${() => this.#go('check')}>Back</button>
-      </div>
-    </section>`;
-  }
-
-  #connectStep() {
-    const p = this.provider!;
-    if (p.id === 'gateway') return this.#gatewayStep(p);
-    const result = this.#probeResult;
-    const running = this.probe.state === 'running';
-    const models = this.#modelChoices();
-    const inList = models.some((m) => m.id === this.model);
-    const showTyped = this.typing || !models.length || (!!this.model && !inList);
-    return html`<form class="step" @submit=${this.#submit} novalidate>
-      <h2 tabindex="-1">${p.id === 'custom' ? 'Connect your OpenAI-compatible server' : `Connect ${p.label}`}</h2>
-      ${p.group === 'local'
-        ? html`<p class="lead">Point Hermes at the server’s OpenAI-compatible API root — usually ending in <span class="mono">/v1</span>.</p>`
-        : html`<p class="lead">
-            Paste an API key${KEY_PAGE[p.id] ? html` (from <a href=${KEY_PAGE[p.id]!} target="_blank" rel="noopener noreferrer">${new URL(KEY_PAGE[p.id]!).host}</a>)` : nothing}. It is saved in
-            <span class="mono">${this.status.env_path}</span> and never shown again.
-          </p>`}
-      <div class="fields">
-        ${this.#needsBaseUrl(p)
-          ? this.#input('base_url', 'Base URL', this.baseUrl, (v) => (this.baseUrl = v), {
-              type: 'url',
-              placeholder: p.default_base_url ?? 'http://127.0.0.1:8000/v1',
-              hint: html`From inside Docker, <span class="mono">localhost</span> is the container itself: use <span class="mono">host.docker.internal</span> (Linux: <span class="mono">api.local</span> with <span class="mono">extra_hosts: "api.local:host-gateway"</span>).`,
-              mono: true,
-            })
-          : nothing}
-        ${this.#needsKeyField(p)
-          ? this.#input('api_key', p.needs_key ? 'API key' : 'API key (optional)', this.apiKey, (v) => (this.apiKey = v), {
-              type: 'password',
-              placeholder: p.key_set ? 'A saved key was found — leave empty to keep it' : p.needs_key ? 'Paste the key' : 'Only if the server asks for one',
-              hint: p.key_env ? html`Saved as <span class="mono">${p.key_env}</span>.` : nothing,
-              mono: true,
-            })
-          : nothing}
-        <div class="probe-row">
-          <button type="button" class="outline" data-role="probe" ?disabled=${running} @click=${() => void this.#runProbe()}>
-            ${running ? html`${icons.spinner()} Testing…` : 'Test connection'}
-          </button>
-          ${result?.ok
-            ? html`<span class="state ok" role="status" data-role="probe-ok">${icons.check()} Connected — ${result.models.length === 1 ? '1 model' : `${result.models.length} models`}</span>`
-            : html`<span class="meta" role="status">${running ? 'Asking for its model list…' : !result ? 'Lists the models it offers.' : ''}</span>`}
-        </div>
-        ${result && !result.ok
-          ? html`<div class="problem" role="alert" data-role="probe-error" data-kind=${result.error}>
-              <p>${probeMessage(result, this.baseUrl || (p.default_base_url ?? ''), p.label)}</p>
-              ${result.detail ? html`<p class="meta mono detail">${result.detail}</p>` : nothing}
-              ${this.unverified ? html`<p class="meta">Press Continue again to use these settings anyway.</p>` : nothing}
-            </div>`
-          : nothing}
-        <div class="field">
-          <label for="model-select">Model</label>
-          ${models.length
-            ? html`<select
-                id="model-select"
-                name=${showTyped ? 'model-choice' : 'model'}
-                data-role="model-select"
-                aria-invalid=${this.errors.model && !showTyped ? 'true' : 'false'}
-                aria-describedby="model-error"
-                @change=${(e: Event) => {
-                  const v = (e.target as HTMLSelectElement).value;
-                  this.typing = v === OTHER;
-                  this.model = v === OTHER ? '' : v;
-                  this.errors = { ...this.errors, model: undefined };
-                  if (this.typing) void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLInputElement>('[data-role="model-input"]')?.focus());
-                }}
-              >
-                ${models.map((m) => html`<option value=${m.id} ?selected=${!showTyped && m.id === this.model}>${m.label !== m.id ? `${m.label} — ${m.id}` : m.id}</option>`)}
-                <option value=${OTHER} ?selected=${showTyped}>Another model id…</option>
-              </select>`
-            : nothing}
-          ${showTyped
-            ? html`<input
-                id=${models.length ? 'model-input' : 'model-select'}
-                name="model"
-                class="mono"
-                data-role="model-input"
-                aria-label=${models.length ? 'Model id' : nothing}
-                placeholder=${p.id === 'openrouter' ? 'anthropic/claude-sonnet-4.6' : 'The model’s id, as the server names it'}
-                autocomplete="off"
-                spellcheck="false"
-                .value=${this.model}
-                aria-invalid=${this.errors.model ? 'true' : 'false'}
-                aria-describedby="model-error"
-                @input=${(e: Event) => {
-                  this.model = (e.target as HTMLInputElement).value;
-                  this.errors = { ...this.errors, model: undefined };
-                }}
-              />`
-            : nothing}
-          <p class="field-error" id="model-error" role="alert">${this.errors.model ?? nothing}</p>
-          ${!result?.ok && models.length ? html`<p class="hint meta">Test the connection to see every model ${p.label} offers.</p>` : nothing}
-        </div>
-      </div>
-      <div class="actions">
-        <button type="button" data-role="onboarding-back" @click=${() => this.#go('provider')}>Back</button>
-        <button type="submit" class="primary" data-role="onboarding-next" ?disabled=${running}>${this.unverified ? 'Continue anyway' : 'Continue'}</button>
-      </div>
-    </form>`;
-  }
-
-  /** Connect, for a Hermes Agent gateway: its API server's address, an optional key, a test; no model to pick. */
-  #gatewayStep(p: OnboardingProvider) {
-    const result = this.#probeResult;
-    const running = this.probe.state === 'running';
-    const agent = result?.ok ? result.agent : undefined;
-    const via = agent?.path ? (AGENT_PATHS[agent.path] ?? agent.path) : null;
-    return html`<form class="step" @submit=${this.#submit} novalidate>
-      <h2 tabindex="-1">Connect your Hermes Agent</h2>
-      <p class="lead">
-        Hermes’ API server answers here: set <span class="mono">API_SERVER_ENABLED=true</span> (and an <span class="mono">API_SERVER_KEY</span>) in
-        <span class="mono">~/.hermes/.env</span>, then run <span class="mono">hermes gateway</span>. Its model, tools, memory and approval rules are used.
-      </p>
-      <div class="fields">
-        ${this.#input('base_url', 'API server URL', this.baseUrl, (v) => (this.baseUrl = v), {
-          type: 'url',
-          placeholder: p.default_base_url ?? 'http://127.0.0.1:8642',
-          hint: html`Hermes logs it as <span class="mono">API server listening on …</span>. From inside Docker, use <span class="mono">host.docker.internal</span> instead of <span class="mono">127.0.0.1</span>.`,
-          mono: true,
-        })}
-        ${this.#input('api_key', 'API key (optional)', this.apiKey, (v) => (this.apiKey = v), {
-          type: 'password',
-          placeholder: 'Its API_SERVER_KEY, if it has one',
-          hint: html`Saved as <span class="mono">${p.key_env ?? 'HERMES_WEBUI_GATEWAY_API_KEY'}</span>. Left empty, Hermes’ own <span class="mono">API_SERVER_KEY</span> is used when this server can read it.`,
-          mono: true,
-        })}
-        <div class="probe-row">
-          <button type="button" class="outline" data-role="probe" ?disabled=${running} @click=${() => void this.#runProbe()}>
-            ${running ? html`${icons.spinner()} Testing…` : 'Test connection'}
-          </button>
-          ${result?.ok
-            ? html`<span class="state ok" role="status" data-role="probe-ok">${icons.check()} Connected — ${agent?.label ?? 'Hermes Agent'}${via ? ` · ${via}` : ''}</span>`
-            : html`<span class="meta" role="status">${running ? 'Asking Hermes what it offers…' : !result ? 'Checks it answers, and how.' : ''}</span>`}
-        </div>
-        ${result?.ok
-          ? html`<div class="agent-facts meta" data-role="probe-agent">
-              ${result.models.length
-                ? html`<p>Model: <span class="mono">${result.models.map((m) => m.id).join(', ')}</span> — chosen by your Hermes.</p>`
-                : html`<p>Your Hermes chooses the model.</p>`}
-              ${agent?.limitations.length
-                ? html`<ul class="limits" data-role="probe-limitations" aria-label="What this path cannot do">
-                    ${agent.limitations.map((l) => html`<li>${l}</li>`)}
-                  </ul>`
-                : nothing}
-            </div>`
-          : nothing}
-        ${result && !result.ok
-          ? html`<div class="problem" role="alert" data-role="probe-error" data-kind=${result.error}>
-              <p>${withCode(gatewayProbeMessage(result, this.baseUrl || (p.default_base_url ?? '')))}</p>
-              ${result.detail ? html`<p class="meta mono detail">${result.detail}</p>` : nothing}
-              ${this.unverified ? html`<p class="meta">Press Continue again to use these settings anyway.</p>` : nothing}
-            </div>`
-          : nothing}
-      </div>
-      <div class="actions">
-        <button type="button" data-role="onboarding-back" @click=${() => this.#go('provider')}>Back</button>
-        <button type="submit" class="primary" data-role="onboarding-next" ?disabled=${running}>${this.unverified ? 'Continue anyway' : 'Continue'}</button>
-      </div>
-    </form>`;
-  }
-
-  #finishStep() {
-    const s = this.status;
-    return html`<form class="step" @submit=${this.#submit} novalidate>
-      <h2 tabindex="-1">A folder, and a lock if you want one</h2>
-      <div class="fields">
-        ${this.#input('workspace', 'Workspace', this.workspace, (v) => (this.workspace = v), {
-          hint: 'The folder new chats work in: Hermes reads and writes files here.',
-          mono: true,
-          list: s.workspaces.length ? 'workspaces' : undefined,
-          role: 'workspace',
-        })}
-        ${s.workspaces.length ? html`<datalist id="workspaces">${s.workspaces.map((w) => html`<option value=${w.path}>${w.name}</option>`)}</datalist>` : nothing}
-        ${s.password_enabled
-          ? html`<p class="meta" data-role="password-already">${icons.check()} A password is already set; change it later in Settings → Security.</p>`
-          : html`<fieldset class="password">
-              <legend>Password <span class="meta">(optional)</span></legend>
-              <p class="hint meta">Leave empty while only this machine can reach Hermes. Set one before opening it to a phone, your network or the internet.</p>
-              ${this.#input('password', 'Password', this.password, (v) => (this.password = v), { type: 'password', autocomplete: 'new-password', hint: `At least ${MIN_PASSWORD_LENGTH} characters.`, role: 'password' })}
-              ${this.#input('confirm', 'Confirm password', this.confirm, (v) => (this.confirm = v), { type: 'password', autocomplete: 'new-password', role: 'password-confirm' })}
-            </fieldset>`}
-      </div>
-      <p class="summary meta" data-role="onboarding-summary">
-        ${this.provider?.label}${this.#gateway ? nothing : html` · <span class="mono">${this.model}</span>`}${this.provider && this.#needsBaseUrl(this.provider) && this.baseUrl ? html` · <span class="mono">${this.baseUrl}</span>` : nothing}
-      </p>
-      <div class="actions">
-        <button type="button" data-role="onboarding-back" @click=${() => this.#go('connect')}>Back</button>
-        <button type="submit" class="primary" data-role="onboarding-done" ?disabled=${!!this.busy}>${this.busy === 'setup' ? 'Saving…' : 'Done — start chatting'}</button>
-      </div>
-    </form>`;
-  }
-
-  #input(
-    name: Field,
-    label: string,
-    value: string,
-    set: (v: string) => void,
-    o: { type?: string; placeholder?: string; hint?: unknown; mono?: boolean; autocomplete?: string; list?: string; role?: string } = {},
-  ) {
-    const error = this.errors[name];
-    return html`<div class="field">
-      <label for=${name}>${label}</label>
-      <input
-        id=${name}
-        name=${name}
-        type=${o.type ?? 'text'}
-        class=${o.mono ? 'mono' : ''}
-        data-role=${o.role ?? name.replace('_', '-')}
-        placeholder=${o.placeholder ?? nothing}
-        autocomplete=${o.autocomplete ?? 'off'}
-        list=${o.list ?? nothing}
-        spellcheck="false"
-        .value=${value}
-        aria-invalid=${error ? 'true' : 'false'}
-        aria-describedby=${`${name}-error ${name}-hint`}
-        @input=${(e: Event) => {
-          set((e.target as HTMLInputElement).value);
-          if (this.errors[name]) this.errors = { ...this.errors, [name]: undefined };
-        }}
-      />
-      <p class="field-error" id=${`${name}-error`} role="alert">${error ?? nothing}</p>
-      ${o.hint ? html`<p class="hint meta" id=${`${name}-hint`}>${o.hint}</p>` : nothing}
-    </div>`;
   }
 
   static override styles = [baseStyles, onboardingStyles];

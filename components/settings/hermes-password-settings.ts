@@ -9,6 +9,7 @@ import { baseStyles } from '../shared/styles.js';
 import { icons } from '../shared/icons.js';
 
 import { MIN_PASSWORD_LENGTH } from './password-rules.js';
+import { inlineControlStyles } from './provider-form-styles.js';
 
 export { MIN_PASSWORD_LENGTH };
 
@@ -171,33 +172,8 @@ export class HermesPasswordSettings extends LitElement {
 
   static override styles = [
     baseStyles,
+    inlineControlStyles,
     css`
-      :host {
-        display: block;
-        max-width: 100%;
-      }
-      button {
-        font-size: var(--hermes-text-label);
-      }
-      .actions {
-        display: flex;
-        align-items: center;
-        justify-content: flex-end;
-        flex-wrap: wrap;
-        gap: var(--hermes-space-sm);
-      }
-      .done {
-        display: inline-flex;
-        align-items: center;
-        gap: var(--hermes-space-xs);
-        color: var(--hermes-color-success);
-      }
-      .done:empty {
-        display: none;
-      }
-      :host([open]) .actions {
-        display: none;
-      }
       .readonly {
         font-size: var(--hermes-text-label);
         color: var(--hermes-fg-muted);

@@ -1,7 +1,7 @@
-import { LitElement, html, nothing, type TemplateResult } from 'lit';
+import { LitElement, html, nothing } from 'lit';
 import { customElement, query, state } from 'lit/decorators.js';
 import { consume } from '@lit/context';
-import { api, type ModelCatalog, type ProviderRow, type Settings } from '../api/client.js';
+import { api, type Settings } from '../api/client.js';
 import { chatContext, uiContext } from '../state/contexts.js';
 import type { ChatStore } from '../state/chat-store.js';
 import type { UiStore } from '../state/ui-store.js';
@@ -9,50 +9,9 @@ import { StoreController } from '../state/store.js';
 import { baseStyles } from '../shared/styles.js';
 import { icons } from '../shared/icons.js';
 import { settingsStyles } from './settings-styles.js';
-import './hermes-session-import.js';
-import './hermes-password-settings.js';
-import './hermes-provider-row.js';
-import './hermes-endpoint-form.js';
-import './hermes-gateway-settings.js';
-import { HOSTED } from './hermes-provider-add.js';
+import { SECTIONS, settingsRows, type Backend, type Models, type Providers, type Row, type SettingsRowsContext } from './settings-rows.js';
 import { announceModelsChanged } from '../events.js';
 import { signOut } from './sign-out.js';
-
-interface Row {
-  id: string;
-  section: string;
-  label: string;
-  hint?: string;
-  /** A line under the hint (a provider's state), for what plain text cannot say. */
-  detail?: () => TemplateResult;
-  /** Extra words the search matches. */
-  keywords: string;
-  control: () => TemplateResult | typeof nothing;
-}
-
-type Option<T> = { value: T; label: string };
-const SECTIONS = ['Appearance', 'Chat', 'Agent', 'Providers', 'Workspace', 'Conversation', 'Security'];
-type Providers = { active_provider: string | null; providers: ProviderRow[] };
-const THEMES: Option<Settings['theme']>[] = [
-  { value: 'dark', label: 'Dark' },
-  { value: 'light', label: 'Light' },
-  { value: 'system', label: 'System' },
-];
-const FONT_SIZES: Option<Settings['font_size']>[] = [
-  { value: 'small', label: 'Small' },
-  { value: 'default', label: 'Default' },
-  { value: 'large', label: 'Large' },
-  { value: 'xlarge', label: 'Extra large' },
-];
-type Backend = NonNullable<Settings['chat_backend']>;
-const BACKENDS: Option<Backend>[] = [
-  { value: 'builtin', label: 'Built-in agent' },
-  { value: 'gateway', label: 'Hermes Agent' },
-];
-const SEND_KEYS: Option<Settings['send_key']>[] = [
-  { value: 'enter', label: 'Enter' },
-  { value: 'ctrl+enter', label: 'Ctrl+Enter' },
-];
 
 /** The focused element, looking inside shadow roots (to give focus back on close). */
 function deepActive(): HTMLElement | null {
@@ -73,7 +32,7 @@ export class HermesSettingsDialog extends LitElement {
 
   @state() private query = '';
   @state() private saved = false;
-  @state() private models: Pick<ModelCatalog, 'default_model' | 'models'> & Partial<ModelCatalog> | null = null;
+  @state() private models: Models = null;
   @state() private providers: Providers | null = null;
   @state() private providersError = '';
   @state() private workspaceError = '';
@@ -160,34 +119,6 @@ export class HermesSettingsDialog extends LitElement {
     this.#savedTimer = setTimeout(() => (this.saved = false), 1600);
   };
 
-  /** Settings → Agent: the built-in agent or a Hermes Agent gateway (read-only where the environment decides). */
-  #agentRow(s: Settings | null | undefined): Row[] {
-    // An older server without the choice: no row.
-    if (!s?.chat_backend) return [];
-    const gateway = s.chat_backend === 'gateway';
-    const fixed = !!s.chat_backend_fixed;
-    return [
-      {
-        id: 'chat_backend',
-        section: 'Agent',
-        label: 'Answers come from',
-        hint: fixed
-          ? 'Set by HERMES_WEBUI_CHAT_BACKEND on the server; change it there (then restart Hermes).'
-          : gateway
-            ? 'Your Hermes Agent, through its API server: its model, tools, memory and approval rules. From the next message on.'
-            : 'Hermes’ own agent, with the providers below. Or a Hermes Agent you already run.',
-        keywords: 'agent backend gateway hermes api server built-in builtin answers chat_backend HERMES_WEBUI_CHAT_BACKEND API_SERVER_KEY url runs',
-        control: () =>
-          fixed
-            ? html`<span class="readonly" data-role="backend-fixed" title=${gateway ? (s.gateway_base_url ?? '') : ''}>
-                ${gateway ? html`Hermes Agent${s.gateway_base_url ? html` · <span class="mono">${s.gateway_base_url}</span>` : nothing}` : 'Built-in agent'}
-              </span>`
-            : html`${this.#segmented('chat_backend', BACKENDS, s.chat_backend, (v) => this.#saveBackend(v))}
-              ${gateway ? html`<hermes-gateway-settings @setting-saved=${this.#flashSaved}></hermes-gateway-settings>` : nothing}`,
-      },
-    ];
-  }
-
   async #saveModel(id: string): Promise<void> {
     try {
       await api.setDefaultModel(id);
@@ -224,185 +155,26 @@ export class HermesSettingsDialog extends LitElement {
     }
   }
 
-  /** What the password row says: whether one is needed, and who decides. */
-  #passwordHint(s: Settings | null | undefined): string {
-    if (s?.password_env_var) return 'Required. Set by HERMES_WEBUI_PASSWORD on the server, so it can only be changed there (then restart Hermes).';
-    if (s?.auth_enabled) return 'Required to open Hermes in a browser.';
-    return 'Not set: anyone who can open this address can use Hermes.';
-  }
-
-  #segmented<T extends string>(name: string, options: Option<T>[], value: T | undefined, save: (v: T) => void) {
-    const all = value && !options.some((o) => o.value === value) ? [...options, { value, label: value }] : options;
-    return html`<div class="segmented" role="radiogroup" aria-label=${name}>
-      ${all.map(
-        (o) => html`<label>
-          <input type="radio" name=${name} value=${o.value} .checked=${o.value === value} @change=${() => save(o.value)} />
-          <span>${o.label}</span>
-        </label>`,
-      )}
-    </div>`;
-  }
-
-  #rows(): Row[] {
-    const s = this.ui?.settings;
-    const sid = this.chat?.sessionId;
-    const models = this.models;
-    const model = models?.models.find((m) => m.id === models.default_model);
-    return [
-      { id: 'theme', section: 'Appearance', label: 'Theme', keywords: 'dark light system color mode', control: () => this.#segmented('theme', THEMES, s?.theme, (theme) => this.#save({ theme })) },
-      {
-        id: 'font_size',
-        section: 'Appearance',
-        label: 'Font size',
-        keywords: 'text scale zoom small large',
-        control: () => html`<select id="font_size" @change=${(e: Event) => this.#save({ font_size: (e.target as HTMLSelectElement).value as Settings['font_size'] })}>
-          ${FONT_SIZES.map((o) => html`<option value=${o.value} ?selected=${o.value === s?.font_size}>${o.label}</option>`)}
-        </select>`,
-      },
-      { id: 'send_key', section: 'Chat', label: 'Send with', hint: 'The other combination adds a new line.', keywords: 'send key enter ctrl keyboard shortcut newline', control: () => this.#segmented('send_key', SEND_KEYS, s?.send_key, (send_key) => this.#save({ send_key })) },
-      {
-        id: 'show_thinking',
-        section: 'Chat',
-        label: 'Show thinking',
-        hint: 'Show the model’s reasoning in each reply’s activity.',
-        keywords: 'reasoning thoughts',
-        control: () => html`<input id="show_thinking" type="checkbox" role="switch" class="switch" .checked=${s?.show_thinking ?? true} @change=${(e: Event) => this.#save({ show_thinking: (e.target as HTMLInputElement).checked })} />`,
-      },
-      {
-        id: 'default_model',
-        section: 'Chat',
-        label: 'Default model',
-        hint: models && !models.models.length ? 'No model is configured yet: set model.default in $HERMES_HOME/config.yaml.' : 'Used by new conversations (saved as model.default in config.yaml).',
-        keywords: 'model llm provider config',
-        control: () =>
-          models?.models.length
-            ? html`<select id="default_model" @change=${(e: Event) => this.#saveModel((e.target as HTMLSelectElement).value)}>
-                ${models.default_model && !models.models.some((m) => m.id === models.default_model)
-                  ? html`<option value=${models.default_model} selected>${models.default_model}</option>`
-                  : nothing}
-                ${models.groups?.length
-                  ? models.groups.map(
-                      (g) => html`<optgroup label=${g.label ?? g.provider}>
-                        ${g.models.map((m) => html`<option value=${m.id} ?selected=${m.id === models.default_model}>${m.label}</option>`)}
-                      </optgroup>`,
-                    )
-                  : models.models.map((m) => html`<option value=${m.id} ?selected=${m.id === models.default_model}>${m.label}</option>`)}
-              </select>`
-            : html`<span class="readonly mono" title=${models?.default_model ?? ''}>${models ? (model?.label ?? models.default_model ?? 'Not configured') : '…'}</span>`,
-      },
-      ...this.#agentRow(s),
-      ...this.#providerRows(),
-      {
-        id: 'default_workspace',
-        section: 'Workspace',
-        label: 'Default workspace',
-        hint: 'The folder new conversations work in.',
-        keywords: 'folder directory path files',
-        control: () => html`<input
-            id="default_workspace"
-            class="mono path"
-            spellcheck="false"
-            autocomplete="off"
-            .value=${this.workspaceDraft ?? s?.default_workspace ?? ''}
-            aria-invalid=${this.workspaceError ? 'true' : 'false'}
-            @change=${(e: Event) => this.#saveWorkspace(e.target as HTMLInputElement)}
-          />
-          ${this.workspaceError ? html`<p class="field-error" role="alert">${this.workspaceError}</p>` : nothing}`,
-      },
-      {
-        id: 'export',
-        section: 'Conversation',
-        label: 'Export conversation',
-        hint: sid ? 'Download the open conversation.' : 'Open a conversation to export it.',
-        keywords: 'download save markdown json backup',
-        control: () =>
-          sid
-            ? html`<span class="links">
-                <a class="button" data-format="md" href=${api.exportUrl(sid, 'md')} download>${icons.download()} Markdown</a>
-                <a class="button" data-format="json" href=${api.exportUrl(sid, 'json')} download>${icons.download()} JSON</a>
-              </span>`
-            : nothing,
-      },
-      { id: 'import', section: 'Conversation', label: 'Import conversation', hint: 'From a JSON export.', keywords: 'upload load json restore', control: () => html`<hermes-session-import></hermes-session-import>` },
-      {
-        id: 'password',
-        section: 'Security',
-        label: 'Password',
-        hint: this.#passwordHint(s),
-        keywords: 'password login sign in lock protect auth set change remove clear HERMES_WEBUI_PASSWORD',
-        control: () => html`<hermes-password-settings></hermes-password-settings>`,
-      },
-      {
-        id: 'api_redact_enabled',
-        section: 'Security',
-        label: 'Mask secrets',
-        hint: 'Hide API keys, tokens and passwords in conversations, tool output and exports. Stored data is unchanged.',
-        keywords: 'redact redaction hide api key token secret mask privacy',
-        control: () => html`<input id="api_redact_enabled" type="checkbox" role="switch" class="switch" .checked=${s?.api_redact_enabled !== false} @change=${(e: Event) => this.#save({ api_redact_enabled: (e.target as HTMLInputElement).checked })} />`,
-      },
-      ...(s?.auth_enabled
-        ? [
-            {
-              id: 'sign_out',
-              section: 'Security',
-              label: 'Sign out',
-              hint: 'End this browser’s sign-in and forget its offline copy of your conversations.',
-              keywords: 'logout log out sign off session',
-              control: () => html`<button class="outline" data-action="sign-out" ?disabled=${this.signingOut} @click=${() => this.#signOut()}>
-                  ${this.signingOut ? 'Signing out…' : 'Sign out'}
-                </button>
-                ${this.signOutError ? html`<p class="field-error" role="alert">${this.signOutError}</p>` : nothing}`,
-            },
-          ]
-        : []),
-    ];
-  }
-
-  /** Settings → Providers: one row per provider (state, masked key, its actions), then "add an endpoint". */
-  #providerRows(): Row[] {
-    const list = this.providers;
-    const common = 'provider providers api key keys model models endpoint';
-    if (!list) {
-      return [
-        {
-          id: 'providers',
-          section: 'Providers',
-          label: 'Providers',
-          hint: this.providersError ? `Could not load the providers: ${this.providersError}` : 'Loading…',
-          keywords: common,
-          control: () => nothing,
-        },
-      ];
-    }
-    const rows: Row[] = list.providers.map((p) => ({
-      id: `provider:${p.id}`,
-      section: 'Providers',
-      label: p.label,
-      hint: providerHint(p),
-      detail: () => providerState(p),
-      keywords: `${common} ${p.id} ${p.kind} ${p.kind === 'custom' ? 'self-hosted openai-compatible' : ''} ${p.key_env ?? ''} ${p.base_url ?? ''} ${p.active ? 'active default' : ''} ${p.status} ${p.error ?? ''}`,
-      control: () => html`<hermes-provider-row .provider=${p} @provider-changed=${this.#onProviderChanged}></hermes-provider-row>`,
-    }));
-    const keyless = HOSTED.filter((h) => !list.providers.some((p) => p.id === h.id && p.key_set));
-    if (keyless.length) {
-      rows.push({
-        id: 'add_provider',
-        section: 'Providers',
-        label: 'Hosted provider',
-        hint: `Add an API key for ${keyless.map((h) => h.label).join(', ').replace(/, ([^,]*)$/, ' or $1')}.`,
-        keywords: `${common} add hosted ${keyless.map((h) => `${h.id} ${h.key_env}`).join(' ')}`,
-        control: () => html`<hermes-provider-add .options=${keyless} @provider-changed=${this.#onProviderChanged}></hermes-provider-add>`,
-      });
-    }
-    rows.push({
-      id: 'add_endpoint',
-      section: 'Providers',
-      label: 'Self-hosted endpoint',
-      hint: 'Any OpenAI-compatible API: vLLM, llama.cpp, TabbyAPI, Ollama or LM Studio on another machine.',
-      keywords: `${common} add custom self-hosted openai-compatible base url vllm llama ollama lm studio local server`,
-      control: () => html`<hermes-endpoint-form @provider-changed=${this.#onProviderChanged}></hermes-endpoint-form>`,
-    });
-    return rows;
+  /** The rows' view of this dialog: its state now, and its actions. */
+  #rowsContext(): SettingsRowsContext {
+    return {
+      settings: this.ui?.settings,
+      sessionId: this.chat?.sessionId,
+      models: this.models,
+      providers: this.providers,
+      providersError: this.providersError,
+      workspaceDraft: this.workspaceDraft,
+      workspaceError: this.workspaceError,
+      signingOut: this.signingOut,
+      signOutError: this.signOutError,
+      save: (patch) => this.#save(patch),
+      saveBackend: (chat_backend) => this.#saveBackend(chat_backend),
+      saveModel: (id) => this.#saveModel(id),
+      saveWorkspace: (input) => this.#saveWorkspace(input),
+      signOut: () => this.#signOut(),
+      onProviderChanged: this.#onProviderChanged,
+      flashSaved: this.#flashSaved,
+    };
   }
 
   /** Every typed word must start a word of the row's text ("the" finds Theme, not "other"). */
@@ -422,7 +194,7 @@ export class HermesSettingsDialog extends LitElement {
   }
 
   override render() {
-    const rows = this.#rows().filter((r) => this.#matches(r));
+    const rows = settingsRows(this.#rowsContext()).filter((r) => this.#matches(r));
     return html`<dialog
       data-role="settings"
       aria-labelledby="title"
@@ -470,31 +242,6 @@ export class HermesSettingsDialog extends LitElement {
   }
 
   static override styles = [baseStyles, settingsStyles];
-}
-
-/** A provider row's quiet description: where it is, and which key it reads. */
-function providerHint(p: ProviderRow): string {
-  const parts: string[] = [];
-  if (p.base_url) parts.push(p.base_url);
-  if (p.key_env && p.kind !== 'custom') parts.push(p.key_env);
-  return parts.join(' · ');
-}
-
-/** Whether it works: ok (with its model count), its error, or that it needs a key. */
-function providerState(p: ProviderRow): TemplateResult {
-  const active = p.active ? html`<span class="tag">active</span>` : nothing;
-  switch (p.status) {
-    case 'ok':
-      return html`<p class="state ok meta" data-role="provider-status" data-status="ok">
-        ${icons.check()} Works${p.models_count !== undefined ? html` · ${p.models_count === 1 ? '1 model' : `${p.models_count} models`}` : nothing} ${active}
-      </p>`;
-    case 'error':
-      return html`<p class="state error meta" data-role="provider-status" data-status="error">${icons.alert()} ${p.error ?? 'Not working'} ${active}</p>`;
-    case 'no_key':
-      return html`<p class="state meta" data-role="provider-status" data-status="no_key">No key yet ${active}</p>`;
-    default:
-      return html`<p class="state meta" data-role="provider-status" data-status="unknown">Not checked yet ${active}</p>`;
-  }
 }
 
 declare global {

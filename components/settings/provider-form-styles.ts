@@ -1,7 +1,10 @@
 import { css } from 'lit';
 
-/** The Providers rows' small inline forms (a key, an endpoint, a confirmation), like the password form. */
-export const providerFormStyles = css`
+/**
+ * A settings row's own control: its buttons (with a quiet "done" line beside them), hidden
+ * while the host is `open` with a form. Shared by the Providers rows and the password control.
+ */
+export const inlineControlStyles = css`
   :host {
     display: block;
     max-width: 100%;
@@ -16,10 +19,6 @@ export const providerFormStyles = css`
     flex-wrap: wrap;
     gap: var(--hermes-space-sm);
   }
-  .key {
-    font-size: var(--hermes-text-meta);
-    color: var(--hermes-fg-muted);
-  }
   .done {
     display: inline-flex;
     align-items: center;
@@ -31,6 +30,15 @@ export const providerFormStyles = css`
   }
   :host([open]) .actions {
     display: none;
+  }
+`;
+
+/** The Providers rows' small inline forms (a key, an endpoint, a confirmation), like the password form. */
+export const providerFormStyles = css`
+  ${inlineControlStyles}
+  .key {
+    font-size: var(--hermes-text-meta);
+    color: var(--hermes-fg-muted);
   }
   form,
   .confirm {

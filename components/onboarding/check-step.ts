@@ -1,0 +1,85 @@
+import { html, nothing, type TemplateResult } from 'lit';
+import { icons } from '../shared/icons.js';
+import type { WizardView } from './wizard-view.js';
+
+/** Setup is refused from this address: what to do instead. */
+export function renderNotAllowed(w: WizardView): TemplateResult {
+  const s = w.status;
+  return html`<section class="step" data-role="onboarding-not-allowed">
+    <h2 tabindex="-1">Finish setting up on the server’s machine</h2>
+    <p class="lead">
+      This browser is connecting from another address and Hermes has no password yet, so it does not accept setup from here:
+      whoever can reach this address could otherwise run commands on that machine.
+    </p>
+    <ul class="options-list">
+      <li>open <span class="mono">http://127.0.0.1:${location.port || '8787'}</span> in a browser on the machine it runs on and set it up there, or</li>
+      <li>set <span class="mono">HERMES_WEBUI_PASSWORD</span> in its environment, restart it, and sign in here.</li>
+    </ul>
+    <p class="meta">Configuration: <span class="mono">${s.config_path}</span></p>
+    <div class="actions">
+      <button type="button" class="outline" data-role="onboarding-continue" @click=${() => w.leave()}>Continue without setting up</button>
+    </div>
+  </section>`;
+}
+
+/** Step 1: what the server sees (config, keys, agent, provider, password). */
+export function renderCheckStep(w: WizardView): TemplateResult {
+  const s = w.status;
+  const p = s.provider;
+  const current = s.providers.find((x) => x.id === p.id);
+  return html`<form class="step" @submit=${w.submit} novalidate>
+    <h2 tabindex="-1">Let’s get you to a first chat</h2>
+    <p class="lead">This is what Hermes sees on this machine. Nothing is written until you press Done.</p>
+    ${s.config_error
+      ? html`<div class="problem" role="alert" data-role="config-error">
+          <p class="problem-title">${icons.alert()} <strong>config.yaml cannot be read</strong></p>
+          <pre class="mono">${s.config_error}</pre>
+          <p>In <span class="mono">${s.config_path}</span>. Hermes did not change the file and will not overwrite it: fix the line above (or move the file aside), then check again.</p>
+        </div>`
+      : nothing}
+    <dl class="facts" data-role="onboarding-facts">
+      <div>
+        <dt>Configuration</dt>
+        <dd><span class="mono path" title=${s.config_path}>${s.config_path}</span> <span class="meta">${s.config_error ? 'has an error' : s.config_exists ? 'found' : 'not created yet'}</span></dd>
+      </div>
+      <div>
+        <dt>Keys</dt>
+        <dd><span class="mono path" title=${s.env_path}>${s.env_path}</span></dd>
+      </div>
+      <div>
+        <dt>Agent</dt>
+        <dd>
+          ${s.backend === 'gateway'
+            ? html`Hermes Agent${s.gateway_base_url ? html` at <span class="mono">${s.gateway_base_url}</span>` : nothing}`
+            : html`${s.agent_runtime === 'builtin' ? 'Built-in agent' : s.agent_runtime} <span class="state ok">${icons.check()} ready</span>`}
+        </dd>
+      </div>
+      <div>
+        <dt>Provider</dt>
+        <dd data-role="provider-state">
+          ${p.usable
+            ? html`${current?.label ?? p.id}${s.default_model ? html` · <span class="mono">${s.default_model}</span>` : nothing} <span class="state ok">${icons.check()} works</span>`
+            : p.id
+              ? html`${current?.label ?? p.id} <span class="state warn">${p.error ?? 'not usable yet'}</span>`
+              : html`<span class="state warn">None configured yet</span>`}
+        </dd>
+      </div>
+      <div>
+        <dt>Password</dt>
+        <dd data-role="password-state">
+          ${s.password_enabled
+            ? html`<span class="state ok">${icons.check()} set</span>`
+            : html`<span class="muted">Not set — fine while only this machine can reach Hermes.</span>`}
+        </dd>
+      </div>
+    </dl>
+    <div class="actions">
+      ${s.config_error
+        ? html`<button type="button" class="primary" data-role="onboarding-recheck" ?disabled=${!!w.busy} @click=${() => w.recheck()}>${w.busy === 'recheck' ? 'Checking…' : 'Check again'}</button>`
+        : p.usable
+          ? html`<button type="button" class="outline" data-role="onboarding-next" @click=${() => w.go('provider')}>Choose another provider</button>
+              <button type="button" class="primary" data-role="onboarding-start" ?disabled=${!!w.busy} @click=${() => w.skip()}>Start chatting</button>`
+          : html`<button type="submit" class="primary" data-role="onboarding-next">Choose a provider</button>`}
+    </div>
+  </form>`;
+}
