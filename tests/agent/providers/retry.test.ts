@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { AgentConfigError, parseAgentConfig } from '../../../src/agent/config.js';
 import { describeHttpFailure, malformed, streamCutOff, unreachable, type ProviderContext } from '../../../src/agent/providers/openai.js';
 import { DEFAULT_BACKOFF, classifyFailure, parseRetryAfter, retryDelayMs, streamWithRetries, type BackoffPolicy, type RetryNotice } from '../../../src/agent/providers/retry.js';
 import { ProviderError, type ModelChunk, type ModelProvider } from '../../../src/agent/providers/types.js';
@@ -8,6 +9,22 @@ const NOW = Date.UTC(2026, 0, 1, 12, 0, 0);
 const http = (status: number, body = '{"error":{"message":"x"}}', retryAfter: string | null = null) => describeHttpFailure(ctx, 'm', status, body, retryAfter);
 /** What undici throws: `fetch failed` with the socket's error as its cause. */
 const fetchFailed = (code: string | undefined, message = 'boom') => Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error(message), code ? { code } : {}) });
+
+describe('agent.api_max_retries', () => {
+  const retries = (yaml: string | null) => parseAgentConfig({ configYaml: yaml, dotenv: null, env: {} }).apiMaxRetries;
+  it('defaults to 3, as Hermes; 0 turns retries off; rounded, never negative', () => {
+    expect(retries(null)).toBe(3);
+    expect(retries('agent:\n  max_turns: 5\n')).toBe(3);
+    expect(retries('agent:\n  api_max_retries: 0\n')).toBe(0);
+    expect(retries('agent:\n  api_max_retries: "5"\n')).toBe(5);
+    expect(retries('agent:\n  api_max_retries: 1.6\n')).toBe(2);
+    expect(retries('agent:\n  api_max_retries: -2\n')).toBe(0);
+  });
+  it('a value that is not a number is a config error naming the key', () => {
+    expect(() => retries('agent:\n  api_max_retries: lots\n')).toThrow(AgentConfigError);
+    expect(() => retries('agent:\n  api_max_retries: lots\n')).toThrow(/agent\.api_max_retries/);
+  });
+});
 
 describe('parseRetryAfter', () => {
   it('reads seconds, fractions and HTTP-dates; never negative; null for anything else', () => {
