@@ -17,6 +17,8 @@ export interface AgentConfig {
   };
   customProviders: Array<{ name: string; baseUrl: string; apiKey: string | null; keyEnv: string | null; apiMode: string | null; models: Record<string, { contextLength?: number }> }>;
   maxTurns: number;
+  /** `agent.api_max_retries`: model requests asked again after a transient failure (3: up to 4 requests). */
+  apiMaxRetries: number;
   approvals: { mode: 'manual' | 'off' | 'smart'; deny: string[]; timeoutSeconds: number };
   commandAllowlist: string[];
   compression: { enabled: boolean; threshold: number; protectLastN: number };
@@ -61,7 +63,7 @@ const FileSchema = z
           .passthrough(),
       )
       .nullish(),
-    agent: z.object({ max_turns: num.nullish() }).passthrough().nullish(),
+    agent: z.object({ max_turns: num.nullish(), api_max_retries: num.nullish() }).passthrough().nullish(),
     approvals: z
       .object({ mode: str.nullish(), deny: z.array(str).nullish(), timeout: num.nullish() })
       .passthrough()
@@ -168,6 +170,7 @@ export function parseAgentConfig(input: { configYaml: string | null; dotenv: str
       models: Object.fromEntries(Object.entries(p.models ?? {}).map(([id, v]) => [id, v?.context_length ? { contextLength: v.context_length } : {}])),
     })),
     maxTurns: Math.max(1, Math.round(f.agent?.max_turns ?? 90)),
+    apiMaxRetries: Math.max(0, Math.round(f.agent?.api_max_retries ?? 3)),
     approvals: {
       mode: mode === 'off' || mode === 'smart' ? mode : 'manual',
       deny: f.approvals?.deny ?? [],

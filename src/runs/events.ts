@@ -21,6 +21,7 @@ export const RUN_EVENT_NAMES = [
   'clarify',
   'compressing',
   'compressed',
+  'retrying',
   'title',
   'metering',
   'todo_state',

@@ -6,7 +6,8 @@ import { readStream } from '../helpers/sse.js';
 describe('chat: provider failures end the turn with apperror and a stored notice', () => {
   let t: ChatHarness;
   beforeEach(async () => {
-    t = await makeChatApp();
+    // One request per turn: this is how each failure is reported; chat-retries.test.ts covers asking again.
+    t = await makeChatApp({ extraYaml: 'agent:\n  api_max_retries: 0\n' });
   });
   afterEach(async () => t.close());
 

@@ -18,6 +18,7 @@ import { RunRegistry } from '../../src/runs/registry.js';
 import { InteractionHub } from '../../src/runs/interactions.js';
 import { BuiltinAgentRuntime } from '../../src/agent/builtin/runtime.js';
 import type { AgentRuntime } from '../../src/agent/runtime.js';
+import type { BackoffPolicy } from '../../src/agent/providers/retry.js';
 import type { AgentSessionSource } from '../../src/ports/agent-sessions.js';
 import { MemoryAuthStore } from '../../src/adapters/storage/memory/memory-auth-store.js';
 import { FsAuthStore } from '../../src/adapters/storage/fs/fs-auth-store.js';
@@ -72,6 +73,8 @@ export async function makeTestApp(
     /** The environment the agent sees (never the test process's own). */
     agentEnv?: Record<string, string>;
     clarifyTimeoutMs?: number;
+    /** Model-call retry waits (default: a few ms, so a retried failure costs a test nothing; Retry-After is still honoured as sent). */
+    backoff?: Partial<BackoffPolicy>;
     /** How long finished runs stay in memory (0: replays come from the journal at once). */
     keepFinishedMs?: number;
     /** Password, cookie and origin rules. */
@@ -116,6 +119,7 @@ export async function makeTestApp(
     logger,
     now,
     catalogBudgetMs: options.catalogBudgetMs ?? 500,
+    backoff: options.backoff ?? { baseDelayMs: 5, maxDelayMs: 20 },
     ...(options.clarifyTimeoutMs ? { clarifyTimeoutMs: options.clarifyTimeoutMs } : {}),
   });
   const gatewayFactory = options.switching;

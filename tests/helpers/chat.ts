@@ -1,6 +1,7 @@
 import { startScriptedOpenAI, type ScriptedServer } from '../fixtures/scripted-openai.js';
 import { TITLE_INSTRUCTIONS } from '../../src/agent/builtin/title.js';
 import { makeTestApp, type TestApp } from './app.js';
+import type { BackoffPolicy } from '../../src/agent/providers/retry.js';
 import { readStream, type Frame } from './sse.js';
 
 export const TITLE = 'Scripted Title';
@@ -19,7 +20,7 @@ export interface ChatHarness extends TestApp {
 }
 
 /** An app whose agent talks to a scripted OpenAI-compatible server; titles are answered automatically. */
-export async function makeChatApp(options: { storage?: 'memory' | 'fs'; extraYaml?: string; clarifyTimeoutMs?: number; keepFinishedMs?: number } = {}): Promise<ChatHarness> {
+export async function makeChatApp(options: { storage?: 'memory' | 'fs'; extraYaml?: string; clarifyTimeoutMs?: number; keepFinishedMs?: number; backoff?: Partial<BackoffPolicy> } = {}): Promise<ChatHarness> {
   const model = await startScriptedOpenAI();
   // Title requests are answered aside, so they never take a turn's queued script.
   model.setRouter((req) => (isTitleRequest(req) ? [{ text: TITLE }] : undefined));
@@ -28,6 +29,7 @@ export async function makeChatApp(options: { storage?: 'memory' | 'fs'; extraYam
     storage: options.storage,
     clarifyTimeoutMs: options.clarifyTimeoutMs,
     keepFinishedMs: options.keepFinishedMs,
+    backoff: options.backoff,
     configYaml: `# test configuration\nmodel:\n  default: test-model\n  provider: custom\n  base_url: ${model.url}\n${options.extraYaml ?? ''}`,
   });
   const close = t.close;

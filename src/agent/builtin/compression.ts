@@ -1,5 +1,6 @@
 import type { Message } from '../../shared/session.js';
 import type { ModelProvider } from '../providers/types.js';
+import type { RetryOptions } from '../providers/retry.js';
 import { messageText } from '../../domain/session-rows.js';
 import { callModel } from './model-call.js';
 import type { CompressionAnchor } from './history.js';
@@ -48,6 +49,7 @@ export async function compressTranscript(input: {
   previous: CompressionAnchor | null;
   protectLastN: number;
   signal: AbortSignal;
+  retry?: RetryOptions;
 }): Promise<{ anchor: CompressionAnchor; summarised: number; tokens: { input: number; output: number; cost: number | null } } | null> {
   const { transcript, previous } = input;
   const anchor = chooseAnchor(transcript, input.protectLastN, previous?.anchor ?? 0);
@@ -64,6 +66,7 @@ export async function compressTranscript(input: {
     ],
     maxTokens: 2000,
     signal: input.signal,
+    ...(input.retry ? { retry: input.retry } : {}),
   });
   const summary = result.text.trim() || result.reasoning.trim();
   if (!summary) return null;

@@ -3,6 +3,7 @@ import { cutBeforeToken } from '../../shared/redact.js';
 import type { AgentConfig } from '../config.js';
 import type { ChatMessage, ToolCall } from '../messages.js';
 import type { ModelProvider } from '../providers/types.js';
+import type { BackoffPolicy, RetryOptions } from '../providers/retry.js';
 import type { Tool, ToolContext } from '../tools/types.js';
 import type { TurnOutput } from '../runtime.js';
 import { callModel } from './model-call.js';
@@ -25,6 +26,8 @@ export interface LoopInput {
   toolContext: ToolContext;
   signal: AbortSignal;
   now: () => number;
+  /** Overrides of the retry waits (tests shorten them); how many retries is `config.apiMaxRetries`. */
+  backoff?: Partial<BackoffPolicy>;
   emit(out: TurnOutput): void;
 }
 
@@ -64,6 +67,12 @@ export async function runLoop(input: LoopInput): Promise<void> {
   const toolsByName = new Map(input.tools.map((t) => [t.spec.name, t]));
   const specs = input.tools.map((t) => t.spec);
   const event = (name: string, data: Record<string, unknown>) => emit({ type: 'event', event: name, data });
+  // Each retry is announced before its wait, so the turn shows "Retrying (1/3)…" while it waits.
+  const retry: RetryOptions = {
+    maxRetries: config.apiMaxRetries,
+    ...(input.backoff ? { policy: input.backoff } : {}),
+    onRetry: (notice) => event('retrying', { ...notice }),
+  };
 
   for (let iteration = 1; ; iteration++) {
     if (signal.aborted) throw signal.reason;
@@ -82,7 +91,7 @@ export async function runLoop(input: LoopInput): Promise<void> {
     // Compress before the call that would overflow, never in the middle of one.
     if (config.compression.enabled && promptTokens >= config.compression.threshold * input.contextLength) {
       event('compressing', { session_id: input.sessionId, message: 'Compressing context' });
-      const done = await compressTranscript({ provider, model, transcript, previous: compression, protectLastN: config.compression.protectLastN, signal });
+      const done = await compressTranscript({ provider, model, transcript, previous: compression, protectLastN: config.compression.protectLastN, signal, retry });
       if (done) {
         compression = done.anchor;
         emit({ type: 'patch', patch: { compression_anchor_visible_idx: done.anchor.anchor, compression_anchor_summary: done.anchor.summary } });
@@ -107,7 +116,7 @@ export async function runLoop(input: LoopInput): Promise<void> {
     try {
       result = await callModel(
         provider,
-        { model, messages, tools: specs.length ? specs : undefined, ...(config.model.maxTokens ? { maxTokens: config.model.maxTokens } : {}), signal },
+        { model, messages, tools: specs.length ? specs : undefined, ...(config.model.maxTokens ? { maxTokens: config.model.maxTokens } : {}), signal, retry },
         {
           onText: (text) => {
             partial += text;

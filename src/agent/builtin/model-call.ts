@@ -1,5 +1,6 @@
 import type { ChatMessage, ToolCall, ToolSpec } from '../messages.js';
 import { ProviderError, type ModelProvider } from '../providers/types.js';
+import { streamWithRetries, type RetryOptions } from '../providers/retry.js';
 import { ToolCallAssembler } from './tool-calls.js';
 
 export interface ModelCallResult {
@@ -8,7 +9,7 @@ export interface ModelCallResult {
   toolCalls: ToolCall[];
   usage: { inputTokens: number; outputTokens: number; cost: number | null; estimated: boolean };
   finish: string;
-  /** Seconds from the request to the first streamed token, and the streaming rate. */
+  /** Seconds from the first request (retry waits included) to the first streamed token, and the streaming rate. */
   firstTokenSeconds: number | null;
   tokensPerSecond: number | null;
 }
@@ -32,13 +33,15 @@ export function estimateTokens(messages: readonly ChatMessage[]): number {
 /**
  * One streamed model call: deltas go to the hooks as they arrive, the whole answer comes
  * back at the end. A stream that ends with nothing at all is a `no_response` error.
+ * With `retry`, a failure before the first delta is asked again (providers/retry.ts).
  */
 export async function callModel(
   provider: ModelProvider,
-  request: { model: string; messages: ChatMessage[]; tools?: ToolSpec[]; maxTokens?: number; signal: AbortSignal },
+  request: { model: string; messages: ChatMessage[]; tools?: ToolSpec[]; maxTokens?: number; signal: AbortSignal; retry?: RetryOptions },
   hooks: ModelCallHooks = {},
   now: () => number = () => Date.now() / 1000,
 ): Promise<ModelCallResult> {
+  const { retry, ...modelRequest } = request;
   const started = now();
   let firstAt: number | null = null;
   let text = '';
@@ -46,7 +49,8 @@ export async function callModel(
   let finish = '';
   let usage: ModelCallResult['usage'] | null = null;
   const calls = new ToolCallAssembler();
-  for await (const chunk of provider.stream(request)) {
+  const chunks = retry ? streamWithRetries(provider, modelRequest, retry) : provider.stream(modelRequest);
+  for await (const chunk of chunks) {
     switch (chunk.type) {
       case 'text':
         firstAt ??= now();

@@ -9,6 +9,7 @@ import type { AgentRuntime, TurnInput, TurnOutput } from '../runtime.js';
 import { ModelCatalogService, type Catalog, type CatalogCache } from '../catalog/catalog.js';
 import { BuiltinSetup } from './setup.js';
 import { ProviderConfigError, resolveProvider } from '../providers/resolve.js';
+import type { BackoffPolicy } from '../providers/retry.js';
 import { builtinTools } from '../tools/index.js';
 import type { TodoItem, Tool, ToolContext, ToolHost } from '../tools/types.js';
 import { blockedByUser, decideCommand } from '../approvals/gate.js';
@@ -26,6 +27,8 @@ export interface BuiltinRuntimeOptions {
   logger: Logger;
   now: () => number;
   fetch?: typeof fetch;
+  /** Overrides of the model-call retry waits (tests make them short); the count is config.yaml's `agent.api_max_retries`. */
+  backoff?: Partial<BackoffPolicy>;
   /** How long a clarifying question waits for an answer. */
   clarifyTimeoutMs?: number;
   /** Where the model catalog's last probes are kept (`models_cache.json`); memory when absent. */
@@ -138,6 +141,7 @@ export class BuiltinAgentRuntime implements AgentRuntime {
       toolContext,
       signal,
       now: this.options.now,
+      ...(this.options.backoff ? { backoff: this.options.backoff } : {}),
       emit,
     });
     emit({ type: 'turn_done' });

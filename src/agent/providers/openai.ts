@@ -1,6 +1,6 @@
 import type { ChatMessage, ContentPart } from '../messages.js';
 import { parseSse } from './sse.js';
-import { ProviderError, type ModelChunk, type ModelProvider, type ModelRequest } from './types.js';
+import { ProviderError, type FailureFacts, type ModelChunk, type ModelProvider, type ModelRequest } from './types.js';
 
 export interface OpenAIProviderOptions {
   id: string;
@@ -232,6 +232,7 @@ function streamError(ctx: ProviderContext, raw: unknown): ProviderError {
     'The provider failed while answering; try again.',
     typeof code === 'number' ? code : undefined,
     JSON.stringify(raw).slice(0, 1200),
+    typeof code === 'number' ? { status: code } : {},
   );
 }
 
@@ -299,22 +300,23 @@ export function describeHttpFailure(ctx: ProviderContext, model: string, status:
   const said = redactSecrets(providerMessage(body), ctx.apiKey);
   const message = `${ctx.providerId} answered HTTP ${status}${said ? `: ${said}` : ''}`;
   const extra = details(ctx, body);
+  const facts: FailureFacts = { status, retryAfter };
   if (status === 401 || status === 403) {
     const where = ctx.keyEnv ? `${ctx.keyEnv} in $HERMES_HOME/.env (or model.api_key in config.yaml)` : 'model.api_key in $HERMES_HOME/config.yaml (or the key variable in .env)';
     const hint = ctx.apiKey ? `Check the API key: ${ctx.providerId} rejected the one in ${where}.` : `${ctx.providerId} needs an API key: set ${where}.`;
-    return new ProviderError('auth_mismatch', message, hint, status, extra);
+    return new ProviderError('auth_mismatch', message, hint, status, extra, facts);
   }
   if (status === 404 || MODEL_MISSING.test(said)) {
     const hint = `The model "${model}" was not found at ${ctx.baseUrl}. Check the model name (model.default in config.yaml) and that base_url is right.`;
-    return new ProviderError('model_not_found', message, hint, status, extra);
+    return new ProviderError('model_not_found', message, hint, status, extra, facts);
   }
   if (status === 429) {
     const wait = retryAfter?.trim();
     const when = wait ? (/^\d+(\.\d+)?$/.test(wait) ? `retry after ${wait} s (Retry-After)` : `retry after ${wait} (Retry-After)`) : 'wait a moment and try again';
-    return new ProviderError('rate_limit', message, `${ctx.providerId} is rate-limiting requests; ${when}.`, status, extra);
+    return new ProviderError('rate_limit', message, `${ctx.providerId} is rate-limiting requests; ${when}.`, status, extra, facts);
   }
-  if (status >= 500) return new ProviderError('error', message, 'The provider failed; try again.', status, extra);
-  return new ProviderError('error', message, `${ctx.providerId} rejected the request (HTTP ${status}).`, status, extra);
+  if (status >= 500) return new ProviderError('error', message, 'The provider failed; try again.', status, extra, facts);
+  return new ProviderError('error', message, `${ctx.providerId} rejected the request (HTTP ${status}).`, status, extra, facts);
 }
 
 /** `fetch` itself threw: refused connection, DNS failure, TLS error. */
@@ -327,7 +329,15 @@ export function unreachable(ctx: ProviderContext, err: unknown): ProviderError {
     `Is the server at ${ctx.baseUrl} running and reachable from this machine?`,
     undefined,
     details(ctx, errorText(err)),
+    { transport: errorCode(err) ?? errorText(err) },
   );
+}
+
+/** The transport's error code: undici puts it on `cause` (a connect failure's AggregateError on each of its errors). */
+function errorCode(err: unknown): string | undefined {
+  const e = err as { code?: unknown; cause?: { code?: unknown; errors?: Array<{ code?: unknown }> } } | undefined;
+  const code = e?.cause?.code ?? e?.cause?.errors?.find((x) => typeof x?.code === 'string')?.code ?? e?.code;
+  return typeof code === 'string' ? code : undefined;
 }
 
 /** `message: cause` — undici hides the useful part (ECONNREFUSED, "other side closed") in `cause`. */
@@ -346,6 +356,7 @@ export function streamCutOff(ctx: ProviderContext, err?: unknown): ProviderError
     'The connection dropped before the answer finished; try again.',
     undefined,
     err ? details(ctx, errorText(err)) : undefined,
+    { transport: (err ? errorCode(err) : undefined) ?? 'cut_off' },
   );
 }
 

@@ -33,6 +33,16 @@ export interface ModelProvider {
 
 export type ProviderErrorType = 'auth_mismatch' | 'rate_limit' | 'model_not_found' | 'no_response' | 'interrupted' | 'error';
 
+/** What a retry decision (retry.ts) needs to know about a failure, beyond its type. */
+export interface FailureFacts {
+  /** The HTTP status; for an error event inside a 200 stream, the status that event stands for. */
+  status?: number;
+  /** The Retry-After header as the provider sent it. */
+  retryAfter?: string | null;
+  /** The transport failed: the error code (ECONNRESET, ECONNREFUSED, UND_ERR_SOCKET…), the error's text when it has none, or `cut_off` for a stream that just ended early. */
+  transport?: string;
+}
+
 /** A provider failure, classified for the `apperror` event, with a hint a person can act on. */
 export class ProviderError extends Error {
   constructor(
@@ -41,6 +51,7 @@ export class ProviderError extends Error {
     readonly hint: string,
     readonly status?: number,
     readonly details?: string,
+    readonly facts: FailureFacts = {},
   ) {
     super(message);
     this.name = 'ProviderError';

@@ -63,6 +63,21 @@ describe('scripted-openai wire format', () => {
     expect(openai.requests[0]!.headers['content-type']).toBe('application/json');
   });
 
+  it('a scripted status carries its headers; a reset closes the socket before any byte; both are recorded', async () => {
+    const before = openai.requests.length;
+    openai.enqueue({ status: 429, headers: { 'Retry-After': '0' } }, { reset: true });
+    const limited = await post(`${openai.url}/chat/completions`);
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toBe('0');
+    expect(await limited.json()).toMatchObject({ error: { message: 'scripted-openai: scripted HTTP 429' } });
+    const reset = await post(`${openai.url}/chat/completions`).then(
+      () => null,
+      (err: any) => err,
+    );
+    expect(reset?.cause?.code).toBe('UND_ERR_SOCKET');
+    expect(openai.requests.length - before).toBe(2);
+  });
+
   it('clear() drops queued scripts', async () => {
     openai.enqueue([{ text: 'a' }], [{ text: 'b' }]);
     openai.clear();
@@ -107,5 +122,10 @@ describe('scripted-anthropic wire format', () => {
     const res = await post(`${anthropic.url}/messages`);
     expect(res.status).toBe(529);
     expect(await res.json()).toEqual({ type: 'error', error: { type: 'overloaded_error', message: 'scripted-anthropic: scripted HTTP 529' } });
+  });
+
+  it('resets the connection before any byte when scripted to', async () => {
+    anthropic.enqueue({ reset: true });
+    await expect(post(`${anthropic.url}/messages`)).rejects.toMatchObject({ cause: { code: 'UND_ERR_SOCKET' } });
   });
 });
