@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join, relative } from 'node:path';
+import semver from 'semver';
 import { describe, expect, it } from 'vitest';
 
 /**
@@ -11,6 +12,7 @@ import { describe, expect, it } from 'vitest';
  */
 const root = join(import.meta.dirname, '..');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as Record<string, Record<string, string> | undefined>;
+const engines = pkg.engines?.node ?? '';
 const runtime = new Set([...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.optionalDependencies ?? {})]);
 const declared = new Set([...runtime, ...Object.keys(pkg.devDependencies ?? {})]);
 
@@ -123,5 +125,55 @@ describe('declared dependencies', () => {
       .filter(([name, use]) => use.valueIn.size > 0 && !runtime.has(name))
       .map(([name, { valueIn }]) => `${name} (${[...valueIn].join(', ')})`);
     expect(devOnly).toEqual([]);
+  });
+});
+
+/** Node APIs newer than 20.0 and the release that brought each (the first line that has it). */
+const NODE_APIS: Array<[RegExp, string, string]> = [
+  [/\bAbortSignal\.any\(/, 'AbortSignal.any', '20.3.0'],
+  [/\bimport\.meta\.(dirname|filename)\b/, 'import.meta.dirname', '20.11.0'],
+  [/\bprocess\.loadEnvFile\(|\butil\.styleText\(|\bstyleText\b.*from 'node:util'/, 'process.loadEnvFile / util.styleText', '20.12.0'],
+  [/\b(Object|Map)\.groupBy\(/, 'Object.groupBy', '21.0.0'],
+  [/\bPromise\.withResolvers\(|\bArray\.fromAsync\(/, 'Promise.withResolvers / Array.fromAsync', '22.0.0'],
+  [/\bglob(Sync)?\b[^\n]*from 'node:fs|from 'node:fs[^']*'[^\n]*\bglob\b/, 'fs.glob', '22.0.0'],
+  [
+    /\.(union|intersection|difference|symmetricDifference|isSubsetOf|isSupersetOf|isDisjointFrom)\(new Set|\bIterator\.from\(/,
+    'Set methods / iterator helpers',
+    '22.0.0',
+  ],
+  [/\bURL\.parse\(/, 'URL.parse', '22.1.0'],
+  [/\bprocess\.getBuiltinModule\(/, 'process.getBuiltinModule', '22.3.0'],
+  [/from 'node:sqlite'/, 'node:sqlite', '22.5.0'],
+  [/\bPromise\.try\(|\bRegExp\.escape\(|\bError\.isError\(|\bFloat16Array\b/, 'Promise.try / RegExp.escape', '24.0.0'],
+];
+
+describe("package.json's engines", () => {
+  it('admits the Node running this suite', () => {
+    expect(semver.satisfies(process.version, engines), `${process.version} vs ${engines}`).toBe(true);
+  });
+
+  it('starts no lower than the newest Node API the tree uses', () => {
+    const used = tree.flatMap((file) => {
+      if (file.endsWith('dependencies.test.ts')) return [];
+      const text = readFileSync(file, 'utf8');
+      return NODE_APIS.filter(([re]) => re.test(text)).map(([, api, since]) => ({ api, since, file: relative(root, file) }));
+    });
+    // The tree is known to use import.meta.dirname (tests/helpers) and AbortSignal.any (src/http).
+    expect(used.map((u) => u.api)).toContain('import.meta.dirname');
+    expect(used.map((u) => u.api)).toContain('AbortSignal.any');
+    const floor = semver.minVersion(engines)!;
+    const above = used.filter((u) => semver.gt(u.since, floor)).map((u) => `${u.api} (Node ${u.since}) in ${u.file}`);
+    expect(above).toEqual([]);
+  });
+
+  it('admits no Node version an installed (non-optional) package refuses', () => {
+    const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, { engines?: { node?: string }; optional?: boolean }>;
+    };
+    const narrower = Object.entries(lock.packages)
+      .filter(([path, p]) => path && !p.optional && typeof p.engines?.node === 'string')
+      .filter(([, p]) => !semver.subset(engines, p.engines!.node!))
+      .map(([path, p]) => `${path.replace(/^.*node_modules\//, '')} wants ${p.engines!.node}`);
+    expect(narrower).toEqual([]);
   });
 });
