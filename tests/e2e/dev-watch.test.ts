@@ -77,5 +77,5 @@ describe('npm run dev', () => {
     dev.kill('SIGTERM');
     expect(await exited).toBe(0);
     expect(await health(second)).toBe(0);
-  });
+  }, 90_000);
 });

@@ -14,6 +14,13 @@ const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 // The machine's own npm cache, so the install is served from it where it can be.
 const npmCache = execFileSync(npm, ['config', 'get', 'cache'], { encoding: 'utf8' }).trim();
 
+/** Whether anything answers /health at `url`. */
+const answers = (url: string) =>
+  fetch(`${url}/health`).then(
+    () => true,
+    () => false,
+  );
+
 function run(args: string[], cwd: string, env: Record<string, string>) {
   // Its own process group: npm start runs a shell that runs node; all of them are stopped at the end.
   const child = spawn(npm, args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -64,9 +71,10 @@ describe('a production install (npm ci --omit=dev) starts with npm start', () =>
   it('npm start checks the build without esbuild, serves /health and the app, and stops on SIGTERM', async () => {
     const home = join(dir, 'home');
     const server = run(['start'], dir, { ...env, HERMES_HOME: join(home, '.hermes'), HERMES_WEBUI_PORT: '0', HERMES_WEBUI_HOST: '127.0.0.1' });
+    let url = '';
     try {
       await expect.poll(() => /listening on (http:\/\/\S+)/.exec(server.output())?.[1], { timeout: 30_000 }).toBeTruthy();
-      const url = /listening on (http:\/\/\S+)/.exec(server.output())![1]!;
+      url = /listening on (http:\/\/\S+)/.exec(server.output())![1]!;
       const health = await fetch(`${url}/health`);
       expect(health.status).toBe(200);
       const page = await fetch(`${url}/`);
@@ -76,7 +84,9 @@ describe('a production install (npm ci --omit=dev) starts with npm start', () =>
     } finally {
       await server.stop();
     }
-  });
+    // The whole process group is gone with it: nothing answers any more.
+    await expect.poll(() => answers(url), { timeout: 10_000 }).toBe(false);
+  }, 60_000);
 
   it('with a source newer than the build, npm start refuses and says what to install', async () => {
     const app = join(dir, 'src', 'app.ts');
@@ -91,5 +101,5 @@ describe('a production install (npm ci --omit=dev) starts with npm start', () =>
     } finally {
       await start.stop();
     }
-  });
+  }, 60_000);
 });
