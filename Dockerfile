@@ -1,15 +1,17 @@
 # Hermes WebUI on Node. Build: docker build -t hermes-webui .
 # Run:   docker run -p 8787:8787 -v hermes-data:/data -e HERMES_WEBUI_PASSWORD=… hermes-webui
 # It listens on 0.0.0.0 inside the container, so it refuses to start without a password.
+# Node 24: the LTS line with the longest support left among 22 (ends April 2027) and 24 (April
+# 2028), and one better-sqlite3 ~12.9 ships prebuilt binaries for (it declares 20.x to 25.x).
 
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci
 COPY . .
 RUN npm run build && npm prune --omit=dev
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 # tini forwards SIGTERM to node (which finishes requests and saves state) and reaps children
 # of the agent's shell commands; ripgrep and git are what the agent's tools reach for.
 RUN apt-get update \

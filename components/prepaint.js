@@ -2,10 +2,10 @@
 // script): the theme, font size and panel state the user left, so nothing flashes.
 (function () {
   try {
-    var d = document.documentElement;
+    const d = document.documentElement;
     d.dataset.theme = localStorage.getItem('hermes:theme') || 'dark';
     d.dataset.fontSize = localStorage.getItem('hermes:font-size') || 'default';
-  } catch (e) {
+  } catch {
     /* storage unavailable: the defaults stand */
   }
 })();

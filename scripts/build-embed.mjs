@@ -3,23 +3,11 @@
 // copies. Run by scripts/build.mjs; also runnable alone (`node scripts/build-embed.mjs`).
 // Prints the brotli size of the core: the entry plus the chunks it imports statically.
 import { build } from 'esbuild';
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
-
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-
-function newestMtime(paths) {
-  let newest = 0;
-  for (const p of paths) {
-    if (!existsSync(p)) continue;
-    const st = statSync(p);
-    if (!st.isDirectory()) newest = Math.max(newest, st.mtimeMs);
-    else for (const e of readdirSync(p)) newest = Math.max(newest, newestMtime([join(p, e)]));
-  }
-  return newest;
-}
+import { partState, root } from './build-state.mjs';
 
 const brotli = (data) => brotliCompressSync(data, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } });
 
@@ -27,9 +15,7 @@ const brotli = (data) => brotliCompressSync(data, { params: { [zlib.BROTLI_PARAM
 export async function buildEmbed({ ifNeeded = false } = {}) {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   const outDir = join(root, 'public', 'embed');
-  const entryOut = join(outDir, 'hermes-chat.js');
-  const inputs = [join(root, 'components'), join(root, 'src', 'shared'), join(root, 'package.json'), fileURLToPath(import.meta.url)];
-  if (ifNeeded && existsSync(entryOut) && statSync(entryOut).mtimeMs >= newestMtime(inputs)) return null;
+  if (ifNeeded && partState('embed') === 'fresh') return null;
   const started = Date.now();
   mkdirSync(outDir, { recursive: true });
   rmSync(join(outDir, 'chunks'), { recursive: true, force: true });

@@ -1,41 +1,24 @@
 // Builds what `npm start` serves: the Node server (dist/server.js) and the browser app
 // (public/: index.html plus hashed, code-split assets under public/assets/). With --if-needed
-// it skips a part whose output is newer than every source file it depends on.
-import { build } from 'esbuild';
+// it skips a part whose output is newer than every source file it depends on; that check
+// (scripts/build-state.mjs) needs no devDependency, so a production install with a fresh build
+// starts without esbuild.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync, cpSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync, cpSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
-import { fileURLToPath } from 'node:url';
+import { missingBuilderMessage, partState, root } from './build-state.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const ifNeeded = process.argv.includes('--if-needed');
 const only = process.argv.find((a) => a === '--server' || a === '--client');
-
-function newestMtime(paths) {
-  let newest = 0;
-  for (const p of paths) {
-    if (!existsSync(p)) continue;
-    const st = statSync(p);
-    if (!st.isDirectory()) {
-      newest = Math.max(newest, st.mtimeMs);
-      continue;
-    }
-    for (const entry of readdirSync(p, { withFileTypes: true })) newest = Math.max(newest, newestMtime([join(p, entry.name)]));
-  }
-  return newest;
-}
 
 function listFiles(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? listFiles(join(dir, e.name)) : [join(dir, e.name)]));
 }
 
-const fresh = (output, inputs) => ifNeeded && existsSync(output) && statSync(output).mtimeMs >= newestMtime(inputs);
-
 async function buildServer() {
   const out = join(root, 'dist', 'server.js');
-  if (fresh(out, [join(root, 'src'), join(root, 'package.json')])) return;
   const started = Date.now();
   await build({
     entryPoints: [join(root, 'src/entry/node.ts')],
@@ -55,7 +38,6 @@ async function buildServer() {
 async function buildClient() {
   const publicDir = join(root, 'public');
   const index = join(publicDir, 'index.html');
-  if (fresh(index, [join(root, 'components'), join(root, 'src', 'shared'), join(root, 'sw'), join(root, 'package.json')]) && existsSync(join(publicDir, 'sw.js'))) return;
   const started = Date.now();
   const assets = join(publicDir, 'assets');
   rmSync(assets, { recursive: true, force: true });
@@ -140,8 +122,28 @@ async function buildServiceWorker(publicDir, assets) {
   });
 }
 
-if (only !== '--client') await buildServer();
-if (only !== '--server') await buildClient();
+const wanted = only === '--server' ? ['server'] : only === '--client' ? ['client', 'embed'] : ['server', 'client', 'embed'];
+const states = Object.fromEntries(wanted.map((name) => [name, partState(name)]));
+const unbuildable = wanted.filter((name) => states[name] === 'unbuildable');
+if (unbuildable.length) {
+  console.error(`Cannot build ${unbuildable.join(', ')}: neither the built files nor their sources are here.`);
+  process.exit(1);
+}
+const todo = ifNeeded ? wanted.filter((name) => states[name] === 'stale') : wanted;
 
+// esbuild is loaded only when something is built: a fresh production install never needs it.
+let build;
+if (todo.length) {
+  try {
+    ({ build } = await import('esbuild'));
+  } catch (error) {
+    if (error?.code !== 'ERR_MODULE_NOT_FOUND') throw error;
+    console.error(missingBuilderMessage(todo));
+    process.exit(1);
+  }
+}
+
+if (todo.includes('server')) await buildServer();
+if (todo.includes('client')) await buildClient();
 // The embeddable <hermes-chat> element (public/embed/hermes-chat.js): scripts/build-embed.mjs.
-if (only !== '--server') await (await import('./build-embed.mjs')).buildEmbed({ ifNeeded });
+if (todo.includes('embed')) await (await import('./build-embed.mjs')).buildEmbed();

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import semver from 'semver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
@@ -53,6 +54,18 @@ describe('the Docker image start command', () => {
     expect(spec.user).toBe('hermes');
     expect(spec.env).toMatchObject({ HERMES_HOME: '/data/hermes', HERMES_WEBUI_STATE_DIR: '/data/webui', HERMES_WEBUI_HOST: '0.0.0.0', HERMES_WEBUI_PORT: '8787' });
     expect(spec.cmd).toEqual(['node', 'dist/server.js']);
+  });
+
+  it('builds and runs on one maintained Node LTS line that package.json admits', async () => {
+    const text = await readFile(join(root, 'Dockerfile'), 'utf8');
+    const bases = [...text.matchAll(/^FROM\s+(\S+)/gm)].map((m) => m[1]!);
+    expect(bases).toHaveLength(2);
+    expect(new Set(bases).size).toBe(1);
+    const major = /^node:(\d+)-bookworm-slim$/.exec(bases[0]!)?.[1];
+    // Even majors are the LTS lines; 22 and 24 are the ones still maintained.
+    expect(['22', '24']).toContain(major);
+    const engines = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')).engines.node as string;
+    expect(semver.intersects(`${major}.x`, engines)).toBe(true);
   });
 
   it('refuses to start without a password, saying how to set one', async () => {
