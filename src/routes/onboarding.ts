@@ -134,15 +134,15 @@ export function onboardingRoutes(deps: AppDeps, auth: AuthService) {
   app.post('/api/onboarding/setup', async (c) => {
     requireSetupAllowed(c, deps);
     const b = await jsonBody(c, SetupBody);
+    const backend = deps.agent.backend;
+    if (b.provider === 'gateway' && backend.fixed) throw new Conflict(BACKEND_FIXED);
     const setup = deps.agent.runtime.setup;
     if (!setup) throw new NotFound('This agent is configured outside Hermes WebUI');
     // Everything that can be refused is checked before anything is written.
     const workspace = b.workspace ? await deps.files.checkWorkspace(b.workspace, { create: true }) : null;
     if (b.password !== undefined && (await auth.enabled())) throw new Conflict('A password is already set; change it in Settings → Security');
-    const backend = deps.agent.backend;
     const patch: Record<string, unknown> = {};
     if (b.provider === 'gateway') {
-      if (backend.fixed) throw new Conflict(BACKEND_FIXED);
       const url = parseWith(GatewayUrl, b.base_url?.trim() || DEFAULT_GATEWAY_URL);
       Object.assign(patch, await backend.settingsFor({ backend: 'gateway', gatewayBaseUrl: url }));
       if (b.api_key?.trim()) {
