@@ -52,6 +52,7 @@ export function renderCheckStep(w: WizardView): TemplateResult {
           ${s.backend === 'gateway'
             ? html`Hermes Agent${s.gateway_base_url ? html` at <span class="mono">${s.gateway_base_url}</span>` : nothing}`
             : html`${s.agent_runtime === 'builtin' ? 'Built-in agent' : s.agent_runtime} <span class="state ok">${icons.check()} ready</span>`}
+          ${s.backend_fixed ? html`<span class="meta" data-role="backend-fixed">set by HERMES_WEBUI_CHAT_BACKEND</span>` : nothing}
         </dd>
       </div>
       <div>

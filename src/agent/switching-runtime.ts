@@ -1,11 +1,6 @@
 import type { AgentInfo, AgentRuntime, Catalog, TurnInput, TurnOutput } from './runtime.js';
 import type { AgentSetup } from './setup.js';
-
-/** Who answers turns right now: the builtin agent, or a Hermes Agent gateway at `baseUrl`. */
-export interface BackendChoice {
-  backend: 'builtin' | 'gateway';
-  gatewayBaseUrl: string;
-}
+import type { BackendChoice } from './backend-choice.js';
 
 const BUILTIN_INFO: AgentInfo = {
   kind: 'builtin',
@@ -18,10 +13,10 @@ const BUILTIN_INFO: AgentInfo = {
 
 /**
  * The runtime behind the app when the backend is a choice (Settings, the first-run wizard) rather
- * than fixed by HERMES_WEBUI_CHAT_BACKEND: each call asks `choose()` and hands over to the
- * builtin agent or to the gateway runtime for that base URL (one per URL, kept). A turn keeps
- * the runtime it started with. Setup always configures the builtin agent's files; choosing the
- * gateway is a setting.
+ * than fixed by HERMES_WEBUI_CHAT_BACKEND: each call asks `choose()` (the AgentBackend's current
+ * choice) and hands over to the builtin agent or to the gateway runtime for that base URL (one
+ * per URL, kept). A turn keeps the runtime it started with. Setup always configures the builtin
+ * agent's files; choosing the gateway is a setting.
  */
 export class SwitchingRuntime implements AgentRuntime {
   #gateways = new Map<string, AgentRuntime>();
@@ -50,22 +45,6 @@ export class SwitchingRuntime implements AgentRuntime {
     let runtime = this.#gateways.get(choice.gatewayBaseUrl);
     if (!runtime) this.#gateways.set(choice.gatewayBaseUrl, (runtime = this.gateway(choice.gatewayBaseUrl)));
     return (this.#last = runtime);
-  }
-
-  /** The backend in use now, for the wizard and Settings. */
-  async choice(): Promise<BackendChoice> {
-    return this.choose();
-  }
-
-  /**
-   * Tries a Hermes Agent API server before choosing it: reachable, which path (runs API or chat
-   * completions), its limits and models. `apiKey` absent: the key the server would use.
-   */
-  async probeGateway(baseUrl: string, apiKey?: string): Promise<{ info: AgentInfo; models: Catalog | null }> {
-    const runtime = this.gateway(baseUrl.replace(/\/+$/, ''), apiKey);
-    const info = runtime.describe ? await runtime.describe({ refresh: true }) : BUILTIN_INFO;
-    const models = info.reachable && runtime.models ? await runtime.models({ refresh: true }).catch(() => null) : null;
-    return { info, models };
   }
 
   async check(model: string | null): Promise<void> {

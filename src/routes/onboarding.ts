@@ -7,9 +7,7 @@ import { jsonBody, parseWith } from '../http/validate.js';
 import { authEnabled, secureRequest } from '../http/auth-guard.js';
 import { clientOf } from '../http/client.js';
 import { BadRequest, Conflict, Forbidden, NotFound } from '../ports/errors.js';
-import { DEFAULT_GATEWAY_URL } from '../agent/backend-choice.js';
-import type { BackendChoice } from '../agent/switching-runtime.js';
-import type { AgentInfo, Catalog } from '../agent/runtime.js';
+import { BACKEND_FIXED, DEFAULT_GATEWAY_URL } from '../agent/backend-choice.js';
 import type { SetupProviderOption } from '../agent/setup.js';
 import { SETTINGS_DEFAULTS } from '../shared/settings.js';
 
@@ -29,15 +27,6 @@ const GATEWAY_OPTION: SetupProviderOption = {
   sample_models: [],
 };
 
-interface Switchable {
-  choice(): Promise<BackendChoice>;
-  probeGateway(baseUrl: string, apiKey?: string): Promise<{ info: AgentInfo; models: Catalog | null }>;
-}
-/** The runtime when the backend can be chosen at run time (not fixed by HERMES_WEBUI_CHAT_BACKEND). */
-export function switchable(deps: AppDeps): Switchable | null {
-  const runtime = deps.agent.runtime as unknown as Partial<Switchable>;
-  return typeof runtime.choice === 'function' && typeof runtime.probeGateway === 'function' ? (runtime as Switchable) : null;
-}
 const noLineBreaks = (s: string) => !/[\r\n\0]/.test(s);
 
 const ProbeBody = z
@@ -69,11 +58,11 @@ const GatewayUrl = z
 
 /** Tries a Hermes Agent API server: reachable, which path, what it cannot do, its models (probe shape). */
 async function probeGateway(deps: AppDeps, baseUrl: string | undefined, apiKey: string | undefined) {
-  const sw = switchable(deps);
-  if (!sw) throw new Conflict('HERMES_WEBUI_CHAT_BACKEND fixes who answers on this server; change it there');
+  const backend = deps.agent.backend;
+  if (backend.fixed) throw new Conflict(BACKEND_FIXED);
   const parsed = GatewayUrl.safeParse(baseUrl?.trim() || DEFAULT_GATEWAY_URL);
   if (!parsed.success) return { ok: false, error: 'invalid_url', detail: parsed.error.issues[0]!.message };
-  const { info, models } = await sw.probeGateway(parsed.data, apiKey?.trim() || undefined);
+  const { info, models } = await backend.probeGateway(parsed.data, apiKey?.trim() || undefined);
   if (!info.reachable) {
     const detail = [info.error, info.hint].filter(Boolean).join(' ');
     const kind = /401|403|key/i.test(detail) ? 'http_4xx' : /refused|ECONNREFUSED/i.test(detail) ? 'connect_refused' : /timed out|timeout/i.test(detail) ? 'timeout' : 'unreachable';
@@ -101,9 +90,9 @@ export function onboardingRoutes(deps: AppDeps, auth: AuthService) {
   const status = async (c: Context) => {
     const settings: Record<string, unknown> = { ...SETTINGS_DEFAULTS, ...(await deps.settings.read()) };
     const setup = deps.agent.runtime.setup;
-    const sw = switchable(deps);
-    const choice = sw ? await sw.choice() : null;
-    const onGateway = choice?.backend === 'gateway' || (!sw && deps.agent.runtime.kind === 'gateway');
+    const backend = deps.agent.backend;
+    const choice = await backend.current();
+    const onGateway = choice.backend === 'gateway';
     const agent = setup
       ? await setup.status()
       : { config_path: '', env_path: '', config_exists: false, config_error: null, agent_runtime: deps.agent.runtime.kind, provider: { id: null, usable: true, error: null }, default_model: null, providers: [] };
@@ -111,11 +100,12 @@ export function onboardingRoutes(deps: AppDeps, auth: AuthService) {
     const done = settings.onboarding_completed === true;
     return {
       ...agent,
-      providers: sw ? [...agent.providers, GATEWAY_OPTION] : agent.providers,
-      backend: onGateway ? 'gateway' : 'builtin',
-      gateway_base_url: choice?.gatewayBaseUrl ?? null,
+      providers: backend.fixed ? agent.providers : [...agent.providers, GATEWAY_OPTION],
+      backend: choice.backend,
+      // No address to show where the environment fixes the builtin agent.
+      gateway_base_url: backend.fixed && !onGateway ? null : choice.gatewayBaseUrl,
       // Who answers is fixed by HERMES_WEBUI_CHAT_BACKEND: the wizard cannot switch it.
-      backend_fixed: !sw,
+      backend_fixed: backend.fixed,
       needed: !!setup && !skip && !done && !onGateway && !agent.provider.usable,
       completed: skip || done || onGateway || agent.provider.usable,
       onboarding_completed: done,
@@ -144,26 +134,26 @@ export function onboardingRoutes(deps: AppDeps, auth: AuthService) {
   app.post('/api/onboarding/setup', async (c) => {
     requireSetupAllowed(c, deps);
     const b = await jsonBody(c, SetupBody);
+    const backend = deps.agent.backend;
+    if (b.provider === 'gateway' && backend.fixed) throw new Conflict(BACKEND_FIXED);
     const setup = deps.agent.runtime.setup;
     if (!setup) throw new NotFound('This agent is configured outside Hermes WebUI');
     // Everything that can be refused is checked before anything is written.
     const workspace = b.workspace ? await deps.files.checkWorkspace(b.workspace, { create: true }) : null;
     if (b.password !== undefined && (await auth.enabled())) throw new Conflict('A password is already set; change it in Settings → Security');
-    const sw = switchable(deps);
     const patch: Record<string, unknown> = {};
     if (b.provider === 'gateway') {
-      if (!sw) throw new Conflict('HERMES_WEBUI_CHAT_BACKEND fixes who answers on this server; change it there');
       const url = parseWith(GatewayUrl, b.base_url?.trim() || DEFAULT_GATEWAY_URL);
+      Object.assign(patch, await backend.settingsFor({ backend: 'gateway', gatewayBaseUrl: url }));
       if (b.api_key?.trim()) {
         if (!setup.saveGatewayKey) throw new BadRequest('This server cannot keep a gateway key; set HERMES_WEBUI_GATEWAY_API_KEY');
         await setup.saveGatewayKey(b.api_key);
       }
-      Object.assign(patch, { chat_backend: 'gateway', gateway_base_url: url });
     } else {
       if (!b.model) throw new BadRequest('model is required');
+      // Choosing a model provider means the builtin agent answers again (where that is a choice).
+      if (!backend.fixed) Object.assign(patch, await backend.settingsFor({ backend: 'builtin' }));
       await setup.apply({ provider: b.provider, model: b.model, base_url: b.base_url, api_key: b.api_key });
-      // Choosing a model provider means the builtin agent answers again.
-      if (sw) patch.chat_backend = 'builtin';
     }
     if (workspace) patch.default_workspace = workspace;
     if (Object.keys(patch).length) await deps.settings.write({ ...(await deps.settings.read()), ...patch });

@@ -9,7 +9,6 @@ import { clientOf } from '../http/client.js';
 import { BadRequest, Conflict, Forbidden } from '../ports/errors.js';
 import { SECRET_SETTINGS, SETTINGS_DEFAULTS, SettingsPatchSchema } from '../shared/settings.js';
 import { tooManyAttempts } from './auth.js';
-import { switchable } from './onboarding.js';
 
 /** Password management rides on POST /api/settings, as in the incumbent. */
 const PasswordChangeSchema = z
@@ -30,14 +29,13 @@ async function effectiveSettings(deps: AppDeps, auth: AuthService) {
   const merged: Record<string, unknown> = { ...SETTINGS_DEFAULTS, default_workspace: deps.options.defaultWorkspace, ...stored };
   for (const key of SECRET_SETTINGS) delete merged[key];
   const enabled = await auth.enabled();
-  const sw = switchable(deps);
-  const choice = sw ? await sw.choice() : null;
+  const choice = await deps.agent.backend.current();
   return {
     ...merged,
     // Who answers turns as it is now; `chat_backend_fixed`: HERMES_WEBUI_CHAT_BACKEND decides, not Settings.
-    chat_backend: choice?.backend ?? (deps.agent.runtime.kind === 'gateway' ? 'gateway' : 'builtin'),
-    gateway_base_url: choice?.gatewayBaseUrl ?? merged.gateway_base_url,
-    chat_backend_fixed: !sw,
+    chat_backend: choice.backend,
+    gateway_base_url: choice.gatewayBaseUrl,
+    chat_backend_fixed: deps.agent.backend.fixed,
     webui_version: deps.options.version,
     auth_enabled: enabled,
     password_auth_enabled: enabled,
@@ -57,7 +55,13 @@ export function settingsRoutes(deps: AppDeps, auth: AuthService) {
     const settingKeys = Object.fromEntries(Object.entries(body).filter(([k]) => !k.startsWith('_')));
     // Everything is checked before anything is stored.
     const change = parseWith(PasswordChangeSchema, passwordKeys);
-    const patch = parseWith(SettingsPatchSchema, settingKeys);
+    const { chat_backend, gateway_base_url, ...patch } = parseWith(SettingsPatchSchema, settingKeys);
+    // Who answers is the backend's to check (409 where the environment decides it).
+    const backendChange = {
+      ...(chat_backend !== undefined ? { backend: chat_backend } : {}),
+      ...(gateway_base_url !== undefined ? { gatewayBaseUrl: gateway_base_url } : {}),
+    };
+    if (Object.keys(backendChange).length) Object.assign(patch, await deps.agent.backend.settingsFor(backendChange));
     if (patch.default_workspace !== undefined) {
       patch.default_workspace = await deps.files.checkWorkspace(patch.default_workspace, { create: true });
     }

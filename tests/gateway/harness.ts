@@ -13,27 +13,27 @@ export interface GatewayHarness extends TestApp {
 }
 
 /**
- * The real app with the gateway runtime in place of the builtin one, against the scripted
- * Hermes API server. `baseUrl` overrides where the runtime looks (a closed port: "down").
+ * The real app as the server runs it with HERMES_WEBUI_CHAT_BACKEND=gateway, against the
+ * scripted Hermes API server. `baseUrl` overrides where it looks (a closed port: "down");
+ * `apiKey` is HERMES_WEBUI_GATEWAY_API_KEY (default: the scripted server's; null: none).
  */
 export async function makeGatewayApp(
-  options: { gateway?: GatewayOptions; apiKey?: string | null; readTimeoutMs?: number; approvalTimeoutMs?: number; baseUrl?: string; storage?: 'memory' | 'fs' } = {},
+  options: { gateway?: GatewayOptions; apiKey?: string | null; readTimeoutMs?: number; baseUrl?: string; storage?: 'memory' | 'fs' } = {},
 ): Promise<GatewayHarness> {
   const gw = await startHermesGateway(options.gateway ?? {});
-  let runtime!: GatewayAgentRuntime;
+  const apiKey = options.apiKey === undefined ? options.gateway?.apiKey : options.apiKey;
   const t = await makeTestApp({
     storage: options.storage,
-    runtime: ({ hub, logger, now }) =>
-      (runtime = new GatewayAgentRuntime({
-        baseUrl: options.baseUrl ?? gw.url,
-        apiKey: async () => (options.apiKey === undefined ? (options.gateway?.apiKey ?? null) : options.apiKey),
-        hub,
-        logger,
-        now,
-        readTimeoutMs: options.readTimeoutMs ?? 5000,
-        ...(options.approvalTimeoutMs ? { approvalTimeoutMs: options.approvalTimeoutMs } : {}),
-      })),
+    env: {
+      HERMES_WEBUI_CHAT_BACKEND: 'gateway',
+      HERMES_WEBUI_GATEWAY_BASE_URL: options.baseUrl ?? gw.url,
+      HERMES_WEBUI_GATEWAY_READ_TIMEOUT: String((options.readTimeoutMs ?? 5000) / 1000),
+      ...(apiKey ? { HERMES_WEBUI_GATEWAY_API_KEY: apiKey } : {}),
+    },
   });
+  // With the backend fixed, the server's runtime is the gateway runtime itself.
+  const runtime = t.deps.agent.runtime;
+  if (!(runtime instanceof GatewayAgentRuntime)) throw new Error(`expected the gateway runtime, the server built ${runtime.kind}`);
   const close = t.close;
   const h: GatewayHarness = Object.assign(t, {
     gw,

@@ -11,10 +11,12 @@ describe("Hermes' own sessions (state.db)", () => {
   let t: TestApp;
   afterEach(async () => t?.close());
 
-  const app = () => makeTestApp({ agentSessions: ({ hermesHome, logger }) => new NodeHermesStateDb(join(hermesHome, 'state.db'), logger) });
+  // The server always reads `$HERMES_HOME/state.db` (NodeHermesStateDb).
+  const app = () => makeTestApp();
 
   it('says nothing is available without a state.db, and lists nothing until the setting is on', async () => {
     t = await app();
+    expect(t.deps.agentSessions).toBeInstanceOf(NodeHermesStateDb);
     expect((await t.call('GET', '/api/agent/sessions')).body).toEqual({ available: false, enabled: false, sessions: [] });
     writeStateDb(join(t.hermesHome, 'state.db'), sampleSessions());
     expect((await t.call('GET', '/api/agent/sessions')).body).toEqual({ available: true, enabled: false, sessions: [] });

@@ -3,28 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp, type AppDeps } from '../../src/app.js';
 import type { Logger } from '../../src/ports/platform.js';
-import { MemorySessionStore } from '../../src/adapters/storage/memory/memory-session-store.js';
-import { MemoryProjectStore, MemorySettingsStore, MemoryWorkspaceStore } from '../../src/adapters/storage/memory/memory-stores.js';
-import { FsSessionStore } from '../../src/adapters/storage/fs/fs-session-store.js';
-import { FsProjectStore, FsSettingsStore, FsWorkspaceStore } from '../../src/adapters/storage/fs/fs-stores.js';
-import { NodeWorkspaceFiles } from '../../src/adapters/platform/node-workspace-files.js';
-import { NodeAttachmentStore } from '../../src/adapters/platform/node-attachments.js';
-import { NodeAssetSource } from '../../src/adapters/platform/node-assets.js';
-import { NodeAgentConfigSource } from '../../src/adapters/platform/node-agent-config.js';
-import { NodeToolHost } from '../../src/adapters/platform/node-tool-host.js';
-import { FsRunJournal } from '../../src/adapters/storage/fs/fs-run-journal.js';
-import { MemoryRunJournal } from '../../src/runs/journal.js';
-import { RunRegistry } from '../../src/runs/registry.js';
-import { InteractionHub } from '../../src/runs/interactions.js';
-import { BuiltinAgentRuntime } from '../../src/agent/builtin/runtime.js';
-import type { AgentRuntime } from '../../src/agent/runtime.js';
-import type { BackoffPolicy } from '../../src/agent/providers/retry.js';
-import type { AgentSessionSource } from '../../src/ports/agent-sessions.js';
-import { MemoryAuthStore } from '../../src/adapters/storage/memory/memory-auth-store.js';
-import { FsAuthStore } from '../../src/adapters/storage/fs/fs-auth-store.js';
 import type { AppOptions } from '../../src/deps.js';
-import { SwitchingRuntime } from '../../src/agent/switching-runtime.js';
-import { settingsBackendChoice } from '../../src/agent/backend-choice.js';
+import { parseConfig } from '../../src/config.js';
+import { composeNodeDeps } from '../../src/entry/node-deps.js';
+import type { BackoffPolicy } from '../../src/agent/providers/retry.js';
 import { hashPassword } from '../../src/auth/password.js';
 
 export interface TestLogger extends Logger {
@@ -59,9 +41,28 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/** Password, cookie and origin rules as the environment the server reads states them. */
+function authEnv(auth: AppOptions['auth'] = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  if (auth.password !== undefined) env.HERMES_WEBUI_PASSWORD = auth.password;
+  if (auth.sessionTtlSeconds !== undefined) env.HERMES_WEBUI_SESSION_TTL = String(auth.sessionTtlSeconds);
+  if (auth.cookieName !== undefined) env.HERMES_WEBUI_COOKIE_NAME = auth.cookieName;
+  if (auth.secureCookies !== undefined) env.HERMES_WEBUI_SECURE = String(auth.secureCookies);
+  if (auth.trustForwardedProto !== undefined) env.HERMES_WEBUI_TRUST_FORWARDED_PROTO = String(auth.trustForwardedProto);
+  if (auth.trustForwardedHost !== undefined) env.HERMES_WEBUI_TRUST_FORWARDED_HOST = String(auth.trustForwardedHost);
+  if (auth.trustForwardedFor !== undefined) env.HERMES_WEBUI_TRUST_FORWARDED_FOR = String(auth.trustForwardedFor);
+  if (auth.allowedOrigins !== undefined) env.HERMES_WEBUI_ALLOWED_ORIGINS = auth.allowedOrigins.join(',');
+  // The server counts as public when it listens on a non-loopback address (nothing is bound here).
+  if (auth.publicBind) env.HERMES_WEBUI_HOST = '0.0.0.0';
+  return env;
+}
+
 /**
- * A real app over temp directories: memory stores by default, or the fs adapter with
- * `{ storage: 'fs' }`; files and uploads always use the real Node adapters.
+ * A real app over temp directories, wired as the server wires it: a Config parsed from a test
+ * environment and the production composition root (composeNodeDeps). Memory stores by default,
+ * or the fs adapter with `{ storage: 'fs' }`; the backend is switchable unless `env` sets
+ * HERMES_WEBUI_CHAT_BACKEND. Only fakes and test knobs are overridden (logger, client address,
+ * version, limits and timeouts).
  */
 export async function makeTestApp(
   options: {
@@ -70,85 +71,59 @@ export async function makeTestApp(
     maxJsonBytes?: number;
     /** Written to `$HERMES_HOME/config.yaml`. */
     configYaml?: string;
-    /** The environment the agent sees (never the test process's own). */
+    /** Provider keys and the like the agent sees (the test process's own environment never leaks in). */
     agentEnv?: Record<string, string>;
+    /** More of the server's environment (HERMES_WEBUI_*), on top of what the other options say. */
+    env?: Record<string, string>;
     clarifyTimeoutMs?: number;
     /** Model-call retry waits (default: a few ms, so a retried failure costs a test nothing; Retry-After is still honoured as sent). */
     backoff?: Partial<BackoffPolicy>;
     /** How long finished runs stay in memory (0: replays come from the journal at once). */
     keepFinishedMs?: number;
-    /** Password, cookie and origin rules. */
+    /** Password, cookie and origin rules (as HERMES_WEBUI_* variables). */
     auth?: AppOptions['auth'];
     /** The socket address requests seem to come from (default 127.0.0.1). */
     clientAddress?: string;
     /** How long GET /api/models waits for provider probes (default 500 ms here). */
     catalogBudgetMs?: number;
     onboarding?: AppOptions['onboarding'];
-    /** Another agent runtime instead of the builtin one (e.g. the gateway runtime), built over the app's hub. */
-    runtime?: (ctx: { hub: InteractionHub; logger: TestLogger; now: () => number; hermesHome: string }) => AgentRuntime;
-    /** Wraps the agent as the Node server does: Settings choose the builtin agent or a gateway (built here). */
-    switching?: (ctx: { hub: InteractionHub; logger: TestLogger; now: () => number; baseUrl: string; apiKey: string | undefined }) => AgentRuntime;
-    /** The agent's own sessions (e.g. a state.db reader over `$HERMES_HOME/state.db`). */
-    agentSessions?: (ctx: { hermesHome: string; logger: TestLogger }) => AgentSessionSource;
   } = {},
 ): Promise<TestApp> {
   const dir = await mkdtemp(join(tmpdir(), 'hermes-test-'));
   const stateDir = join(dir, 'state');
-  const workspace = join(dir, 'workspace');
   const publicDir = join(dir, 'public');
-  await mkdir(stateDir, { recursive: true });
-  await mkdir(workspace, { recursive: true });
   await mkdir(publicDir, { recursive: true });
   const hermesHome = join(dir, 'hermes');
   await mkdir(hermesHome, { recursive: true });
   if (options.configYaml !== undefined) await writeFile(join(hermesHome, 'config.yaml'), options.configYaml);
-  const clock = { now: () => Date.now() / 1000 };
-  const logger = memoryLogger();
-  const fs = options.storage === 'fs';
-  const sessions = fs ? new FsSessionStore({ stateDir, clock, logger }) : new MemorySessionStore(clock);
-  await sessions.init();
-  const now = () => clock.now();
-  const hub = new InteractionHub(now);
-  const journal = fs ? new FsRunJournal(stateDir, logger) : new MemoryRunJournal();
-  const settingsStore = fs ? new FsSettingsStore(stateDir, logger) : new MemorySettingsStore();
-  const inner: AgentRuntime = options.runtime ? options.runtime({ hub, logger, now, hermesHome }) : new BuiltinAgentRuntime({
-    config: new NodeAgentConfigSource(hermesHome, options.agentEnv ?? {}),
-    host: new NodeToolHost(),
-    hub,
-    hermesHome,
-    logger,
-    now,
-    catalogBudgetMs: options.catalogBudgetMs ?? 500,
-    backoff: options.backoff ?? { baseDelayMs: 5, maxDelayMs: 20 },
-    ...(options.clarifyTimeoutMs ? { clarifyTimeoutMs: options.clarifyTimeoutMs } : {}),
-  });
-  const gatewayFactory = options.switching;
-  const runtime: AgentRuntime = gatewayFactory
-    ? new SwitchingRuntime(inner, (baseUrl, apiKey) => gatewayFactory({ hub, logger, now, baseUrl, apiKey }), settingsBackendChoice(settingsStore, {}))
-    : inner;
-  const deps: AppDeps = {
-    agent: { runtime, registry: new RunRegistry({ journal, now, ...(options.keepFinishedMs !== undefined ? { keepFinishedMs: options.keepFinishedMs } : {}) }), hub },
-    sessions,
-    settings: settingsStore,
-    projects: fs ? new FsProjectStore(stateDir, logger) : new MemoryProjectStore(),
-    workspaces: fs ? new FsWorkspaceStore(stateDir, logger) : new MemoryWorkspaceStore(),
-    files: new NodeWorkspaceFiles(),
-    attachments: new NodeAttachmentStore(stateDir),
-    assets: new NodeAssetSource(publicDir),
-    auth: fs ? new FsAuthStore(stateDir, logger) : new MemoryAuthStore(),
-    ...(options.agentSessions ? { agentSessions: options.agentSessions({ hermesHome, logger }) } : {}),
-    clientAddress: () => options.clientAddress ?? '127.0.0.1',
-    clock,
-    logger,
-    options: {
-      ...(options.auth ? { auth: options.auth } : {}),
-      ...(options.onboarding ? { onboarding: options.onboarding } : {}),
-      defaultWorkspace: workspace,
-      maxUploadBytes: options.maxUploadBytes ?? 20 * 1024 * 1024,
-      ...(options.maxJsonBytes ? { maxJsonBytes: options.maxJsonBytes } : {}),
-      version: 'test',
-    },
+  const env: Record<string, string> = {
+    HERMES_HOME: hermesHome,
+    HERMES_WEBUI_STATE_DIR: stateDir,
+    HERMES_WEBUI_DEFAULT_WORKSPACE: join(dir, 'workspace'),
+    HERMES_WEBUI_STORAGE: options.storage ?? 'memory',
+    HERMES_WEBUI_MAX_UPLOAD_MB: String((options.maxUploadBytes ?? 20 * 1024 * 1024) / (1024 * 1024)),
+    HERMES_WEBUI_MODELS_REBUILD_BUDGET: String((options.catalogBudgetMs ?? 500) / 1000),
+    ...(options.onboarding?.skip ? { HERMES_WEBUI_SKIP_ONBOARDING: '1' } : {}),
+    ...(options.onboarding?.open ? { HERMES_WEBUI_ONBOARDING_OPEN: '1' } : {}),
+    ...authEnv(options.auth),
+    ...options.agentEnv,
+    ...options.env,
   };
+  const logger = memoryLogger();
+  const deps = await composeNodeDeps(parseConfig(env, { home: dir }), {
+    logger,
+    env,
+    publicDir,
+    overrides: {
+      clientAddress: () => options.clientAddress ?? '127.0.0.1',
+      version: 'test',
+      ...(options.maxJsonBytes ? { maxJsonBytes: options.maxJsonBytes } : {}),
+      ...(options.keepFinishedMs !== undefined ? { keepFinishedMs: options.keepFinishedMs } : {}),
+      ...(options.clarifyTimeoutMs ? { clarifyTimeoutMs: options.clarifyTimeoutMs } : {}),
+      backoff: options.backoff ?? { baseDelayMs: 5, maxDelayMs: 20 },
+    },
+  });
+  const workspace = deps.options.defaultWorkspace;
   const app = createApp(deps);
   const call: TestApp['call'] = async (method, path, body, headers = {}) => {
     const init: RequestInit = { method, headers: { ...headers } };
@@ -194,7 +169,7 @@ export async function makeTestApp(
     },
     async close() {
       deps.agent.registry.abortAll('test finished');
-      await sessions.dispose();
+      await deps.sessions.dispose();
       await rm(dir, { recursive: true, force: true });
     },
   };

@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { GatewayAgentRuntime } from '../../src/agent/gateway/runtime.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 import { startHermesGateway, type FakeGateway } from '../fixtures/hermes-gateway.js';
 import { startScriptedOpenAI, type ScriptedServer } from '../fixtures/scripted-openai.js';
@@ -22,12 +21,9 @@ describe('the gateway as a choice', () => {
   });
   afterEach(async () => t?.close());
 
-  const app = (configYaml?: string) =>
-    makeTestApp({
-      ...(configYaml ? { configYaml } : {}),
-      switching: ({ hub, logger, now, baseUrl, apiKey }) =>
-        new GatewayAgentRuntime({ baseUrl, apiKey: async () => apiKey ?? 'gw-secret-123456', hub, logger, now, readTimeoutMs: 5000 }),
-    });
+  // The server's own wiring with HERMES_WEBUI_CHAT_BACKEND unset: the backend is a choice.
+  const app = (configYaml?: string, env: Record<string, string> = {}) =>
+    makeTestApp({ ...(configYaml ? { configYaml } : {}), env: { HERMES_WEBUI_GATEWAY_READ_TIMEOUT: '5', ...env } });
 
   const turn = async (text: string) => {
     const sid = await t.newSession();
@@ -62,7 +58,7 @@ describe('the gateway as a choice', () => {
   });
 
   it('switches between the builtin agent and the gateway in Settings, for the next turn', async () => {
-    t = await app(`model:\n  provider: custom\n  default: scripted-model\n  base_url: ${model.url}\n`);
+    t = await app(`model:\n  provider: custom\n  default: scripted-model\n  base_url: ${model.url}\n`, { HERMES_WEBUI_GATEWAY_API_KEY: 'gw-secret-123456' });
     model.setRouter((req) => (JSON.stringify(req.body).includes('title') ? [{ text: 'T' }] : undefined));
     model.enqueue([{ text: 'builtin here' }]);
     expect((await turn('one')).filter((f) => f.event === 'token').map((f) => f.data.text).join('')).toBe('builtin here');
@@ -85,10 +81,43 @@ describe('the gateway as a choice', () => {
   }, 20_000);
 
   it('cannot be switched where HERMES_WEBUI_CHAT_BACKEND fixes it', async () => {
-    t = await makeTestApp();
+    t = await app(undefined, { HERMES_WEBUI_CHAT_BACKEND: 'builtin' });
     const status = await t.call('GET', '/api/onboarding/status');
-    expect(status.body.backend_fixed).toBe(true);
+    expect(status.body).toMatchObject({ backend: 'builtin', backend_fixed: true, gateway_base_url: null });
     expect(status.body.providers.map((p: any) => p.id)).not.toContain('gateway');
-    expect((await t.call('POST', '/api/onboarding/setup', { provider: 'gateway', base_url: gw.url })).status).toBe(409);
+    expect((await t.call('GET', '/api/settings')).body).toMatchObject({ chat_backend: 'builtin', chat_backend_fixed: true });
+
+    const setup = await t.call('POST', '/api/onboarding/setup', { provider: 'gateway', base_url: gw.url });
+    expect(setup.status).toBe(409);
+    expect(setup.body.error).toMatch(/HERMES_WEBUI_CHAT_BACKEND/);
+    expect((await t.call('POST', '/api/onboarding/probe', { provider: 'gateway', base_url: gw.url })).status).toBe(409);
+    const sw = await t.call('POST', '/api/settings', { chat_backend: 'gateway', theme: 'light' });
+    expect(sw.status).toBe(409);
+    expect(sw.body.error).toMatch(/HERMES_WEBUI_CHAT_BACKEND fixes who answers/);
+    // Refused as a whole: nothing else in that request was stored either.
+    expect(await t.deps.settings.read()).not.toHaveProperty('theme');
+    // Naming what already applies switches nothing.
+    expect((await t.call('POST', '/api/settings', { chat_backend: 'builtin' })).status).toBe(200);
+    expect(await t.deps.settings.read()).not.toHaveProperty('chat_backend');
+  });
+
+  it('with HERMES_WEBUI_CHAT_BACKEND=gateway, the environment alone says who answers and where', async () => {
+    t = await app(undefined, { HERMES_WEBUI_CHAT_BACKEND: 'gateway', HERMES_WEBUI_GATEWAY_BASE_URL: gw.url, HERMES_WEBUI_GATEWAY_API_KEY: 'gw-secret-123456' });
+    await t.deps.settings.write({ chat_backend: 'builtin', gateway_base_url: 'http://127.0.0.1:9' });
+    expect((await t.call('GET', '/api/settings')).body).toMatchObject({ chat_backend: 'gateway', gateway_base_url: gw.url, chat_backend_fixed: true });
+    expect((await t.call('GET', '/api/onboarding/status')).body).toMatchObject({ backend: 'gateway', gateway_base_url: gw.url, backend_fixed: true, needed: false });
+    expect((await t.call('POST', '/api/settings', { gateway_base_url: 'http://127.0.0.1:8642' })).status).toBe(409);
+    gw.enqueue({ steps: [{ delta: 'fixed gateway' }, { done: {} }] });
+    expect((await turn('hi')).filter((f) => f.event === 'token').map((f) => f.data.text).join('')).toBe('fixed gateway');
+  });
+
+  it('HERMES_WEBUI_GATEWAY_BASE_URL alone fixes the address, not the choice', async () => {
+    t = await app(undefined, { HERMES_WEBUI_GATEWAY_BASE_URL: gw.url });
+    const on = await t.call('POST', '/api/settings', { chat_backend: 'gateway' });
+    expect(on.body).toMatchObject({ chat_backend: 'gateway', gateway_base_url: gw.url, chat_backend_fixed: false });
+    const moved = await t.call('POST', '/api/settings', { gateway_base_url: 'http://127.0.0.1:8642' });
+    expect(moved.status).toBe(409);
+    expect(moved.body.error).toMatch(/HERMES_WEBUI_GATEWAY_BASE_URL/);
+    expect((await t.call('POST', '/api/settings', { gateway_base_url: gw.url + '/' })).status).toBe(200);
   });
 });

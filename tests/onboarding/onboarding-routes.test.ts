@@ -46,6 +46,8 @@ describe('onboarding status', () => {
     expect(s.body.config_path).toBe(join(t.hermesHome, 'config.yaml'));
     expect(s.body.providers.map((p: any) => [p.id, p.group])).toEqual([
       ['openrouter', 'easy'], ['anthropic', 'easy'], ['openai', 'easy'], ['ollama', 'local'], ['lmstudio', 'local'], ['custom', 'local'],
+      // HERMES_WEBUI_CHAT_BACKEND unset: a Hermes Agent of one's own is a choice too.
+      ['gateway', 'agent'],
     ]);
   });
 

@@ -210,9 +210,10 @@ describe.each(['memory', 'fs'] as const)('settings routes (%s storage)', (storag
         password_auth_enabled: false,
         password_env_var: false,
         features: { files: true, uploads: true, terminal: true },
+        // HERMES_WEBUI_CHAT_BACKEND unset: a choice, the gateway's address its default.
         chat_backend: 'builtin',
-        gateway_base_url: '',
-        chat_backend_fixed: true,
+        gateway_base_url: 'http://127.0.0.1:8642',
+        chat_backend_fixed: false,
       });
       expect(r.res.headers.get('Cache-Control')).toBe('no-store');
     });

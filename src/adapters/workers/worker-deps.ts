@@ -4,9 +4,7 @@ import type { Logger } from '../../ports/platform.js';
 import { parseConfig } from '../../config.js';
 import { BuiltinAgentRuntime } from '../../agent/builtin/runtime.js';
 import { GatewayAgentRuntime } from '../../agent/gateway/runtime.js';
-import type { AgentRuntime } from '../../agent/runtime.js';
-import { SwitchingRuntime } from '../../agent/switching-runtime.js';
-import { settingsBackendChoice } from '../../agent/backend-choice.js';
+import { agentWithBackend } from '../../agent/backend-choice.js';
 import { RunRegistry } from '../../runs/registry.js';
 import { InteractionHub } from '../../runs/interactions.js';
 import { MemoryRunJournal, type RunJournal } from '../../runs/journal.js';
@@ -65,7 +63,7 @@ export function buildWorkerDeps(env: WorkerEnv, role: { kind: 'front' } | { kind
   // HERMES_WEBUI_CHAT_BACKEND=gateway: a Hermes Agent elsewhere answers (its key is a secret).
   const gatewayKey = config.gateway.apiKey ?? vars.API_SERVER_KEY ?? null;
   const gateway = (baseUrl: string, apiKey?: string) =>
-    new GatewayAgentRuntime({ baseUrl, apiKey: async () => apiKey ?? gatewayKey, hub, logger: consoleLogger, now, readTimeoutMs: config.gateway.readTimeoutMs });
+    new GatewayAgentRuntime({ baseUrl, apiKey: async () => apiKey || gatewayKey, hub, logger: consoleLogger, now, readTimeoutMs: config.gateway.readTimeoutMs });
   const builtin = new BuiltinAgentRuntime({
     config: new DocumentAgentConfigSource(docs('config.yaml'), vars),
     host: new DocumentMemoryHost(HERMES_HOME, docs),
@@ -77,16 +75,12 @@ export function buildWorkerDeps(env: WorkerEnv, role: { kind: 'front' } | { kind
     catalogCache: docs('models_cache.json'),
     catalogBudgetMs: config.modelsBudgetMs,
   });
-  // Settings choose who answers unless HERMES_WEBUI_CHAT_BACKEND fixed it (as on Node).
-  const runtime: AgentRuntime = new SwitchingRuntime(
-    builtin,
-    gateway,
-    settingsBackendChoice(settings, { ...(config.chatBackendFixed ? { backend: config.chatBackend } : {}), ...(config.gatewayBaseUrlFixed ? { gatewayBaseUrl: config.gateway.baseUrl } : {}) }),
-  );
+  // HERMES_WEBUI_CHAT_BACKEND fixes who answers; unset, Settings choose (as on Node).
+  const { runtime, backend } = agentWithBackend(config, settings, builtin, gateway);
   const streams = new D1RunStreams(db);
   const journal = role.kind === 'runs' ? role.journal : new MemoryRunJournal();
   const deps: AppDeps = {
-    agent: { runtime, registry: new RunRegistry({ journal, now }), hub },
+    agent: { runtime, backend, registry: new RunRegistry({ journal, now }), hub },
     sessions: new D1SessionStore(db, clock),
     settings,
     projects: new D1ProjectStore(db),

@@ -70,6 +70,21 @@ describe('hermes-onboarding: your Hermes Agent (gateway)', () => {
     expect(fixed.el.shadowRoot!.querySelectorAll('.group')).to.have.length(2);
   });
 
+  it('offers no switch where HERMES_WEBUI_CHAT_BACKEND decides, even if the gateway is listed, and says so', async () => {
+    fetch = stubFetch({});
+    const { el } = await mount(gatewayChoice({ backend_fixed: true }));
+    expect(text(el, '[data-role="backend-fixed"]')).to.equal('set by HERMES_WEBUI_CHAT_BACKEND');
+    await click(el, '[data-role="onboarding-next"]');
+    expect(el.step).to.equal('provider');
+    expect($(el, '[data-provider="gateway"]')).to.equal(null);
+    const groups = [...el.shadowRoot!.querySelectorAll<HTMLElement>('.group')].map((g) => g.querySelector('.group-title')!.textContent);
+    expect(groups).to.deep.equal(['Easy start', 'Open / self-hosted']);
+    cleanup();
+    // Where it is a choice, nothing says it is fixed.
+    const open = await mount(gatewayChoice());
+    expect($(open.el, '[data-role="backend-fixed"]')).to.equal(null);
+  });
+
   it('Connect: a prefilled URL, an optional key, no model to choose; a test names the path and, quietly, its limits', async () => {
     fetch = stubFetch({ 'POST /api/onboarding/probe': CONNECTED });
     const { el } = await mount(gatewayChoice());

@@ -136,7 +136,9 @@ describe('settings: Agent (who answers)', () => {
     expect(squash(r.querySelector('[data-role="backend-fixed"]')?.textContent)).to.equal('Hermes Agent · http://127.0.0.1:8642');
     expect(squash(r.textContent)).to.match(/set by HERMES_WEBUI_CHAT_BACKEND/i);
     expect(r.querySelector('input[name="chat_backend"]'), 'no switch').to.equal(null);
+    expect(r.querySelectorAll('input, button, select').length, 'nothing in the row changes it').to.equal(0);
     expect(gateway(el)).to.equal(null);
+    expect(fetch.calls.filter((c) => c.url === '/api/settings' && c.method === 'POST'), 'nothing was posted').to.have.length(0);
     cleanup();
     const builtin = (await mountWith<HermesSettingsDialog>('hermes-settings-dialog', { settings: { ...BUILTIN, chat_backend_fixed: true } })).el;
     expect(squash(row(builtin)!.querySelector('[data-role="backend-fixed"]')?.textContent)).to.equal('Built-in agent');

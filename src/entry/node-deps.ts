@@ -1,0 +1,152 @@
+import type { BackoffPolicy } from '../agent/providers/retry.js';
+import { getConnInfo } from '@hono/node-server/conninfo';
+import type { Context } from 'hono';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { isLoopbackHost, type Config } from '../config.js';
+import type { AppDeps } from '../deps.js';
+import type { Clock, Logger } from '../ports/platform.js';
+import { FsSessionStore } from '../adapters/storage/fs/fs-session-store.js';
+import { FsProjectStore, FsSettingsStore, FsWorkspaceStore } from '../adapters/storage/fs/fs-stores.js';
+import { MemorySessionStore } from '../adapters/storage/memory/memory-session-store.js';
+import { MemoryProjectStore, MemorySettingsStore, MemoryWorkspaceStore } from '../adapters/storage/memory/memory-stores.js';
+import { NodeWorkspaceFiles } from '../adapters/platform/node-workspace-files.js';
+import { NodeAttachmentStore } from '../adapters/platform/node-attachments.js';
+import { NodeAssetSource } from '../adapters/platform/node-assets.js';
+import { NodeAgentConfigSource } from '../adapters/platform/node-agent-config.js';
+import { NodeToolHost } from '../adapters/platform/node-tool-host.js';
+import { FsRunJournal } from '../adapters/storage/fs/fs-run-journal.js';
+import { MemoryRunJournal } from '../runs/journal.js';
+import { RunRegistry } from '../runs/registry.js';
+import { InteractionHub } from '../runs/interactions.js';
+import { recoverInterruptedTurns } from '../runs/recovery.js';
+import { BuiltinAgentRuntime } from '../agent/builtin/runtime.js';
+import { agentWithBackend } from '../agent/backend-choice.js';
+import { GatewayAgentRuntime } from '../agent/gateway/runtime.js';
+import { gatewayApiKey } from '../adapters/platform/node-gateway-key.js';
+import { NodeHermesStateDb } from '../adapters/platform/node-hermes-state-db.js';
+import { FsEmbedTokenStore } from '../adapters/storage/fs/fs-embed-tokens.js';
+import { MemoryEmbedTokenStore } from '../adapters/storage/memory/memory-embed-tokens.js';
+import { FsAuthStore } from '../adapters/storage/fs/fs-auth-store.js';
+import { FsJsonDocument } from '../adapters/storage/fs/fs-json-document.js';
+import { MemoryAuthStore } from '../adapters/storage/memory/memory-auth-store.js';
+
+declare const __APP_VERSION__: string | undefined;
+const VERSION = typeof __APP_VERSION__ === 'string' ? __APP_VERSION__ : 'dev';
+
+/**
+ * What a caller may put in place of the real thing: fakes and test-only knobs, never another
+ * wiring. The server passes none.
+ */
+export interface NodeDepsOverrides {
+  clock?: Clock;
+  /** Who is connecting (the server asks the socket; `app.request` in tests has none). */
+  clientAddress?: (c: Context) => string | undefined;
+  /** The version reported by /health and settings (default: the build's). */
+  version?: string;
+  /** JSON bodies larger than this are refused with 413 (default: the app's). */
+  maxJsonBytes?: number;
+  /** How long finished runs stay in memory (0: replays come from the journal at once). */
+  keepFinishedMs?: number;
+  /** How long the builtin agent's clarify question waits for an answer. */
+  clarifyTimeoutMs?: number;
+  /** Model-call retry waits (tests shorten them; Retry-After is still honoured as sent). */
+  backoff?: Partial<BackoffPolicy>;
+}
+
+/** The socket's address; undefined where the request came through no Node socket. */
+function socketAddress(c: Context): string | undefined {
+  try {
+    return getConnInfo(c).remote.address;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The one place the Node dependencies are built from a configuration — by the server
+ * (src/entry/node.ts) and by the tests (tests/helpers/app.ts), so tests run the wiring
+ * production runs. The state directory and default workspace are created if missing, and
+ * turns that were running when the process last died are closed before anything is served.
+ *
+ * `env` is the environment the agent sees (provider keys, `API_SERVER_KEY`): the server passes
+ * its own, tests a made-up one.
+ *
+ * @example
+ * const deps = await composeNodeDeps(parseConfig(process.env, { home }), { logger, env: process.env, publicDir });
+ */
+export async function composeNodeDeps(
+  config: Config,
+  parts: { logger: Logger; env: Record<string, string | undefined>; publicDir: string; overrides?: NodeDepsOverrides },
+): Promise<AppDeps> {
+  const { logger, env, publicDir, overrides = {} } = parts;
+  const clock = overrides.clock ?? { now: () => Date.now() / 1000 };
+  const now = () => clock.now();
+  await mkdir(config.stateDir, { recursive: true });
+  await mkdir(config.defaultWorkspace, { recursive: true });
+  const files = new NodeWorkspaceFiles();
+  const defaultWorkspace = await files.checkWorkspace(config.defaultWorkspace);
+  const fs = config.storage === 'fs';
+  const settings = fs ? new FsSettingsStore(config.stateDir, logger) : new MemorySettingsStore();
+  const sessions = fs ? new FsSessionStore({ stateDir: config.stateDir, clock, logger }) : new MemorySessionStore(clock);
+  await sessions.init();
+  const journal = fs ? new FsRunJournal(config.stateDir, logger) : new MemoryRunJournal();
+  // Turns that were running when the process last died are closed and marked before serving.
+  await recoverInterruptedTurns({ sessions, journal, logger, now });
+  const hub = new InteractionHub(now);
+  const builtin = new BuiltinAgentRuntime({
+    config: new NodeAgentConfigSource(config.hermesHome, { ...env }),
+    host: new NodeToolHost(),
+    hub,
+    hermesHome: config.hermesHome,
+    logger,
+    now,
+    catalogCache: fs ? new FsJsonDocument(join(config.stateDir, 'models_cache.json'), logger) : undefined,
+    catalogBudgetMs: config.modelsBudgetMs,
+    ...(overrides.clarifyTimeoutMs ? { clarifyTimeoutMs: overrides.clarifyTimeoutMs } : {}),
+    ...(overrides.backoff ? { backoff: overrides.backoff } : {}),
+  });
+  // A Hermes Agent's API server; its key is HERMES_WEBUI_GATEWAY_API_KEY (or one typed in the
+  // wizard's probe), else Hermes' own API_SERVER_KEY.
+  const gateway = (baseUrl: string, apiKey?: string) =>
+    new GatewayAgentRuntime({
+      baseUrl,
+      apiKey: gatewayApiKey(config.hermesHome, apiKey || config.gateway.apiKey, env),
+      hub,
+      logger,
+      now,
+      readTimeoutMs: config.gateway.readTimeoutMs,
+    });
+  // HERMES_WEBUI_CHAT_BACKEND fixes who answers; unset, Settings (or the first-run wizard) choose.
+  const { runtime, backend } = agentWithBackend(config, settings, builtin, gateway);
+  return {
+    agent: {
+      runtime,
+      backend,
+      registry: new RunRegistry({ journal, now, ...(overrides.keepFinishedMs !== undefined ? { keepFinishedMs: overrides.keepFinishedMs } : {}) }),
+      hub,
+    },
+    sessions,
+    settings,
+    projects: fs ? new FsProjectStore(config.stateDir, logger) : new MemoryProjectStore(),
+    workspaces: fs ? new FsWorkspaceStore(config.stateDir, logger) : new MemoryWorkspaceStore(),
+    files,
+    attachments: new NodeAttachmentStore(config.stateDir),
+    assets: new NodeAssetSource(publicDir),
+    embed: { origins: config.embedOrigins ?? [], tokens: fs ? new FsEmbedTokenStore(config.stateDir, logger) : new MemoryEmbedTokenStore() },
+    auth: fs ? new FsAuthStore(config.stateDir, logger) : new MemoryAuthStore(),
+    // Hermes' own sessions (CLI, Telegram …), read-only, listed when show_cli_sessions is on.
+    agentSessions: new NodeHermesStateDb(join(config.hermesHome, 'state.db'), logger),
+    clientAddress: overrides.clientAddress ?? socketAddress,
+    clock,
+    logger,
+    options: {
+      defaultWorkspace,
+      maxUploadBytes: config.maxUploadBytes,
+      ...(overrides.maxJsonBytes !== undefined ? { maxJsonBytes: overrides.maxJsonBytes } : {}),
+      version: overrides.version ?? VERSION,
+      auth: { ...config.auth, publicBind: !isLoopbackHost(config.host) },
+      onboarding: config.onboarding,
+    },
+  };
+}
