@@ -61,7 +61,7 @@ export class HermesApp extends LitElement {
     this.connection.onOnline = () => {
       void this.chat.drainOutbox();
       void this.sessions.refresh();
-      if (this.chat.cached) void this.chat.reload().catch(() => {});
+      if (this.chat.cached || this.chat.unreachable) void this.chat.reload().catch(() => {});
       if (!this.ui.settings) void this.ui.load();
     };
   }

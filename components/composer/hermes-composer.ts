@@ -192,7 +192,8 @@ export class HermesComposer extends LitElement {
     this.#setText('');
     this.attachments.clear();
     try {
-      if (chat.sessionId) {
+      // The session the view names, loaded or not (offline with no copy, it is queued for it).
+      if (chat.targetId) {
         await chat.send(text, { attachments });
       } else {
         this.#adopting = true;

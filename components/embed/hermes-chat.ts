@@ -135,7 +135,7 @@ export class HermesChat extends LitElement {
   async send(text: string): Promise<void> {
     if (this.phase !== 'ready') throw new Error(this.notice || 'Hermes is not ready');
     const options = this.model ? { model: this.model } : {};
-    if (this.chat.sessionId) await this.chat.send(text, options);
+    if (this.chat.targetId) await this.chat.send(text, options);
     else this.session = (await this.chat.startNew(text, options)) ?? this.session;
   }
 

@@ -1,4 +1,5 @@
 import type { Message } from '../api/client.js';
+import { isToolErrorResult, toolTarget } from '../../src/shared/run-event-rules.js';
 
 /** One tool call of an assistant turn, as the activity disclosure shows it. */
 export interface ToolView {
@@ -25,6 +26,8 @@ export interface AssistantTurn {
   interrupted?: boolean;
   partial?: boolean;
   compression?: 'compressing' | 'compressed';
+  /** Live only: the model call is being retried (the `retrying` event) until it streams again. */
+  retrying?: { attempt: number; max: number; reason: string } | undefined;
   warnings: string[];
 }
 
@@ -51,15 +54,6 @@ function toolArgs(raw: string | undefined): Record<string, unknown> {
   } catch {
     return { arguments: raw };
   }
-}
-
-function previewOf(name: string, args: Record<string, unknown>): string {
-  const first = args.command ?? args.path ?? args.pattern ?? args.question ?? args.action ?? '';
-  return typeof first === 'string' ? first : JSON.stringify(first);
-}
-
-export function isToolError(result: string): boolean {
-  return /^\s*\{\s*"error"\s*:/.test(result) || result.startsWith('BLOCKED:');
 }
 
 export function emptyAssistantTurn(index: number): AssistantTurn {
@@ -92,7 +86,7 @@ export function groupTurns(messages: readonly Message[], offset = 0): Turn[] {
       const result = messageText(m);
       if (view) {
         view.result = result;
-        view.status = isToolError(result) ? 'error' : 'done';
+        view.status = isToolErrorResult(result) ? 'error' : 'done';
       }
       return;
     }
@@ -107,7 +101,7 @@ export function groupTurns(messages: readonly Message[], offset = 0): Turn[] {
     if (typeof m.reasoning === 'string' && m.reasoning) turn.reasoning = turn.reasoning ? `${turn.reasoning}\n\n${m.reasoning}` : m.reasoning;
     for (const call of (m.tool_calls as Array<{ id: string; function: { name: string; arguments: string } }> | undefined) ?? []) {
       const args = toolArgs(call.function?.arguments);
-      turn.tools.push({ id: call.id, name: call.function?.name ?? 'tool', preview: previewOf(call.function?.name ?? '', args), args, status: m._partial ? 'error' : 'running' });
+      turn.tools.push({ id: call.id, name: call.function?.name ?? 'tool', preview: toolTarget(args), args, status: m._partial ? 'error' : 'running' });
     }
   });
   // A call whose result never came (cancelled) is not still running.

@@ -1,6 +1,10 @@
 import { z } from 'zod';
-import { cutBeforeToken } from './redact.js';
 import { SessionSchema } from './session.js';
+import type { ClosingEventName } from './run-event-rules.js';
+
+// The closing set and the tool-row rules live in a zod-free module the browser bundle can
+// import; they are part of this contract and exported from here too.
+export * from './run-event-rules.js';
 
 /**
  * The chat stream's contract: every SSE event a run emits (`/api/chat/stream`, the run
@@ -8,9 +12,9 @@ import { SessionSchema } from './session.js';
  * Names and fields are the incumbent's (hermes-webui's `put(event, data)`), byte for byte.
  *
  * Each payload is a zod schema; the TypeScript types are inferred from them, so the check the
- * tests run and the type producers are held to cannot drift apart. Every schema is annotated
- * pure: the browser imports the types and the tool rules from here, and the bundler then drops
- * the schemas (and zod with them).
+ * tests run and the type producers are held to cannot drift apart. The browser imports only
+ * types from this file (`import type`, so zod stays out of the bundle) and the closing set and
+ * tool rules from ./run-event-rules.js.
  *
  * To add an event: add its schema to RUN_EVENT_SCHEMAS (and to CLOSING_EVENTS if the stream
  * ends after it), emit it from a runtime as `{ type: 'event', event, data }` — the compiler
@@ -22,15 +26,15 @@ const str = z.string();
 const num = z.number();
 
 /** The session as `done`, `cancel` and `apperror` carry it (presentSession's shape, redacted). */
-export const PresentedSessionSchema = /* @__PURE__ */ SessionSchema.extend({
+export const PresentedSessionSchema = SessionSchema.extend({
   message_count: num,
   _messages_truncated: z.boolean().optional(),
   _messages_offset: num.optional(),
 });
 
-const ToolArgsSchema = /* @__PURE__ */ z.record(str, z.unknown());
+const ToolArgsSchema = z.record(str, z.unknown());
 
-const ToolStartedSchema = /* @__PURE__ */ z.strictObject({
+const ToolStartedSchema = z.strictObject({
   event_type: z.literal('tool.started'),
   name: str,
   /** `<name> <target>`: see toolPreview. */
@@ -40,7 +44,7 @@ const ToolStartedSchema = /* @__PURE__ */ z.strictObject({
   tool_call_id: str,
 });
 
-const ToolCompletedSchema = /* @__PURE__ */ ToolStartedSchema.extend({
+const ToolCompletedSchema = ToolStartedSchema.extend({
   event_type: z.literal('tool.completed'),
   /** Seconds (absent when the gateway does not say). */
   duration: num.optional(),
@@ -49,10 +53,10 @@ const ToolCompletedSchema = /* @__PURE__ */ ToolStartedSchema.extend({
   result: str,
 });
 
-const ApprovalChoiceSchema = /* @__PURE__ */ z.enum(['once', 'session', 'always', 'deny']);
+const ApprovalChoiceSchema = z.enum(['once', 'session', 'always', 'deny']);
 
 /** Everything a run event may carry, by name. */
-export const RUN_EVENT_SCHEMAS = /* @__PURE__ */ (() => ({
+export const RUN_EVENT_SCHEMAS = {
   token: z.strictObject({ text: str }),
   reasoning: z.strictObject({ text: str }),
   tool: ToolStartedSchema,
@@ -134,7 +138,7 @@ export const RUN_EVENT_SCHEMAS = /* @__PURE__ */ (() => ({
     session_id: str,
     session: PresentedSessionSchema.optional(),
   }),
-}))();
+};
 
 type Schemas = typeof RUN_EVENT_SCHEMAS;
 export type RunEventName = keyof Schemas;
@@ -164,13 +168,9 @@ export const RUN_EVENT_NAMES = Object.keys({
   apperror: 0,
 } satisfies Record<RunEventName, 0>) as RunEventName[];
 
-/** Events after which the stream closes (the incumbent's SSE_RELAY_CLOSE_EVENTS, less its unused `error`). */
-export type ClosingEventName = 'stream_end' | 'cancel' | 'apperror';
-export const CLOSING_EVENTS: ReadonlySet<string> = new Set<ClosingEventName>(['stream_end', 'cancel', 'apperror']);
-
-export function isClosingEvent(name: string): name is ClosingEventName {
-  return CLOSING_EVENTS.has(name);
-}
+// Every closing event is one of the contract's.
+const _closingAreEvents: ClosingEventName extends RunEventName ? true : never = true;
+void _closingAreEvents;
 
 /** Events whose data is model or tool output shown as is, so they are redacted before framing (see turn-driver). */
 export const PRESENTED_EVENTS: ReadonlySet<RunEventName> = new Set<RunEventName>(['tool', 'tool_complete', 'title']);
@@ -182,75 +182,4 @@ export function parseRunEvent(event: string, data: unknown): { ok: true; value: 
   const r = schema.safeParse(data);
   if (!r.success) return { ok: false, error: `${event}: ${z.prettifyError(r.error)}` };
   return { ok: true, value: { event, data: r.data } as RunEventBody };
-}
-
-// ---- Tool rows: one rule for both runtimes, the stored transcript and the live stream ------
-
-/** A preview's target and each previewed argument stop here (before a split word). */
-export const TOOL_PREVIEW_CHARS = 120;
-/** `tool_complete.result` stops here; the transcript keeps the whole result. */
-export const TOOL_RESULT_PREVIEW_CHARS = 2000;
-/** How many arguments `args` carries. */
-export const TOOL_ARGS_PREVIEWED = 4;
-/** The arguments a row names, in order of preference: what a tool runs, reads, searches or asks. */
-const TARGET_KEYS = ['command', 'path', 'pattern', 'question', 'action'] as const;
-
-function cut(text: string, max: number): string {
-  return text.length > max ? `${cutBeforeToken(text, max)}…` : text;
-}
-
-/** What a tool call works on, for its one-line row: the first target argument, else the first argument. */
-export function toolTarget(args: Record<string, unknown>): string {
-  const key = TARGET_KEYS.find((k) => args[k] !== undefined && args[k] !== null);
-  const first = key ? args[key] : Object.values(args)[0];
-  const text = typeof first === 'string' ? first : first === undefined ? '' : JSON.stringify(first);
-  return cut(text, TOOL_PREVIEW_CHARS);
-}
-
-/** The `preview` field: the tool's name, then its target (cut). */
-export function toolPreview(name: string, target: string): string {
-  const t = cut(target, TOOL_PREVIEW_CHARS);
-  return t ? `${name} ${t}` : name;
-}
-
-/** The target back out of a `preview` (what a row shows beside the name). */
-export function toolPreviewTarget(name: string, preview: string): string {
-  return preview.startsWith(name) ? preview.slice(name.length).trimStart() : preview;
-}
-
-/**
- * Which argument a bare preview stands for (the gateway reports a preview text, not the
- * arguments), so a stored call yields the same target with toolTarget.
- */
-export function toolTargetKey(name: string): (typeof TARGET_KEYS)[number] {
-  if (/terminal|process|execute|shell|command/.test(name)) return 'command';
-  if (/search|grep|find/.test(name)) return 'pattern';
-  if (/file|patch|read|write|edit/.test(name)) return 'path';
-  if (name === 'clarify') return 'question';
-  return 'action';
-}
-
-/** The `args` field: the first TOOL_ARGS_PREVIEWED arguments, long values cut. */
-export function toolArgsPreview(args: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(args).slice(0, TOOL_ARGS_PREVIEWED)) {
-    const s = typeof v === 'string' ? v : JSON.stringify(v);
-    out[k] = s !== undefined && s.length > TOOL_PREVIEW_CHARS ? `${cutBeforeToken(s, TOOL_PREVIEW_CHARS)}…` : v;
-  }
-  return out;
-}
-
-/** The `result` field. */
-export function toolResultPreview(result: string): string {
-  return cut(result, TOOL_RESULT_PREVIEW_CHARS);
-}
-
-/** A tool's result that reports failure: a JSON `{"error": …}` or the approval gate's BLOCKED. */
-export function isToolErrorResult(result: string): boolean {
-  return /^\s*\{\s*"error"\s*:/.test(result) || result.startsWith('BLOCKED:');
-}
-
-/** Whether a finished call failed: the runtime says so, or its result does. */
-export function toolFailed(done: { is_error?: boolean | undefined; result?: string | undefined }): boolean {
-  return !!done.is_error || isToolErrorResult(done.result ?? '');
 }
