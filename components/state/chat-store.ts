@@ -4,7 +4,7 @@ import { Store } from './store.js';
 import { emptyAssistantTurn, messageText, type AssistantTurn } from './turns.js';
 import { Outbox } from './outbox.js';
 import { RunStream } from './run-stream.js';
-import { liveTurnHandlers } from './live-turn.js';
+import { runHandlers } from './run-handlers.js';
 
 export type RunStatus = 'idle' | 'starting' | 'running' | 'reconnecting';
 
@@ -387,41 +387,7 @@ export class ChatStore extends Store {
     const live = () => this.live ?? (this.live = emptyAssistantTurn(this.messages.length));
     this.#stream = new RunStream(
       streamId,
-      {
-        ...liveTurnHandlers(live, { frame: () => this.changedNextFrame(), now: () => this.changed() }),
-        approval: (d) => {
-          this.approval = d;
-          this.onSessionChanged?.(this.sessionId!, { attention: true });
-          this.changed();
-        },
-        clarify: (d) => {
-          this.clarify = d;
-          this.onSessionChanged?.(this.sessionId!, { attention: true });
-          this.changed();
-        },
-        metering: (d) => {
-          this.tps = d.tps_available ? d.tps : null;
-        },
-        todo_state: (d) => {
-          this.todos = d.todos;
-          this.changed();
-        },
-        title: (d) => {
-          if (this.session) this.session = { ...this.session, title: d.title };
-          this.onSessionChanged?.(d.session_id, { title: d.title });
-          this.changed();
-        },
-        done: (d) => this.#settle(d.session as ApiSession),
-        cancel: (d) => this.#settle(d.session as ApiSession | undefined),
-        apperror: (d) => {
-          if (d.session) return this.#settle(d.session as ApiSession);
-          live().error = { message: d.message, type: d.type, hint: d.hint };
-          live().retrying = undefined;
-          this.status = 'idle';
-          this.changed();
-        },
-        stream_end: () => {},
-      },
+      runHandlers(this, live, { frame: () => this.changedNextFrame(), now: () => this.changed(), settle: (session) => this.#settle(session) }),
       {
         onEvent: () => {
           if (this.status === 'reconnecting') this.status = 'running';
