@@ -1,5 +1,5 @@
 import type { Message } from '../api/client.js';
-import { isToolErrorResult, toolTarget } from '../../src/shared/run-event-rules.js';
+import { isToolErrorResult, toolRowTarget } from '../../src/shared/run-event-rules.js';
 
 /** One tool call of an assistant turn, as the activity disclosure shows it. */
 export interface ToolView {
@@ -101,7 +101,7 @@ export function groupTurns(messages: readonly Message[], offset = 0): Turn[] {
     if (typeof m.reasoning === 'string' && m.reasoning) turn.reasoning = turn.reasoning ? `${turn.reasoning}\n\n${m.reasoning}` : m.reasoning;
     for (const call of (m.tool_calls as Array<{ id: string; function: { name: string; arguments: string } }> | undefined) ?? []) {
       const args = toolArgs(call.function?.arguments);
-      turn.tools.push({ id: call.id, name: call.function?.name ?? 'tool', preview: toolTarget(args), args, status: m._partial ? 'error' : 'running' });
+      turn.tools.push({ id: call.id, name: call.function?.name ?? 'tool', preview: toolRowTarget(call.function?.name ?? 'tool', args), args, status: m._partial ? 'error' : 'running' });
     }
   });
   // A call whose result never came (cancelled) is not still running.

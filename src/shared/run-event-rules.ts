@@ -29,15 +29,14 @@ function cut(text: string, max: number): string {
   return text.length > max ? `${cutBeforeToken(text, max)}…` : text;
 }
 
-/** What a tool call works on, for its one-line row: the first target argument, else the first argument. */
+/** What a tool call works on, whole: the first target argument, else the first argument. */
 export function toolTarget(args: Record<string, unknown>): string {
   const key = TARGET_KEYS.find((k) => args[k] !== undefined && args[k] !== null);
   const first = key ? args[key] : Object.values(args)[0];
-  const text = typeof first === 'string' ? first : first === undefined ? '' : JSON.stringify(first);
-  return cut(text, TOOL_PREVIEW_CHARS);
+  return typeof first === 'string' ? first : first === undefined ? '' : JSON.stringify(first);
 }
 
-/** The `preview` field: the tool's name, then its target (cut). */
+/** The `preview` field: the tool's name, then its target cut at TOOL_PREVIEW_CHARS. */
 export function toolPreview(name: string, target: string): string {
   const t = cut(target, TOOL_PREVIEW_CHARS);
   return t ? `${name} ${t}` : name;
@@ -46,6 +45,11 @@ export function toolPreview(name: string, target: string): string {
 /** The target back out of a `preview` (what a row shows beside the name). */
 export function toolPreviewTarget(name: string, preview: string): string {
   return preview.startsWith(name) ? preview.slice(name.length).trimStart() : preview;
+}
+
+/** What a stored call's row shows beside the name: exactly what its live `preview` showed. */
+export function toolRowTarget(name: string, args: Record<string, unknown>): string {
+  return toolPreviewTarget(name, toolPreview(name, toolTarget(args)));
 }
 
 /**
