@@ -43,7 +43,7 @@ export type Turn = UserTurn | AssistantTurn;
 export function messageText(m: Message): string {
   const c = m.content;
   if (typeof c === 'string') return c;
-  if (Array.isArray(c)) return c.map((p: any) => (p && typeof p.text === 'string' ? p.text : '')).join('\n');
+  if (Array.isArray(c)) return c.map((p: { text?: unknown } | null) => (p && typeof p.text === 'string' ? p.text : '')).join('\n');
   return '';
 }
 
