@@ -1,5 +1,6 @@
 import { api } from '../api/client.js';
-import type { ChatStore, Unsent } from '../state/chat-store.js';
+import type { ChatStore } from '../state/chat-store.js';
+import type { Unsent } from '../state/turns.js';
 import type { SessionsStore } from '../state/sessions-store.js';
 import type { UiStore } from '../state/ui-store.js';
 import { emit } from '../events.js';

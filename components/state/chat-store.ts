@@ -1,24 +1,12 @@
 import { api, ApiError, type ApiSession, type Message, type PendingApproval, type PendingClarify } from '../api/client.js';
 import { offlineCache, type OutboxItem } from '../offline/cache.js';
 import { Store } from './store.js';
-import { emptyAssistantTurn, messageText, type AssistantTurn } from './turns.js';
+import { emptyAssistantTurn, unsend, type AssistantTurn, type Unsent } from './turns.js';
 import { Outbox } from './outbox.js';
 import { RunStream } from './run-stream.js';
 import { runHandlers } from './run-handlers.js';
 
 export type RunStatus = 'idle' | 'starting' | 'running' | 'reconnecting';
-
-/** The text and attachment paths of a sent user message (the server appends an "[Attached files: …]" line). */
-export interface Unsent {
-  text: string;
-  paths: string[];
-}
-
-function unsend(m: Message): Unsent {
-  const paths = Array.isArray(m.attachments) ? (m.attachments as Array<{ path?: string }>).map((a) => a.path ?? '').filter(Boolean) : [];
-  const text = messageText(m);
-  return { text: paths.length ? text.replace(/\n\n\[Attached files: [^\]]*\]$/, '') : text, paths };
-}
 
 /**
  * The open chat: its stored transcript, the turn being streamed right now (a RunStream), what

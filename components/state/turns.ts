@@ -47,6 +47,18 @@ export function messageText(m: Message): string {
   return '';
 }
 
+/** The text and attachment paths of a sent user message (the server appends an "[Attached files: …]" line). */
+export interface Unsent {
+  text: string;
+  paths: string[];
+}
+
+export function unsend(m: Message): Unsent {
+  const paths = Array.isArray(m.attachments) ? (m.attachments as Array<{ path?: string }>).map((a) => a.path ?? '').filter(Boolean) : [];
+  const text = messageText(m);
+  return { text: paths.length ? text.replace(/\n\n\[Attached files: [^\]]*\]$/, '') : text, paths };
+}
+
 function toolArgs(raw: string | undefined): Record<string, unknown> {
   try {
     const v = JSON.parse(raw || '{}');
