@@ -9,17 +9,20 @@ export * from './run-event-rules.js';
 /**
  * The chat stream's contract: every SSE event a run emits (`/api/chat/stream`, the run
  * journals), its payload, which events close the stream, and how tool rows are previewed.
- * Names and fields are the incumbent's (hermes-webui's `put(event, data)`), byte for byte.
+ * Names and fields are the incumbent's (hermes-webui's `put(event, data)`) wherever it has
+ * them; this project adds `tool_call_id`/`result` on tool rows and the `retrying` event.
  *
  * Each payload is a zod schema; the TypeScript types are inferred from them, so the check the
  * tests run and the type producers are held to cannot drift apart. The browser imports only
  * types from this file (`import type`, so zod stays out of the bundle) and the closing set and
  * tool rules from ./run-event-rules.js.
  *
- * To add an event: add its schema to RUN_EVENT_SCHEMAS (and to CLOSING_EVENTS if the stream
- * ends after it), emit it from a runtime as `{ type: 'event', event, data }` — the compiler
- * checks the shape — and handle it in components/state/run-stream.ts. The contract test
- * (tests/runs/run-events-contract.test.ts) parses every event real turns emit against it.
+ * To add an event: add its schema to RUN_EVENT_SCHEMAS and its name to RUN_EVENT_NAMES (the
+ * compiler insists on both; ClosingEventName/CLOSING_EVENTS in run-event-rules.ts if the
+ * stream ends after it), emit it from a runtime with `runEvent(name, data)` or
+ * `{ type: 'event', event, data }` — the compiler checks the shape — and give it a handler in
+ * components/state/run-handlers.ts (RunEventHandlers requires one per name). The contract
+ * test (tests/runs/run-events-contract.test.ts) parses every event real turns emit.
  */
 
 const str = z.string();
