@@ -118,6 +118,8 @@ export class ChatStore extends Store {
         this.messages = this.#withQueued([]);
       } else if (err instanceof ApiError && err.status === 404) {
         this.error = 'This session no longer exists.';
+        // Nothing to send to: what is typed here starts a new conversation.
+        this.openedId = null;
         void offlineCache.forgetTranscript(id);
       } else this.error = (err as Error).message;
     } finally {
