@@ -61,6 +61,8 @@ describe('the live run (RunStream → chat store → transcript)', () => {
     return { chat, source, el, restore: fetches.restore };
   }
 
+  // Streaming renders wait for an animation frame, which a background test page never gets.
+  const frame = (chat: ChatStore) => chat.dispatchEvent(new Event('change'));
   const liveTurn = (el: HTMLElement) => el.shadowRoot!.querySelector('hermes-assistant-turn[data-live="true"]') ?? [...el.shadowRoot!.querySelectorAll('hermes-assistant-turn')].at(-1)!;
   const retryingText = (el: HTMLElement) => liveTurn(el)?.shadowRoot?.querySelector('[data-role="retrying"]')?.textContent?.trim() ?? null;
 
@@ -74,6 +76,7 @@ describe('the live run (RunStream → chat store → transcript)', () => {
       expect(chat.status).to.equal('running');
       expect(liveTurn(el).shadowRoot!.querySelector('[data-role="waiting"]')).to.equal(null);
       source.play('token', { text: 'Here it is.' });
+      frame(chat);
       await waitFor(() => retryingText(el) === null);
       expect(chat.live?.text).to.equal('Here it is.');
     } finally {
@@ -87,6 +90,7 @@ describe('the live run (RunStream → chat store → transcript)', () => {
       source.play('retrying', { attempt: 1, max: 3, reason: 'server_error', delay_ms: 500 });
       await waitFor(() => retryingText(el) === 'Retrying (1/3)…');
       source.play('tool', { event_type: 'tool.started', name: 'terminal', preview: 'terminal ls -la', args: { command: 'ls -la' }, tool_call_id: 'c1' });
+      frame(chat);
       await waitFor(() => retryingText(el) === null);
       expect(chat.live!.tools[0]).to.include({ name: 'terminal', preview: 'ls -la', status: 'running' });
       // A failed call is an error by its flag or by its result (the contract's one rule).
