@@ -48,3 +48,21 @@ describe('architecture: the core is runtime-free', () => {
     expect(hits).toEqual(['imports node:*', 'reads process.env']);
   });
 });
+
+describe('architecture: the web bundle takes only types from the server', () => {
+  // The run-event contract's schemas (zod) must stay out of the bundle: the browser imports
+  // their types, and the zod-free rules from src/shared/run-event-rules.ts.
+  const VALUE_IMPORT_OF_SCHEMAS = /^import\s+(?!type\b)[^;]*from\s+['"][./]*src\/shared\/run-events\.js['"]/m;
+
+  it('no browser file imports values from src/shared/run-events.ts', () => {
+    const web = [...tsFiles(join(root, 'components')), ...tsFiles(join(root, 'sw'))];
+    expect(web.length).toBeGreaterThan(20);
+    const offences = web.filter((f) => VALUE_IMPORT_OF_SCHEMAS.test(readFileSync(f, 'utf8'))).map((f) => relative(root, f));
+    expect(offences).toEqual([]);
+  });
+
+  it('the check tells a value import from a type import', () => {
+    expect(VALUE_IMPORT_OF_SCHEMAS.test("import { parseRunEvent } from '../../src/shared/run-events.js';")).toBe(true);
+    expect(VALUE_IMPORT_OF_SCHEMAS.test("import type { RunEventName } from '../../src/shared/run-events.js';")).toBe(false);
+  });
+});

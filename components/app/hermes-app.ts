@@ -61,7 +61,7 @@ export class HermesApp extends LitElement {
     this.connection.onOnline = () => {
       void this.chat.drainOutbox();
       void this.sessions.refresh();
-      if (this.chat.cached) void this.chat.reload().catch(() => {});
+      if (this.chat.cached || this.chat.unreachable) void this.chat.reload().catch(() => {});
       if (!this.ui.settings) void this.ui.load();
     };
   }
@@ -117,7 +117,7 @@ export class HermesApp extends LitElement {
     if (this.ui.panelOpen) return;
     this.ui.togglePanel(true);
     // The panel mounts on the next render; hand it the request once it listens.
-    void this.updateComplete.then(() => requestAnimationFrame(() => window.dispatchEvent(new CustomEvent('hermes-open-file', { detail: e.detail }))));
+    void this.updateComplete.then(() => requestAnimationFrame(() => emit(window, 'hermes-open-file', e.detail, { local: true })));
   };
 
   #onMobileChange = () => this.ui.toggleSidebar(!this.#mobile.matches);
@@ -199,7 +199,7 @@ export class HermesApp extends LitElement {
       return html`<hermes-login></hermes-login>`;
     }
     if (this.onboarding === 'checking') return html`<div class="checking" aria-busy="true"></div>`;
-    if (this.onboarding) return html`<hermes-onboarding .status=${this.onboarding} @onboarding-done=${this.#onOnboardingDone}></hermes-onboarding>`;
+    if (this.onboarding) return html`<hermes-onboarding .status=${this.onboarding} @hermes-onboarding-done=${this.#onOnboardingDone}></hermes-onboarding>`;
     const ui = this.ui;
     const mobile = this.#mobile.matches;
     return html`
@@ -241,7 +241,7 @@ export class HermesApp extends LitElement {
   #panel() {
     // The panel's code loads the first time it opens.
     void import('../workspace/hermes-workspace-panel.js');
-    return html`<hermes-workspace-panel @close=${() => this.ui.togglePanel(false)}></hermes-workspace-panel>`;
+    return html`<hermes-workspace-panel @hermes-panel-close=${() => this.ui.togglePanel(false)}></hermes-workspace-panel>`;
   }
 
   static override styles = [

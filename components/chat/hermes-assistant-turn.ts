@@ -47,7 +47,10 @@ export class HermesAssistantTurn extends LitElement {
     return html`
       ${hasActivity ? html`<hermes-activity .turn=${turn} .sessionId=${this.sessionId} ?live=${this.live}></hermes-activity>` : nothing}
       ${this.#compression(turn)}
-      ${waiting ? html`<div class="waiting meta" data-role="waiting">${icons.spinner()} Thinking…</div>` : nothing}
+      ${waiting && !turn.retrying ? html`<div class="waiting meta" data-role="waiting">${icons.spinner()} Thinking…</div>` : nothing}
+      ${this.live && turn.retrying
+        ? html`<div class="waiting meta" data-role="retrying" role="status" title=${turn.retrying.reason}>${icons.spinner()} Retrying (${turn.retrying.attempt}/${turn.retrying.max})…</div>`
+        : nothing}
       ${turn.text ? html`<hermes-markdown .text=${turn.text} ?streaming=${this.live}></hermes-markdown>` : nothing}
       ${turn.warnings.map((w) => html`<div class="note warning" data-role="warning">${w}</div>`)}
       ${turn.error

@@ -34,7 +34,7 @@ export class HermesChatView extends LitElement {
   override render() {
     const chat = this.chat;
     if (!chat) return nothing;
-    const empty = !chat.loading && !chat.error && chat.messages.length === 0 && !chat.live;
+    const empty = !chat.loading && !chat.error && !chat.unreachable && chat.messages.length === 0 && !chat.live;
     return html`
       ${chat.error && !chat.session
         ? html`<div class="empty"><p>${chat.error}</p></div>`
@@ -47,6 +47,9 @@ export class HermesChatView extends LitElement {
       <div class="dock">
         ${chat.cached && chat.session
           ? html`<div class="status" role="status" data-role="cached-note">Cached — the copy saved on this device; it updates when the server answers.</div>`
+          : nothing}
+        ${chat.unreachable
+          ? html`<div class="status" role="status" data-role="unreachable-note">Offline — this conversation is not saved on this device. What you send waits here and goes to it when the server is back.</div>`
           : nothing}
         ${chat.status === 'reconnecting'
           ? html`<div class="status" role="status" data-role="reconnecting">${icons.spinner()} Connection lost — reconnecting; the turn goes on on the server…</div>`

@@ -9,7 +9,6 @@ import type { UiStore } from '../state/ui-store.js';
 import { StoreController } from '../state/store.js';
 import { groupTurns, type AssistantTurn, type Turn } from '../state/turns.js';
 import type { Message } from '../api/client.js';
-import { api } from '../api/client.js';
 import { emit } from '../events.js';
 import { baseStyles } from '../shared/styles.js';
 import { icons } from '../shared/icons.js';
@@ -124,34 +123,21 @@ export class HermesTranscript extends LitElement {
   #onAction = async (e: HTMLElementEventMap['hermes-message-action']): Promise<void> => {
     e.stopPropagation();
     const chat = this.chat;
-    const id = chat?.sessionId;
-    if (!chat || !id) return;
+    if (!chat?.sessionId) return;
     try {
-      await this.#run(chat, id, e.detail);
+      await this.#run(chat, e.detail);
     } catch (err) {
       this.ui?.notify((err as Error).message, 'error');
     }
   };
 
-  async #run(chat: ChatStore, id: string, d: MessageActionDetail): Promise<void> {
+  async #run(chat: ChatStore, d: MessageActionDetail): Promise<void> {
     if (d.action === 'fork') {
-      const r = await api.branch(id, d.end);
+      const r = await chat.fork(d.end);
       void this.sessions?.refresh();
       emit(this, 'hermes-open-session', { sessionId: r.session_id });
-      return;
-    }
-    if (chat.status !== 'idle') return;
-    // Edit and retry both cut the transcript before a user message and send again.
-    const at = d.action === 'edit' ? d.index : chat.lastUserIndex();
-    const original = chat.messages[at];
-    if (at < 0 || original?.role !== 'user') return;
-    const turn = this.turns.find((t) => t.kind === 'user' && t.index === at);
-    const text = d.action === 'edit' ? d.text ?? '' : turn?.kind === 'user' ? turn.text : '';
-    if (!text.trim()) return;
-    const attachments = Array.isArray(original.attachments) ? (original.attachments as Array<{ path?: string }>).map((a) => a.path).filter((p): p is string => !!p) : [];
-    await api.truncate(id, at);
-    await chat.reload();
-    await chat.send(text, attachments.length ? { attachments } : {});
+    } else if (d.action === 'edit') await chat.edit(d.index, d.text ?? '');
+    else if (chat.status === 'idle') await chat.retry();
   }
 
   override render() {

@@ -2,7 +2,6 @@ import { LitElement, css, html, nothing } from 'lit';
 import { customElement, state } from 'lit/decorators.js';
 import { AGENT_PATHS as PATHS, apiUrl, type AgentInfo } from '../api/client.js';
 import { baseStyles } from '../shared/styles.js';
-import { MODELS_CHANGED } from '../events.js';
 
 /**
  * A quiet note in the composer bar when a Hermes Agent gateway answers instead of the builtin
@@ -18,12 +17,12 @@ export class HermesAgentBadge extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     void this.#load();
-    window.addEventListener(MODELS_CHANGED, this.#onChanged);
+    window.addEventListener('hermes-models-changed', this.#onChanged);
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    window.removeEventListener(MODELS_CHANGED, this.#onChanged);
+    window.removeEventListener('hermes-models-changed', this.#onChanged);
   }
 
   #onChanged = () => void this.#load();

@@ -2,6 +2,7 @@ import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
 import { baseStyles } from '../shared/styles.js';
 import { icons } from '../shared/icons.js';
+import { emit } from '../events.js';
 
 function sizeLabel(bytes: number): string {
   if (!bytes) return '';
@@ -43,7 +44,7 @@ export class HermesAttachmentChip extends LitElement {
   }
 
   #remove() {
-    this.dispatchEvent(new CustomEvent('remove', { bubbles: true, composed: true }));
+    emit(this, 'hermes-attachment-remove', null);
   }
 
   static override styles = [

@@ -16,11 +16,11 @@ import { SlashMenuController } from './slash-menu-controller.js';
 import { composerStyles } from './composer-styles.js';
 import { offlineCache } from '../offline/cache.js';
 import type { ModelCatalogView } from './hermes-model-picker.js';
-import { MODELS_CHANGED } from '../events.js';
 import './hermes-attachment-chip.js';
 import './hermes-model-picker.js';
 import './hermes-agent-badge.js';
 import './hermes-slash-menu.js';
+import type { HermesEvent } from '../events.js';
 
 const basename = (path: string) => path.replace(/[\\/]+$/, '').split(/[\\/]/).pop() || path;
 /** Phones: Enter makes a newline there (the on-screen keyboard has no Shift habit). */
@@ -66,12 +66,12 @@ export class HermesComposer extends LitElement {
     super.connectedCallback();
     this.#loadModels();
     api.workspaces().then((w) => (this.lastWorkspace = w.last || null), () => {});
-    window.addEventListener(MODELS_CHANGED, this.#onModelsChanged);
+    window.addEventListener('hermes-models-changed', this.#onModelsChanged);
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    window.removeEventListener(MODELS_CHANGED, this.#onModelsChanged);
+    window.removeEventListener('hermes-models-changed', this.#onModelsChanged);
   }
 
   #loadModels() {
@@ -192,7 +192,8 @@ export class HermesComposer extends LitElement {
     this.#setText('');
     this.attachments.clear();
     try {
-      if (chat.sessionId) {
+      // The session the view names, loaded or not (offline with no copy, it is queued for it).
+      if (chat.targetId) {
         await chat.send(text, { attachments });
       } else {
         this.#adopting = true;
@@ -294,12 +295,12 @@ export class HermesComposer extends LitElement {
         @drop=${this.#files.drop}
       >
         ${items.length
-          ? html`<hermes-slash-menu class="menu" .items=${items} .active=${Math.min(this.#menu.index, items.length - 1)} @slash-pick=${(e: CustomEvent<{ index: number }>) => this.#menu.pick(items, e.detail.index, true)}></hermes-slash-menu>`
+          ? html`<hermes-slash-menu class="menu" .items=${items} .active=${Math.min(this.#menu.index, items.length - 1)} @hermes-slash-pick=${(e: HermesEvent<'hermes-slash-pick'>) => this.#menu.pick(items, e.detail.index, true)}></hermes-slash-menu>`
           : nothing}
         ${this.attachments.items.length
           ? html`<div class="chips" data-role="attachments">
               ${this.attachments.items.map(
-                (a) => html`<hermes-attachment-chip .name=${a.name} .size=${a.size} .status=${a.status} .progress=${a.progress} .error=${a.error ?? ''} @remove=${() => this.attachments.remove(a.key)}></hermes-attachment-chip>`,
+                (a) => html`<hermes-attachment-chip .name=${a.name} .size=${a.size} .status=${a.status} .progress=${a.progress} .error=${a.error ?? ''} @hermes-attachment-remove=${() => this.attachments.remove(a.key)}></hermes-attachment-chip>`,
               )}
             </div>`
           : nothing}
@@ -326,8 +327,8 @@ export class HermesComposer extends LitElement {
             .value=${this.#model}
             .catalog=${this.catalog}
             .refreshing=${this.refreshingModels}
-            @model-change=${this.#onModelChange}
-            @models-refresh=${() => void this.#refreshModels()}
+            @hermes-model-change=${this.#onModelChange}
+            @hermes-models-refresh=${() => void this.#refreshModels()}
           ></hermes-model-picker>
           <hermes-agent-badge></hermes-agent-badge>
           <span class="spacer"></span>

@@ -2,6 +2,7 @@ import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import { baseStyles } from '../shared/styles.js';
 import { icons } from '../shared/icons.js';
+import { emit } from '../events.js';
 
 export interface ModelOptionView {
   id: string;
@@ -60,8 +61,8 @@ function matches(query: string, ...texts: string[]): boolean {
  * grouped by provider. Typing an id that is not listed and pressing Enter uses it as it is.
  * Shows `value` (the session's model) or, without one, the configured default.
  *
- * @fires model-change - detail: { model } (a model was picked or typed)
- * @fires models-refresh - the person asked for a fresh list (the owner refetches `catalog`)
+ * @fires hermes-model-change - detail: { model } (a model was picked or typed)
+ * @fires hermes-models-refresh - the person asked for a fresh list (the owner refetches `catalog`)
  */
 @customElement('hermes-model-picker')
 export class HermesModelPicker extends LitElement {
@@ -142,12 +143,12 @@ export class HermesModelPicker extends LitElement {
   #pick(id: string) {
     this.#toggle(false);
     this.renderRoot.querySelector<HTMLButtonElement>('.chip')?.focus();
-    if (id && id !== this.value) this.dispatchEvent(new CustomEvent('model-change', { detail: { model: id }, bubbles: true, composed: true }));
+    if (id && id !== this.value) emit(this, 'hermes-model-change', { model: id });
   }
 
   #refresh() {
     if (this.refreshing) return;
-    this.dispatchEvent(new CustomEvent('models-refresh', { bubbles: true, composed: true }));
+    emit(this, 'hermes-models-refresh', null);
   }
 
   #scrollActive() {

@@ -2,12 +2,13 @@ import { LitElement, css, html } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
 import { baseStyles } from '../shared/styles.js';
 import type { SlashItem } from './slash-commands.js';
+import { emit } from '../events.js';
 
 /**
  * The slash-command autocomplete list. Keyboard focus stays in the composer's textarea, which
  * moves `active`; this element only draws the rows and reports clicks.
  *
- * @fires slash-pick - detail: { index } (a row was clicked)
+ * @fires hermes-slash-pick - detail: { index } (a row was clicked)
  */
 @customElement('hermes-slash-menu')
 export class HermesSlashMenu extends LitElement {
@@ -29,7 +30,7 @@ export class HermesSlashMenu extends LitElement {
               data-value=${item.label}
               aria-selected=${i === this.active ? 'true' : 'false'}
               @mousedown=${(e: Event) => e.preventDefault()}
-              @click=${() => this.dispatchEvent(new CustomEvent('slash-pick', { detail: { index: i }, bubbles: true, composed: true }))}
+              @click=${() => emit(this, 'hermes-slash-pick', { index: i })}
             >
               <span class="label mono">${item.label}</span>
               ${item.hint ? html`<span class="hint mono">${item.hint}</span>` : ''}

@@ -1,8 +1,8 @@
-import { api, type Message } from '../api/client.js';
+import { api } from '../api/client.js';
 import type { ChatStore } from '../state/chat-store.js';
+import type { Unsent } from '../state/turns.js';
 import type { SessionsStore } from '../state/sessions-store.js';
 import type { UiStore } from '../state/ui-store.js';
-import { messageText } from '../state/turns.js';
 import { emit } from '../events.js';
 
 /** What a command may touch: the stores, plus the composer's own text, model and attachments. */
@@ -49,24 +49,11 @@ const sessionOf = (ctx: CommandContext) => {
 };
 const idleOf = (ctx: CommandContext) => need(ctx.chat.status === 'idle', 'Wait for the current reply to finish (or /stop it).');
 
-/** The user's text and attachment paths as sent (the server appends an "[Attached files: …]" line). */
-function unsend(m: Message): { text: string; paths: string[] } {
-  const paths = Array.isArray(m.attachments) ? (m.attachments as Array<{ path?: string }>).map((a) => a.path ?? '').filter(Boolean) : [];
-  const text = messageText(m);
-  return { text: paths.length ? text.replace(/\n\n\[Attached files: [^\]]*\]$/, '') : text, paths };
-}
-
 /** Drops the last exchange (from its user message on) and hands back what the user had sent. */
-async function dropLastExchange(ctx: CommandContext): Promise<{ text: string; paths: string[] } | null> {
-  const sid = sessionOf(ctx);
+async function dropLastExchange(ctx: CommandContext): Promise<Unsent | null> {
+  sessionOf(ctx);
   idleOf(ctx);
-  const at = ctx.chat.lastUserIndex();
-  if (at < 0) return null;
-  const sent = unsend(ctx.chat.messages[at]!);
-  await api.truncate(sid, (ctx.chat.session?._messages_offset ?? 0) + at);
-  await ctx.chat.reload();
-  ctx.sessions?.patch(sid, { message_count: ctx.chat.messages.length });
-  return sent;
+  return ctx.chat.undo();
 }
 
 export const COMMANDS: SlashCommand[] = [
@@ -110,9 +97,9 @@ export const COMMANDS: SlashCommand[] = [
     name: 'retry',
     description: 'Send the last message again',
     async run(ctx) {
-      const sent = await dropLastExchange(ctx);
-      if (!sent) return ctx.ui.notify('Nothing to retry.');
-      await ctx.chat.send(sent.text, { attachments: sent.paths });
+      sessionOf(ctx);
+      idleOf(ctx);
+      if (!(await ctx.chat.retry())) return ctx.ui.notify('Nothing to retry.');
     },
   },
   {
@@ -153,8 +140,8 @@ export const COMMANDS: SlashCommand[] = [
     name: 'branch',
     description: 'Fork this conversation',
     async run(ctx) {
-      const sid = sessionOf(ctx);
-      const fork = await api.branch(sid);
+      sessionOf(ctx);
+      const fork = await ctx.chat.fork();
       void ctx.sessions?.refresh();
       emit(ctx.host, 'hermes-open-session', { sessionId: fork.session_id });
       ctx.ui.notify(`Forked as “${fork.title}”.`);

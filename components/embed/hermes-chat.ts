@@ -1,7 +1,7 @@
 import { LitElement, css, html, nothing, unsafeCSS, type PropertyValues } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import { provide } from '@lit/context';
-import { api, ApiError, configureApi, type Message, type PendingApproval } from '../api/client.js';
+import { api, ApiError, configureApi, type Message } from '../api/client.js';
 import { ChatStore } from '../state/chat-store.js';
 import { SessionsStore } from '../state/sessions-store.js';
 import { UiStore } from '../state/ui-store.js';
@@ -9,31 +9,13 @@ import { chatContext, sessionsContext, uiContext } from '../state/contexts.js';
 import { StoreController } from '../state/store.js';
 import { baseStyles } from '../shared/styles.js';
 import { embedTokensCss } from './host-tokens.js';
+import { emit, type HermesEventMap } from '../events.js';
 import '../chat/hermes-chat-view.js';
 
-/** The events <hermes-chat> fires (all bubble and are composed). */
-export interface HermesChatEventMap {
-  /** Authorised and showing its session (null until the first message creates one). */
-  'hermes-ready': { sessionId: string | null };
-  /** A settled message: the user's (as stored) or the assistant's (when its turn ended). */
-  'hermes-message': { sessionId: string; role: 'user' | 'assistant'; content: string; message: Message };
-  'hermes-run-start': { sessionId: string; streamId: string };
-  'hermes-run-end': { sessionId: string; streamId: string };
-  /** A command waits for approval in the element's approval card. */
-  'hermes-approval': { sessionId: string; approval: PendingApproval };
-  /** `status` 401/403: not authorised; 0: the server cannot be reached. */
-  'hermes-error': { message: string; status?: number };
-}
+/** The events <hermes-chat> fires (all bubble and are composed); declared in the app's one event map. */
+export type HermesChatEventMap = Pick<HermesEventMap, 'hermes-ready' | 'hermes-message' | 'hermes-run-start' | 'hermes-run-end' | 'hermes-approval' | 'hermes-error'>;
 
 declare global {
-  interface HTMLElementEventMap {
-    'hermes-ready': CustomEvent<HermesChatEventMap['hermes-ready']>;
-    'hermes-message': CustomEvent<HermesChatEventMap['hermes-message']>;
-    'hermes-run-start': CustomEvent<HermesChatEventMap['hermes-run-start']>;
-    'hermes-run-end': CustomEvent<HermesChatEventMap['hermes-run-end']>;
-    'hermes-approval': CustomEvent<HermesChatEventMap['hermes-approval']>;
-    'hermes-error': CustomEvent<HermesChatEventMap['hermes-error']>;
-  }
   interface HTMLElementTagNameMap {
     'hermes-chat': HermesChat;
   }
@@ -135,7 +117,7 @@ export class HermesChat extends LitElement {
   async send(text: string): Promise<void> {
     if (this.phase !== 'ready') throw new Error(this.notice || 'Hermes is not ready');
     const options = this.model ? { model: this.model } : {};
-    if (this.chat.sessionId) await this.chat.send(text, options);
+    if (this.chat.targetId) await this.chat.send(text, options);
     else this.session = (await this.chat.startNew(text, options)) ?? this.session;
   }
 
@@ -212,8 +194,8 @@ export class HermesChat extends LitElement {
     this.#lastError = chat.error;
   }
 
-  #emit<K extends keyof HermesChatEventMap>(name: K, detail: HermesChatEventMap[K]): void {
-    this.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true }));
+  #emit<K extends keyof HermesChatEventMap>(name: K, detail: HermesEventMap[K]): void {
+    emit(this, name, detail);
   }
 
   /** The composer lives in the chat view's shadow root: pass the placeholder and model on. */

@@ -11,6 +11,7 @@ import { renderCheckStep, renderNotAllowed } from './check-step.js';
 import { renderProviderStep } from './provider-step.js';
 import { renderConnectStep } from './connect-step.js';
 import { renderFinishStep } from './finish-step.js';
+import { emit } from '../events.js';
 
 export type { Step } from './wizard-view.js';
 const STEPS: Array<[Step, string]> = [
@@ -26,7 +27,7 @@ const STEPS: Array<[Step, string]> = [
  * password. Done writes it all (POST /api/onboarding/setup) and marks the wizard finished;
  * "Skip" only marks it finished.
  *
- * @fires onboarding-done - detail: { status: OnboardingStatus | null } (finished or skipped: show the chat)
+ * @fires hermes-onboarding-done - detail: { status: OnboardingStatus | null } (finished or skipped: show the chat)
  */
 @customElement('hermes-onboarding')
 export class HermesOnboarding extends LitElement {
@@ -259,7 +260,7 @@ export class HermesOnboarding extends LitElement {
   }
 
   #finish(status: OnboardingStatus | null) {
-    this.dispatchEvent(new CustomEvent('onboarding-done', { detail: { status }, bubbles: true, composed: true }));
+    emit(this, 'hermes-onboarding-done', { status });
   }
 
   /** Enter anywhere in a step's fields submits it: one handler per step. */
@@ -354,8 +355,5 @@ export class HermesOnboarding extends LitElement {
 declare global {
   interface HTMLElementTagNameMap {
     'hermes-onboarding': HermesOnboarding;
-  }
-  interface HTMLElementEventMap {
-    'onboarding-done': CustomEvent<{ status: OnboardingStatus | null }>;
   }
 }

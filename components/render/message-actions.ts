@@ -1,4 +1,5 @@
 import { css } from 'lit';
+import { emit } from '../events.js';
 
 /** What a message's action buttons ask the transcript to do (it owns the session and the API). */
 export interface MessageActionDetail {
@@ -11,14 +12,8 @@ export interface MessageActionDetail {
   text?: string;
 }
 
-declare global {
-  interface HTMLElementEventMap {
-    'hermes-message-action': CustomEvent<MessageActionDetail>;
-  }
-}
-
 export function messageAction(from: EventTarget, detail: MessageActionDetail): void {
-  from.dispatchEvent(new CustomEvent('hermes-message-action', { detail, bubbles: true, composed: true }));
+  emit(from, 'hermes-message-action', detail);
 }
 
 /** The hover/focus action row under a message; always visible where there is no hover. */

@@ -5,6 +5,7 @@ import { baseStyles } from '../shared/styles.js';
 import { icons } from '../shared/icons.js';
 import { probeMessage } from '../onboarding/probe-messages.js';
 import { providerFormStyles } from './provider-form-styles.js';
+import { emit } from '../events.js';
 
 type Field = 'name' | 'base_url' | 'api_key' | 'models';
 const NAME = /^[a-z0-9_-]{1,40}$/;
@@ -14,7 +15,7 @@ const NAME = /^[a-z0-9_-]{1,40}$/;
  * an optional key and (for servers that list none) model ids. "Test" asks the endpoint for its
  * models through the server (POST /api/onboarding/probe) before saving.
  *
- * @fires provider-changed - detail: { provider, removed: false } (the endpoint was saved)
+ * @fires hermes-provider-changed - detail: { provider, removed: false } (the endpoint was saved)
  */
 @customElement('hermes-endpoint-form')
 export class HermesEndpointForm extends LitElement {
@@ -95,7 +96,7 @@ export class HermesEndpointForm extends LitElement {
       this.done = `Added “${name}”.`;
       clearTimeout(this.#doneTimer);
       this.#doneTimer = setTimeout(() => (this.done = ''), 4000);
-      this.dispatchEvent(new CustomEvent('provider-changed', { detail: { provider: `custom:${name}`, removed: false }, bubbles: true, composed: true }));
+      emit(this, 'hermes-provider-changed', { provider: `custom:${name}`, removed: false });
     } catch (err) {
       const message = (err as Error).message;
       const field = (['name', 'base_url', 'api_key', 'models'] as Field[]).find((f) => message.includes(f)) ?? null;

@@ -10,6 +10,7 @@ import { icons } from '../shared/icons.js';
 import { announceModelsChanged } from '../events.js';
 import { gatewayProbeMessage, withCode } from '../onboarding/probe-messages.js';
 import { providerFormStyles } from './provider-form-styles.js';
+import { emit } from '../events.js';
 
 export const DEFAULT_GATEWAY_URL = 'http://127.0.0.1:8642';
 
@@ -19,7 +20,7 @@ export const DEFAULT_GATEWAY_URL = 'http://127.0.0.1:8642';
  * path turns take and what it cannot do, or why it failed. A key typed here is only tried, never
  * kept: turns use HERMES_WEBUI_GATEWAY_API_KEY or Hermes' API_SERVER_KEY.
  *
- * @fires setting-saved - the URL was kept (the dialog says "Saved")
+ * @fires hermes-setting-saved - the URL was kept (the dialog says "Saved")
  */
 @customElement('hermes-gateway-settings')
 export class HermesGatewaySettings extends LitElement {
@@ -46,7 +47,7 @@ export class HermesGatewaySettings extends LitElement {
       this.draft = null;
       this.ui?.setSettings(settings);
       announceModelsChanged();
-      this.dispatchEvent(new Event('setting-saved', { bubbles: true, composed: true }));
+      emit(this, 'hermes-setting-saved', null);
     } catch (err) {
       this.draft = input.value;
       this.error = (err as Error).message;

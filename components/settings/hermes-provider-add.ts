@@ -4,6 +4,7 @@ import { api } from '../api/client.js';
 import { baseStyles } from '../shared/styles.js';
 import { icons } from '../shared/icons.js';
 import { providerFormStyles } from './provider-form-styles.js';
+import { emit } from '../events.js';
 
 /** A hosted provider a key can be added for (the server lists a provider once it has a key). */
 export interface HostedOption {
@@ -22,7 +23,7 @@ export const HOSTED: HostedOption[] = [
  * "Add a provider" in Settings → Providers: a hosted provider that has no key yet and its key
  * (a password field; only a masked form is ever shown back).
  *
- * @fires provider-changed - detail: { provider, removed: false } (the key was saved)
+ * @fires hermes-provider-changed - detail: { provider, removed: false } (the key was saved)
  */
 @customElement('hermes-provider-add')
 export class HermesProviderAdd extends LitElement {
@@ -70,7 +71,7 @@ export class HermesProviderAdd extends LitElement {
       this.done = `${label} added.`;
       clearTimeout(this.#doneTimer);
       this.#doneTimer = setTimeout(() => (this.done = ''), 4000);
-      this.dispatchEvent(new CustomEvent('provider-changed', { detail: { provider, removed: false }, bubbles: true, composed: true }));
+      emit(this, 'hermes-provider-changed', { provider, removed: false });
     } catch (err) {
       this.error = (err as Error).message;
     } finally {

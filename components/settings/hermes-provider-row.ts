@@ -4,6 +4,7 @@ import { api, type ProviderRow } from '../api/client.js';
 import { baseStyles } from '../shared/styles.js';
 import { icons } from '../shared/icons.js';
 import { providerFormStyles } from './provider-form-styles.js';
+import { emit } from '../events.js';
 
 type Mode = 'key' | 'remove';
 
@@ -12,7 +13,7 @@ type Mode = 'key' | 'remove';
  * password field; the key is never shown again, the server only answers masked) and "Remove…"
  * (asks first). The host carries `open` while a form is shown, so the row can give it full width.
  *
- * @fires provider-changed - detail: { provider, removed } (a key was saved or the provider removed)
+ * @fires hermes-provider-changed - detail: { provider, removed } (a key was saved or the provider removed)
  */
 @customElement('hermes-provider-row')
 export class HermesProviderRow extends LitElement {
@@ -43,7 +44,7 @@ export class HermesProviderRow extends LitElement {
     this.done = message;
     clearTimeout(this.#doneTimer);
     this.#doneTimer = setTimeout(() => (this.done = ''), 4000);
-    this.dispatchEvent(new CustomEvent('provider-changed', { detail: { provider: this.provider.id, removed }, bubbles: true, composed: true }));
+    emit(this, 'hermes-provider-changed', { provider: this.provider.id, removed });
   }
 
   async #saveKey(e: SubmitEvent) {

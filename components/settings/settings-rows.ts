@@ -65,7 +65,7 @@ export interface SettingsRowsContext {
   saveModel(id: string): Promise<void>;
   saveWorkspace(input: HTMLInputElement): Promise<void>;
   signOut(): Promise<void>;
-  /** A key or endpoint changed (the providers' rows fire provider-changed). */
+  /** A key or endpoint changed (the providers' rows fire hermes-provider-changed). */
   onProviderChanged: () => void;
   /** A nested control saved a setting on its own. */
   flashSaved: () => void;
@@ -211,7 +211,7 @@ function agentRow(c: SettingsRowsContext): Row[] {
               ${gateway ? html`Hermes Agent${s.gateway_base_url ? html` · <span class="mono">${s.gateway_base_url}</span>` : nothing}` : 'Built-in agent'}
             </span>`
           : html`${segmented('chat_backend', BACKENDS, s.chat_backend, (v) => c.saveBackend(v))}
-            ${gateway ? html`<hermes-gateway-settings @setting-saved=${c.flashSaved}></hermes-gateway-settings>` : nothing}`,
+            ${gateway ? html`<hermes-gateway-settings @hermes-setting-saved=${c.flashSaved}></hermes-gateway-settings>` : nothing}`,
     },
   ];
 }
@@ -239,7 +239,7 @@ function providerRows(c: SettingsRowsContext): Row[] {
     hint: providerHint(p),
     detail: () => providerState(p),
     keywords: `${common} ${p.id} ${p.kind} ${p.kind === 'custom' ? 'self-hosted openai-compatible' : ''} ${p.key_env ?? ''} ${p.base_url ?? ''} ${p.active ? 'active default' : ''} ${p.status} ${p.error ?? ''}`,
-    control: () => html`<hermes-provider-row .provider=${p} @provider-changed=${c.onProviderChanged}></hermes-provider-row>`,
+    control: () => html`<hermes-provider-row .provider=${p} @hermes-provider-changed=${c.onProviderChanged}></hermes-provider-row>`,
   }));
   const keyless = HOSTED.filter((h) => !list.providers.some((p) => p.id === h.id && p.key_set));
   if (keyless.length) {
@@ -249,7 +249,7 @@ function providerRows(c: SettingsRowsContext): Row[] {
       label: 'Hosted provider',
       hint: `Add an API key for ${keyless.map((h) => h.label).join(', ').replace(/, ([^,]*)$/, ' or $1')}.`,
       keywords: `${common} add hosted ${keyless.map((h) => `${h.id} ${h.key_env}`).join(' ')}`,
-      control: () => html`<hermes-provider-add .options=${keyless} @provider-changed=${c.onProviderChanged}></hermes-provider-add>`,
+      control: () => html`<hermes-provider-add .options=${keyless} @hermes-provider-changed=${c.onProviderChanged}></hermes-provider-add>`,
     });
   }
   rows.push({
@@ -258,7 +258,7 @@ function providerRows(c: SettingsRowsContext): Row[] {
     label: 'Self-hosted endpoint',
     hint: 'Any OpenAI-compatible API: vLLM, llama.cpp, TabbyAPI, Ollama or LM Studio on another machine.',
     keywords: `${common} add custom self-hosted openai-compatible base url vllm llama ollama lm studio local server`,
-    control: () => html`<hermes-endpoint-form @provider-changed=${c.onProviderChanged}></hermes-endpoint-form>`,
+    control: () => html`<hermes-endpoint-form @hermes-provider-changed=${c.onProviderChanged}></hermes-endpoint-form>`,
   });
   return rows;
 }

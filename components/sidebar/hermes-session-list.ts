@@ -5,6 +5,7 @@ import type { SessionListRow } from '../state/sessions-store.js';
 import { baseStyles } from '../shared/styles.js';
 import { bucketize, type ListItem } from './date-buckets.js';
 import './hermes-session-row.js';
+import { emit } from '../events.js';
 
 const MOBILE = '(max-width: 639px)';
 /** Rows drawn beyond each edge of the viewport, so fast scrolling never shows a gap. */
@@ -15,7 +16,7 @@ const OVERSCAN = 8;
  * of one height, and only the items in view (plus overscan) are in the DOM, so 10,000 sessions
  * scroll like 50. Arrow keys, Home/End and PageUp/PageDown move focus between sessions.
  *
- * @fires list-scroll - the list scrolled (menus anchored to a row close)
+ * @fires hermes-list-scroll - the list scrolled (menus anchored to a row close)
  */
 @customElement('hermes-session-list')
 export class HermesSessionList extends LitElement {
@@ -87,7 +88,7 @@ export class HermesSessionList extends LitElement {
 
   #onScroll = () => {
     this.offsetY = this.#viewport.scrollTop;
-    this.dispatchEvent(new Event('list-scroll'));
+    emit(this, 'hermes-list-scroll', null, { local: true });
   };
 
   /** Scrolls so a session is fully in view (with its bucket header when it leads the bucket). */

@@ -6,6 +6,7 @@ import { baseStyles } from '../shared/styles.js';
 import { icons } from '../shared/icons.js';
 import { safeColor } from './hermes-session-row.js';
 import type { SessionAction } from './session-actions.js';
+import { emit } from '../events.js';
 
 const GAP = 4;
 const MARGIN = 8;
@@ -14,9 +15,9 @@ const MARGIN = 8;
  * A session's ⋯ menu, floating beside its button: rename, pin, move to project (a sub-view),
  * archive, duplicate, export, delete (with a confirm step). Closes on outside click and Escape.
  *
- * @fires menu-action - detail: a SessionAction to run
- * @fires menu-rename - detail {id}: start renaming inline
- * @fires menu-close - detail {restoreFocus}: the menu wants to close
+ * @fires hermes-menu-action - detail: a SessionAction to run
+ * @fires hermes-menu-rename - detail {id}: start renaming inline
+ * @fires hermes-menu-close - detail {restoreFocus}: the menu wants to close
  */
 @customElement('hermes-session-menu')
 export class HermesSessionMenu extends LitElement {
@@ -61,11 +62,11 @@ export class HermesSessionMenu extends LitElement {
   }
 
   #close(restoreFocus: boolean) {
-    this.dispatchEvent(new CustomEvent('menu-close', { detail: { restoreFocus } }));
+    emit(this, 'hermes-menu-close', { restoreFocus }, { local: true });
   }
 
   #act(a: SessionAction) {
-    this.dispatchEvent(new CustomEvent('menu-action', { detail: a }));
+    emit(this, 'hermes-menu-action', a, { local: true });
   }
 
   // A link removed from the page during its click no longer downloads: close a tick later.
@@ -98,7 +99,7 @@ export class HermesSessionMenu extends LitElement {
   #main(r: SessionListRow) {
     const id = r.session_id;
     return html`
-      <button role="menuitem" data-action="rename" @click=${() => this.dispatchEvent(new CustomEvent('menu-rename', { detail: { id } }))}>${icons.edit()}Rename</button>
+      <button role="menuitem" data-action="rename" @click=${() => emit(this, 'hermes-menu-rename', { id }, { local: true })}>${icons.edit()}Rename</button>
       <button role="menuitem" data-action="pin" @click=${() => this.#act({ action: 'pin', id, pinned: !r.pinned })}>${icons.pin()}${r.pinned ? 'Unpin' : 'Pin'}</button>
       <button role="menuitem" data-action="move" aria-haspopup="menu" @click=${() => (this.view = 'move')}>
         ${icons.folder()}Move to project<span class="end">${icons.chevron()}</span>

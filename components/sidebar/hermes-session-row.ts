@@ -34,8 +34,8 @@ export function highlight(preview: string, query: string) {
  *
  * Its own events are composed so they reach the sidebar across the list's shadow root.
  *
- * @fires row-menu - the ⋯ button was pressed; detail {id, anchor: DOMRect}
- * @fires row-rename - inline rename finished; detail {id, title} (title null: cancelled)
+ * @fires hermes-row-menu - the ⋯ button was pressed; detail {id, anchor: DOMRect}
+ * @fires hermes-row-rename - inline rename finished; detail {id, title} (title null: cancelled)
  * @fires hermes-open-session - the row was chosen
  */
 @customElement('hermes-session-row')
@@ -70,12 +70,12 @@ export class HermesSessionRow extends LitElement {
   #menu(e: Event) {
     e.stopPropagation();
     const anchor = (e.currentTarget as HTMLElement).getBoundingClientRect();
-    this.dispatchEvent(new CustomEvent('row-menu', { detail: { id: this.row.session_id, anchor }, bubbles: true, composed: true }));
+    emit(this, 'hermes-row-menu', { id: this.row.session_id, anchor });
   }
 
   #finish(title: string | null) {
     if (!this.renaming) return;
-    this.dispatchEvent(new CustomEvent('row-rename', { detail: { id: this.row.session_id, title }, bubbles: true, composed: true }));
+    emit(this, 'hermes-row-rename', { id: this.row.session_id, title });
   }
 
   #renameKey(e: KeyboardEvent) {

@@ -15,6 +15,7 @@ import './hermes-session-list.js';
 import './hermes-session-menu.js';
 import './hermes-project-chips.js';
 import './hermes-agent-sessions.js';
+import type { HermesEvent } from '../events.js';
 
 /**
  * The sidebar column: "New chat" and search on top, project chips, the (virtual) session list
@@ -162,9 +163,9 @@ export class HermesSidebar extends LitElement {
         .projectColors=${this.#projectColors(s)}
         .renamingId=${this.renamingId}
         .menuId=${this.menu?.id ?? null}
-        @row-menu=${this.#onRowMenu}
-        @row-rename=${this.#onRowRename}
-        @list-scroll=${() => this.menu && this.#closeMenu(false)}
+        @hermes-row-menu=${this.#onRowMenu}
+        @hermes-row-rename=${this.#onRowRename}
+        @hermes-list-scroll=${() => this.menu && this.#closeMenu(false)}
       >
         <div slot="empty">${this.#empty(s)}</div>
       </hermes-session-list>
@@ -180,9 +181,9 @@ export class HermesSidebar extends LitElement {
             .row=${menuRow}
             .projects=${s.projects}
             .anchor=${this.menu!.anchor}
-            @menu-action=${this.#onAction}
-            @menu-rename=${this.#onMenuRename}
-            @menu-close=${(e: CustomEvent<{ restoreFocus: boolean }>) => this.#closeMenu(e.detail.restoreFocus)}
+            @hermes-menu-action=${this.#onAction}
+            @hermes-menu-rename=${this.#onMenuRename}
+            @hermes-menu-close=${(e: HermesEvent<'hermes-menu-close'>) => this.#closeMenu(e.detail.restoreFocus)}
           ></hermes-session-menu>`
         : nothing}
     `;

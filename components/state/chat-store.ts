@@ -1,20 +1,23 @@
-import { api, apiLinkUrl, ApiError, connectivity, type ApiSession, type Message, type PendingApproval, type PendingClarify } from '../api/client.js';
+import { api, ApiError, type ApiSession, type Message, type PendingApproval, type PendingClarify } from '../api/client.js';
 import { offlineCache, type OutboxItem } from '../offline/cache.js';
 import { Store } from './store.js';
-import { emptyAssistantTurn, isToolError, type AssistantTurn } from './turns.js';
+import { emptyAssistantTurn, unsend, type AssistantTurn, type Unsent } from './turns.js';
+import { Outbox } from './outbox.js';
+import { RunStream } from './run-stream.js';
+import { runHandlers } from './run-handlers.js';
 
 export type RunStatus = 'idle' | 'starting' | 'running' | 'reconnecting';
 
-/** Events that end a stream (after them the server closes it). */
-const CLOSING = new Set(['stream_end', 'cancel', 'apperror']);
-
 /**
- * The open chat: its stored transcript, the turn being streamed right now, and what that turn
- * waits on (approval, clarification). Attaches to the session's live run, resuming with
- * Last-Event-ID after drops, and settles from the server's own copy when the run ends.
+ * The open chat: its stored transcript, the turn being streamed right now (a RunStream), what
+ * that turn waits on (approval, clarification), the Outbox of messages typed offline, and the
+ * operations on the conversation (send, fork, edit, retry, undo). Settles from the server's
+ * own copy when a run ends.
  */
 export class ChatStore extends Store {
   session: ApiSession | null = null;
+  /** The session the view names (the URL's), even while it cannot be loaded. */
+  openedId: string | null = null;
   /** Settled messages (for a running turn: up to and including its user message). */
   messages: Message[] = [];
   live: AssistantTurn | null = null;
@@ -28,11 +31,22 @@ export class ChatStore extends Store {
   loading = false;
   /** The transcript shown is the copy kept in IndexedDB (the server has not answered yet, or cannot). */
   cached = false;
-  /** Messages typed while the server was unreachable, oldest first (persisted; sent when back). */
-  outbox: OutboxItem[] = [];
-  #draining: Promise<void> | null = null;
+  /** The server cannot be reached and this device has no copy of the opened session. */
+  unreachable = false;
 
-  #source: EventSource | null = null;
+  readonly #outbox = new Outbox({
+    waitIdle: (sid) => this.#waitIdle(sid),
+    started: (sid, r) => this.#startedElsewhere(sid, r),
+    created: (id) => this.onSessionCreated?.(id),
+    failed: (message) => {
+      this.error = message;
+    },
+    changed: () => {
+      this.messages = this.#withQueued(this.messages);
+      this.changed();
+    },
+  });
+  #stream: RunStream | null = null;
   #openToken = 0;
 
   /** Called when a message queued in the empty view has created its session (open it, list it). */
@@ -45,11 +59,22 @@ export class ChatStore extends Store {
     return this.session?.session_id ?? null;
   }
 
+  /** Where a message typed now belongs: the loaded session, else the one the view names. */
+  get targetId(): string | null {
+    return this.session?.session_id ?? this.openedId;
+  }
+
+  /** Messages typed while the server was unreachable, oldest first (persisted; sent when back). */
+  get outbox(): readonly OutboxItem[] {
+    return this.#outbox.items;
+  }
+
   /** Opens a session: loads it and, if a turn is running, attaches to its stream from the start. */
   async open(id: string | null): Promise<void> {
     const token = ++this.#openToken;
     this.#detach();
     this.session = null;
+    this.openedId = id;
     this.messages = [];
     this.live = null;
     this.approval = null;
@@ -58,6 +83,7 @@ export class ChatStore extends Store {
     this.status = 'idle';
     this.streamId = null;
     this.cached = false;
+    this.unreachable = false;
     if (!id) {
       // The empty view shows what was queued there while offline.
       this.messages = this.#withQueued([]);
@@ -81,12 +107,19 @@ export class ChatStore extends Store {
       void offlineCache.saveTranscript(session);
     } catch (err) {
       if (token !== this.#openToken) return;
-      const copy = err instanceof ApiError && err.status === 0 ? await stored : undefined;
+      const offline = err instanceof ApiError && err.status === 0;
+      const copy = offline ? await stored : undefined;
       if (token !== this.#openToken) return;
       if (copy) {
         if (!this.cached) this.#showCached(copy);
+      } else if (offline) {
+        // Nothing to show, but the session is known by its id: what is typed is queued for it.
+        this.unreachable = true;
+        this.messages = this.#withQueued([]);
       } else if (err instanceof ApiError && err.status === 404) {
         this.error = 'This session no longer exists.';
+        // Nothing to send to: what is typed here starts a new conversation.
+        this.openedId = null;
         void offlineCache.forgetTranscript(id);
       } else this.error = (err as Error).message;
     } finally {
@@ -104,86 +137,30 @@ export class ChatStore extends Store {
     this.cached = true;
   }
 
-  /** `messages` followed by this session's outbox entries, shown as queued user messages. */
   #withQueued(messages: Message[]): Message[] {
-    const settled = messages.filter((m) => !m._queued);
-    const id = this.sessionId;
-    const queued = this.outbox.filter((i) => i.sessionId === id).map((i): Message => ({ role: 'user', content: i.text, timestamp: i.createdAt / 1000, _queued: true, _outbox_id: i.id }));
-    return queued.length ? [...settled, ...queued] : settled;
+    return this.#outbox.shownWith(messages, this.targetId);
   }
 
   /** Reads the persisted outbox (at startup) and shows what belongs to the open session. */
-  async loadOutbox(): Promise<void> {
-    this.outbox = await offlineCache.outbox();
-    this.messages = this.#withQueued(this.messages);
-    this.changed();
+  loadOutbox(): Promise<void> {
+    return this.#outbox.load();
   }
 
-  /**
-   * Sends queued messages, oldest first, each exactly once: an entry leaves the outbox (written
-   * at once) as soon as the server has accepted it; the next waits for that run to end. Stops
-   * while the server is unreachable; the connection store calls again when it is back.
-   */
+  /** Sends queued messages in order (see Outbox.drain). */
   drainOutbox(): Promise<void> {
-    this.#draining ??= (async () => {
-      try {
-        for (;;) {
-          const item = this.outbox[0];
-          if (!item) return;
-          if (!item.sessionId) {
-            // Typed in the empty view while offline: the conversation starts now.
-            let created: ApiSession;
-            try {
-              created = await api.newSession({});
-            } catch (err) {
-              if (err instanceof ApiError && err.status === 0) return;
-              this.error = `A queued message could not be sent: ${(err as Error).message}`;
-              await this.#dropQueued(item);
-              continue;
-            }
-            // Recorded before anything is sent, so a drop now cannot start a second session.
-            await offlineCache.reassign(item.id, created.session_id);
-            this.outbox = this.outbox.map((i) => (i.id === item.id ? { ...i, sessionId: created.session_id } : i));
-            this.onSessionCreated?.(created.session_id);
-            continue;
-          }
-          const sid = item.sessionId;
-          await this.#waitIdle(sid);
-          let r: Awaited<ReturnType<typeof api.startChat>>;
-          try {
-            r = await api.startChat({ session_id: sid, message: item.text });
-          } catch (err) {
-            if (err instanceof ApiError && err.status === 0) return;
-            if (err instanceof ApiError && err.status === 409) {
-              await new Promise((res) => setTimeout(res, 500));
-              continue;
-            }
-            this.error = `A queued message could not be sent: ${(err as Error).message}`;
-            await this.#dropQueued(item);
-            continue;
-          }
-          await this.#dropQueued(item);
-          this.onSessionChanged?.(sid, { title: r.title, active_stream_id: r.stream_id, updated_at: Date.now() / 1000 });
-          if (this.sessionId === sid) {
-            const stored = await api.session(sid).catch(() => null);
-            if (stored && this.sessionId === sid) {
-              this.cached = false;
-              this.#adopt(stored.active_stream_id ? stored : { ...stored, active_stream_id: r.stream_id, pending_started_at: r.pending_started_at });
-              this.changed();
-            }
-          }
-        }
-      } finally {
-        this.#draining = null;
-      }
-    })();
-    return this.#draining;
+    return this.#outbox.drain();
   }
 
-  async #dropQueued(item: OutboxItem): Promise<void> {
-    this.outbox = this.outbox.filter((i) => i.id !== item.id);
-    await offlineCache.dequeue(item.id);
-    this.messages = this.#withQueued(this.messages);
+  /** A queued message started its turn: if its session is the one shown, follow the run. */
+  async #startedElsewhere(sid: string, r: Awaited<ReturnType<typeof api.startChat>>): Promise<void> {
+    this.onSessionChanged?.(sid, { title: r.title, active_stream_id: r.stream_id, updated_at: Date.now() / 1000 });
+    if (this.targetId !== sid) return;
+    const stored = await api.session(sid).catch(() => null);
+    if (!stored || this.targetId !== sid) return;
+    this.cached = false;
+    this.unreachable = false;
+    this.#adopt(stored.active_stream_id ? stored : { ...stored, active_stream_id: r.stream_id, pending_started_at: r.pending_started_at });
+    void offlineCache.saveTranscript(stored);
     this.changed();
   }
 
@@ -217,11 +194,15 @@ export class ChatStore extends Store {
   }
 
   async send(text: string, options: { attachments?: string[]; model?: string | null } = {}): Promise<void> {
-    const session = this.session;
-    if (!session || this.status !== 'idle') return;
     const message = text.trim();
-    if (!message) return;
-    if (this.outbox.some((i) => i.sessionId === session.session_id)) {
+    if (!message || this.status !== 'idle') return;
+    const session = this.session;
+    if (!session) {
+      // The named session could not be loaded (offline, no copy here): queue it for that session.
+      if (this.unreachable && this.openedId && !options.attachments?.length) return this.queue(this.openedId, message);
+      throw new Error(this.error ?? (this.loading ? 'The conversation is still loading.' : 'Open a conversation first.'));
+    }
+    if (this.#outbox.has(session.session_id)) {
       // Earlier messages still wait: this one goes after them, in order.
       await this.queue(session.session_id, message);
       void this.drainOutbox();
@@ -256,11 +237,8 @@ export class ChatStore extends Store {
   }
 
   /** Puts a message in the outbox (persisted at once) and shows it as queued. */
-  async queue(sessionId: string | null, text: string): Promise<void> {
-    const item = await offlineCache.enqueue({ sessionId, text });
-    this.outbox = [...this.outbox, item];
-    this.messages = this.#withQueued(this.messages);
-    this.changed();
+  queue(sessionId: string | null, text: string): Promise<void> {
+    return this.#outbox.add(sessionId, text);
   }
 
   /**
@@ -273,7 +251,7 @@ export class ChatStore extends Store {
     try {
       session = await api.newSession({ ...(options.model ? { model: options.model } : {}), ...(options.workspace ? { workspace: options.workspace } : {}) });
     } catch (err) {
-      if (err instanceof ApiError && err.status === 0 && !options.attachments?.length && this.sessionId === null && text.trim()) {
+      if (err instanceof ApiError && err.status === 0 && !options.attachments?.length && this.targetId === null && text.trim()) {
         // Offline in the empty view: queued; the session is created when the server is back.
         await this.queue(null, text.trim());
         return null;
@@ -283,12 +261,62 @@ export class ChatStore extends Store {
     ++this.#openToken;
     this.#detach();
     this.session = session;
+    this.openedId = session.session_id;
     this.messages = [];
     this.live = null;
     this.status = 'idle';
     this.onSessionChanged?.(session.session_id, {});
     await this.send(text, options);
     return session.session_id;
+  }
+
+  // ---- Operations on the conversation ------------------------------------------------------
+
+  /** Transcript index (in `messages`) → index in the whole stored transcript. */
+  #absolute(index: number): number {
+    return (this.session?._messages_offset ?? 0) + index;
+  }
+
+  /** Forks the conversation, keeping its first `end` messages (all when absent); resolves with the fork. */
+  async fork(end?: number): Promise<{ session_id: string; title: string }> {
+    const sid = this.sessionId;
+    if (!sid) throw new Error('Open a conversation first.');
+    return api.branch(sid, end === undefined ? undefined : this.#absolute(end));
+  }
+
+  /** Cuts the transcript before the user message at `index` and sends `text` in its place. */
+  async edit(index: number, text: string): Promise<void> {
+    const original = this.messages[index];
+    if (this.status !== 'idle' || original?.role !== 'user' || !text.trim()) return;
+    const { paths } = unsend(original);
+    await this.#cutAt(index);
+    await this.send(text, paths.length ? { attachments: paths } : {});
+  }
+
+  /** Sends the last user message again, in place of the reply it got. False when there is none. */
+  async retry(): Promise<boolean> {
+    const sent = await this.undo();
+    if (!sent) return false;
+    await this.send(sent.text, sent.paths.length ? { attachments: sent.paths } : {});
+    return true;
+  }
+
+  /** Drops the last exchange (from its user message on); resolves with what the user had sent. */
+  async undo(): Promise<Unsent | null> {
+    if (this.status !== 'idle') throw new Error('Wait for the current reply to finish (or /stop it).');
+    const at = this.lastUserIndex();
+    if (at < 0) return null;
+    const sent = unsend(this.messages[at]!);
+    await this.#cutAt(at);
+    return sent;
+  }
+
+  async #cutAt(index: number): Promise<void> {
+    const sid = this.sessionId;
+    if (!sid) return;
+    await api.truncate(sid, this.#absolute(index));
+    await this.reload();
+    this.onSessionChanged?.(sid, { message_count: this.session?.message_count ?? this.messages.length });
   }
 
   async cancel(): Promise<void> {
@@ -323,9 +351,14 @@ export class ChatStore extends Store {
     }
   }
 
-  /** Reloads the stored session (after an edit elsewhere: truncate, clear, rename). */
+  /** Reloads the stored session (after an edit elsewhere: truncate, clear, rename; or back online). */
   async reload(): Promise<void> {
-    if (!this.sessionId || this.status !== 'idle') return;
+    if (!this.sessionId) {
+      // Back online with nothing loaded: load the session the view names.
+      if (this.unreachable && this.openedId && this.status === 'idle') await this.open(this.openedId);
+      return;
+    }
+    if (this.status !== 'idle') return;
     const session = await api.session(this.sessionId);
     if (this.sessionId !== session.session_id) return;
     this.cached = false;
@@ -334,106 +367,30 @@ export class ChatStore extends Store {
     this.changed();
   }
 
+  // ---- The live run ------------------------------------------------------------------------
+
   #attach(streamId: string): void {
     this.#detach();
     this.streamId = streamId;
     this.status = 'running';
     this.live = emptyAssistantTurn(this.messages.length);
-    const source = new EventSource(apiLinkUrl(`/api/chat/stream?stream_id=${encodeURIComponent(streamId)}`));
-    this.#source = source;
-    const on = (name: string, handler: (data: any) => void) =>
-      source.addEventListener(name, (e) => {
-        if (this.#source !== source) return;
-        if (this.status === 'reconnecting') this.status = 'running';
-        let data: any = {};
-        try {
-          data = JSON.parse((e as MessageEvent).data);
-        } catch {
-          return;
-        }
-        handler(data);
-        if (CLOSING.has(name)) this.#detach();
-      });
     const live = () => this.live ?? (this.live = emptyAssistantTurn(this.messages.length));
-    on('token', (d) => {
-      live().text += d.text ?? '';
-      this.changedNextFrame();
-    });
-    on('reasoning', (d) => {
-      live().reasoning += d.text ?? '';
-      this.changedNextFrame();
-    });
-    on('tool', (d) => {
-      live().tools.push({ id: d.tool_call_id, name: d.name, preview: d.preview?.replace(new RegExp(`^${d.name}\\s*`), '') ?? '', args: d.args ?? {}, status: 'running' });
-      this.changedNextFrame();
-    });
-    on('tool_complete', (d) => {
-      const t = live().tools.find((x) => x.id === d.tool_call_id);
-      if (t) {
-        t.status = d.is_error || isToolError(String(d.result ?? '')) ? 'error' : 'done';
-        t.duration = d.duration;
-        t.result = d.result;
-      }
-      this.changedNextFrame();
-    });
-    on('approval', (d) => {
-      this.approval = d;
-      this.onSessionChanged?.(this.sessionId!, { attention: true });
-      this.changed();
-    });
-    on('clarify', (d) => {
-      this.clarify = d;
-      this.onSessionChanged?.(this.sessionId!, { attention: true });
-      this.changed();
-    });
-    on('compressing', () => {
-      live().compression = 'compressing';
-      this.changed();
-    });
-    on('compressed', () => {
-      live().compression = 'compressed';
-      this.changed();
-    });
-    on('metering', (d) => {
-      this.tps = typeof d.tps === 'number' ? d.tps : null;
-    });
-    on('todo_state', (d) => {
-      this.todos = d.todos ?? [];
-      this.changed();
-    });
-    on('warning', (d) => {
-      live().warnings.push(String(d.message ?? 'Warning'));
-      this.changed();
-    });
-    on('title', (d) => {
-      if (this.session) this.session = { ...this.session, title: d.title };
-      this.onSessionChanged?.(d.session_id, { title: d.title });
-      this.changed();
-    });
-    on('done', (d) => this.#settle(d.session));
-    on('cancel', (d) => this.#settle(d.session));
-    on('apperror', (d) => {
-      if (d.session) this.#settle(d.session);
-      else {
-        live().error = { message: d.message, type: d.type, hint: d.hint };
-        this.status = 'idle';
-        this.changed();
-      }
-    });
-    on('stream_end', () => {});
-    source.onerror = () => {
-      if (this.#source !== source) return;
-      connectivity.dispatchEvent(new Event('unreachable'));
-      if (source.readyState === EventSource.CONNECTING) {
-        // The browser retries with Last-Event-ID; say so honestly meanwhile.
-        this.status = 'reconnecting';
-        this.changed();
-      } else {
+    this.#stream = new RunStream(
+      streamId,
+      runHandlers(this, live, { frame: () => this.changedNextFrame(), now: () => this.changed(), settle: (session) => this.#settle(session) }),
+      {
+        onEvent: () => {
+          if (this.status === 'reconnecting') this.status = 'running';
+        },
+        onReconnecting: () => {
+          // The browser retries with Last-Event-ID; say so honestly meanwhile.
+          this.status = 'reconnecting';
+          this.changed();
+        },
         // Closed for good (the stream is gone): the stored session says how the turn ended.
-        this.#detach();
-        void this.#recover();
-      }
-    };
+        onLost: () => void this.#recover(),
+      },
+    );
   }
 
   /** The turn finished: the transcript is the server's copy from now on. */
@@ -467,8 +424,8 @@ export class ChatStore extends Store {
   }
 
   #detach(): void {
-    this.#source?.close();
-    this.#source = null;
+    this.#stream?.close();
+    this.#stream = null;
   }
 
   /** Applies a metadata change made elsewhere (the sidebar renamed or pinned this session). */

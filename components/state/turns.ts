@@ -1,4 +1,5 @@
 import type { Message } from '../api/client.js';
+import { isToolErrorResult, toolRowTarget } from '../../src/shared/run-event-rules.js';
 
 /** One tool call of an assistant turn, as the activity disclosure shows it. */
 export interface ToolView {
@@ -25,6 +26,8 @@ export interface AssistantTurn {
   interrupted?: boolean;
   partial?: boolean;
   compression?: 'compressing' | 'compressed';
+  /** Live only: the model call is being retried (the `retrying` event) until it streams again. */
+  retrying?: { attempt: number; max: number; reason: string } | undefined;
   warnings: string[];
 }
 
@@ -40,8 +43,20 @@ export type Turn = UserTurn | AssistantTurn;
 export function messageText(m: Message): string {
   const c = m.content;
   if (typeof c === 'string') return c;
-  if (Array.isArray(c)) return c.map((p: any) => (p && typeof p.text === 'string' ? p.text : '')).join('\n');
+  if (Array.isArray(c)) return c.map((p: { text?: unknown } | null) => (p && typeof p.text === 'string' ? p.text : '')).join('\n');
   return '';
+}
+
+/** The text and attachment paths of a sent user message (the server appends an "[Attached files: …]" line). */
+export interface Unsent {
+  text: string;
+  paths: string[];
+}
+
+export function unsend(m: Message): Unsent {
+  const paths = Array.isArray(m.attachments) ? (m.attachments as Array<{ path?: string }>).map((a) => a.path ?? '').filter(Boolean) : [];
+  const text = messageText(m);
+  return { text: paths.length ? text.replace(/\n\n\[Attached files: [^\]]*\]$/, '') : text, paths };
 }
 
 function toolArgs(raw: string | undefined): Record<string, unknown> {
@@ -51,15 +66,6 @@ function toolArgs(raw: string | undefined): Record<string, unknown> {
   } catch {
     return { arguments: raw };
   }
-}
-
-function previewOf(name: string, args: Record<string, unknown>): string {
-  const first = args.command ?? args.path ?? args.pattern ?? args.question ?? args.action ?? '';
-  return typeof first === 'string' ? first : JSON.stringify(first);
-}
-
-export function isToolError(result: string): boolean {
-  return /^\s*\{\s*"error"\s*:/.test(result) || result.startsWith('BLOCKED:');
 }
 
 export function emptyAssistantTurn(index: number): AssistantTurn {
@@ -92,7 +98,7 @@ export function groupTurns(messages: readonly Message[], offset = 0): Turn[] {
       const result = messageText(m);
       if (view) {
         view.result = result;
-        view.status = isToolError(result) ? 'error' : 'done';
+        view.status = isToolErrorResult(result) ? 'error' : 'done';
       }
       return;
     }
@@ -107,7 +113,7 @@ export function groupTurns(messages: readonly Message[], offset = 0): Turn[] {
     if (typeof m.reasoning === 'string' && m.reasoning) turn.reasoning = turn.reasoning ? `${turn.reasoning}\n\n${m.reasoning}` : m.reasoning;
     for (const call of (m.tool_calls as Array<{ id: string; function: { name: string; arguments: string } }> | undefined) ?? []) {
       const args = toolArgs(call.function?.arguments);
-      turn.tools.push({ id: call.id, name: call.function?.name ?? 'tool', preview: previewOf(call.function?.name ?? '', args), args, status: m._partial ? 'error' : 'running' });
+      turn.tools.push({ id: call.id, name: call.function?.name ?? 'tool', preview: toolRowTarget(call.function?.name ?? 'tool', args), args, status: m._partial ? 'error' : 'running' });
     }
   });
   // A call whose result never came (cancelled) is not still running.

@@ -2,6 +2,7 @@ import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import { api } from '../api/client.js';
 import { baseStyles } from '../shared/styles.js';
+import { emit } from '../events.js';
 
 /**
  * A plain textarea editor for one workspace file: Save / Cancel, a dirty mark, Ctrl/Cmd+S.
@@ -39,7 +40,7 @@ export class HermesFileEditor extends LitElement {
     const content = this.draft;
     try {
       await api.saveFile(this.sessionId, this.path, content);
-      this.dispatchEvent(new CustomEvent('saved', { detail: { content } }));
+      emit(this, 'hermes-file-saved', { content }, { local: true });
     } catch (err) {
       this.error = (err as Error).message;
     } finally {
@@ -68,7 +69,7 @@ export class HermesFileEditor extends LitElement {
         <span class="state meta" aria-live="polite">
           ${this.saving ? 'Saving…' : this.dirty ? html`<span class="dot" data-role="dirty"></span>Unsaved changes` : 'No changes'}
         </span>
-        <button class="outline" data-action="cancel" @click=${() => this.dispatchEvent(new Event('cancel'))}>Cancel</button>
+        <button class="outline" data-action="cancel" @click=${() => emit(this, 'hermes-edit-cancel', null, { local: true })}>Cancel</button>
         <button class="primary" data-action="save" ?disabled=${this.saving || !this.dirty} title="Save (Ctrl+S)" @click=${() => this.save()}>Save</button>
       </div>
       ${this.error ? html`<div class="error" role="alert">${this.error}</div>` : nothing}

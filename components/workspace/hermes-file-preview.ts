@@ -7,6 +7,8 @@ import { icons } from '../shared/icons.js';
 import { previewStyles } from './file-preview-styles.js';
 import './hermes-file-editor.js';
 import '../chat/hermes-markdown.js';
+import type { HermesEvent } from '../events.js';
+import { emit } from '../events.js';
 
 export type PreviewKind = 'text' | 'markdown' | 'image' | 'download';
 type View =
@@ -111,11 +113,11 @@ export class HermesFilePreview extends LitElement {
         .sessionId=${sid}
         .path=${path}
         .content=${v.content}
-        @saved=${(e: CustomEvent<{ content: string }>) => {
+        @hermes-file-saved=${(e: HermesEvent<'hermes-file-saved'>) => {
           this.view = { ...v, content: e.detail.content, size: new Blob([e.detail.content]).size };
           this.editing = false;
         }}
-        @cancel=${() => (this.editing = false)}
+        @hermes-edit-cancel=${() => (this.editing = false)}
       ></hermes-file-editor>`;
     }
     if (v.kind === 'markdown') return html`<div class="markdown" data-kind="markdown"><hermes-markdown .text=${v.content}></hermes-markdown></div>`;
@@ -144,7 +146,7 @@ export class HermesFilePreview extends LitElement {
         ${this.sessionId && v.kind !== 'download' && v.kind !== 'error'
           ? html`<a class="icon-button" title="Download" aria-label="Download file" href=${api.rawUrl(this.sessionId, this.path, true)} download>${icons.download()}</a>`
           : nothing}
-        <button class="icon-button" title="Close preview" aria-label="Close preview" data-action="close-preview" @click=${() => this.dispatchEvent(new Event('close'))}>${icons.close()}</button>
+        <button class="icon-button" title="Close preview" aria-label="Close preview" data-action="close-preview" @click=${() => emit(this, 'hermes-preview-close', null, { local: true })}>${icons.close()}</button>
       </header>
       ${this.#body()}
     `;

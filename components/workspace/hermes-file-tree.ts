@@ -134,7 +134,7 @@ export class HermesFileTree extends LitElement {
       let to = '';
       if (await this.#act(async () => (to = (await api.renameFile(sid, edit.path, name)).path))) {
         this.focused = to;
-        this.dispatchEvent(new CustomEvent('renamed', { detail: { from: edit.path, to } }));
+        emit(this, 'hermes-file-renamed', { from: edit.path, to }, { local: true });
       }
       return;
     }
@@ -148,7 +148,7 @@ export class HermesFileTree extends LitElement {
   async #delete(entry: FileEntry): Promise<void> {
     this.confirming = null;
     const ok = await this.#act(() => api.deleteFile(this.sessionId!, entry.path, entry.is_dir));
-    if (ok) this.dispatchEvent(new CustomEvent('deleted', { detail: { path: entry.path } }));
+    if (ok) emit(this, 'hermes-file-deleted', { path: entry.path }, { local: true });
   }
 
   #onKeyDown(e: KeyboardEvent): void {

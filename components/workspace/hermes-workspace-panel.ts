@@ -11,6 +11,7 @@ import './hermes-file-tree.js';
 import './hermes-file-preview.js';
 import type { HermesFileTree } from './hermes-file-tree.js';
 import type { HermesFilePreview } from './hermes-file-preview.js';
+import { emit } from '../events.js';
 
 const glyph = (d: string) =>
   svg`<svg width="16" height="16" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="1.8" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true"><path d=${d} /></svg>`;
@@ -105,18 +106,18 @@ export class HermesWorkspacePanel extends LitElement {
               <button class="icon-button" title="New folder" aria-label="New folder" data-action="new-dir" @click=${() => this.tree?.startCreate('dir')}>${newFolderIcon}</button>
               <button class="icon-button" title="Refresh" aria-label="Refresh files" data-action="refresh" @click=${() => this.tree?.refresh()}>${icons.retry()}</button>`
           : nothing}
-        <button class="icon-button close" title="Close panel" aria-label="Close workspace panel" data-action="close" @click=${() => this.dispatchEvent(new Event('close'))}>${icons.close()}</button>
+        <button class="icon-button close" title="Close panel" aria-label="Close workspace panel" data-action="close" @click=${() => emit(this, 'hermes-panel-close', null, { local: true })}>${icons.close()}</button>
       </header>
       ${sid
         ? html`<div class="body" ?data-file=${!!this.openPath}>
             <hermes-file-tree
               .sessionId=${sid}
               .selected=${this.openPath}
-              @renamed=${this.#onRenamed}
-              @deleted=${this.#onDeleted}
+              @hermes-file-renamed=${this.#onRenamed}
+              @hermes-file-deleted=${this.#onDeleted}
             ></hermes-file-tree>
             ${this.openPath
-              ? html`<hermes-file-preview .sessionId=${sid} .path=${this.openPath} @close=${this.#closePreview}></hermes-file-preview>`
+              ? html`<hermes-file-preview .sessionId=${sid} .path=${this.openPath} @hermes-preview-close=${this.#closePreview}></hermes-file-preview>`
               : nothing}
           </div>`
         : filesAvailable

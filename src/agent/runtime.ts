@@ -2,6 +2,7 @@ import type { Message, Session } from '../shared/session.js';
 import type { SessionPatch } from '../ports/session-store.js';
 import type { Catalog } from './catalog/catalog.js';
 import type { AgentSetup } from './setup.js';
+import type { RunEventBody, RunEventName, RunEventPayloads } from '../shared/run-events.js';
 
 export interface TurnInput {
   /** The session as stored, ending with the user message this turn answers. */
@@ -18,7 +19,8 @@ export interface TurnInput {
  * what to store. The driver is the only writer of the session, so a runtime never races it.
  */
 export type TurnOutput =
-  | { type: 'event'; event: string; data: Record<string, unknown> }
+  /** A run event of the contract (src/shared/run-events.ts): the name types the data. */
+  | ({ type: 'event' } & RunEventBody)
   /** Completed messages to append to the transcript (assistant replies, tool results). */
   | { type: 'messages'; messages: Message[] }
   | { type: 'patch'; patch: SessionPatch }
@@ -26,6 +28,15 @@ export type TurnOutput =
   | { type: 'usage'; input_tokens: number; output_tokens: number; cost: number | null; prompt_tokens: number }
   /** The transcript is complete; the driver stores it and emits `done`. Outputs after it are extras (the title). */
   | { type: 'turn_done' };
+
+/** One run event as a TurnOutput; the compiler checks `data` against the event's schema type. */
+export function runEvent<K extends RunEventName>(event: K, data: RunEventPayloads[K]): TurnOutput {
+  // K is a single name, so this is one member of the union (TypeScript cannot correlate them).
+  return { type: 'event', event, data } as TurnOutput;
+}
+
+/** What a runtime hands run events to (a turn's Channel push). */
+export type EmitEvent = <K extends RunEventName>(event: K, data: RunEventPayloads[K]) => void;
 
 /**
  * The agent behind a chat turn: the builtin TypeScript loop, or an adapter for a Hermes gateway.

@@ -1,4 +1,4 @@
-import { CLOSING_EVENTS, type RunEvent } from './events.js';
+import { CLOSING_EVENTS, type RunEvent, type RunEventName, type RunEventPayloads } from './events.js';
 import type { JournalWriter } from './journal.js';
 import { encodeFrame } from './sse.js';
 
@@ -51,9 +51,11 @@ export class Run {
     return this.#watchers.size;
   }
 
-  emit(event: string, data: Record<string, unknown>): RunEvent {
+  /** Emits one event; the contract (src/shared/run-events.ts) types `data` by `event`. */
+  emit<K extends RunEventName>(event: K, data: RunEventPayloads[K]): RunEvent {
     if (this.closed) throw new Error(`run ${this.streamId} is closed; cannot emit ${event}`);
-    const e: RunEvent = { seq: this.events.length + 1, event, data, at: this.now() };
+    // K is one name, so this is one member of the union; TypeScript cannot follow that itself.
+    const e = { seq: this.events.length + 1, event, data, at: this.now() } as RunEvent;
     const json = JSON.stringify(data);
     const frame = encodeFrame(this.streamId, e, json);
     this.events.push(e);

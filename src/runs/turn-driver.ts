@@ -5,6 +5,7 @@ import type { SessionPatch, SessionStore } from '../ports/session-store.js';
 import type { Message } from '../shared/session.js';
 import { presentSession } from '../domain/present-session.js';
 import { CancelledByUser, type Run } from './run.js';
+import { PRESENTED_EVENTS, type RunEventName, type RunEventPayloads } from './events.js';
 import { INTERRUPTED_MESSAGE } from './recovery.js';
 import type { RunRegistry } from './registry.js';
 
@@ -22,8 +23,6 @@ export interface DriverDeps {
   present?: <T>(value: T) => T;
 }
 
-/** Runtime events that carry model or tool output shown as is: tool args, results and previews, titles. */
-export const PRESENTED_EVENTS: ReadonlySet<string> = new Set(['tool', 'tool_complete', 'title']);
 
 /** The longest error detail sent to a browser (the incumbent's cap). */
 const MAX_DETAILS = 1200;
@@ -80,9 +79,11 @@ export async function driveTurn(deps: DriverDeps, runtime: AgentRuntime, run: Ru
 
   const handle = async (out: TurnOutput): Promise<boolean> => {
     switch (out.type) {
-      case 'event':
-        run.emit(out.event, PRESENTED_EVENTS.has(out.event) ? present(out.data) : out.data);
+      case 'event': {
+        const { event, data } = out as { event: RunEventName; data: RunEventPayloads[RunEventName] };
+        run.emit(event, PRESENTED_EVENTS.has(event) ? present(data) : data);
         return false;
+      }
       case 'messages':
         if (out.messages.length) store(out.messages, {});
         return false;

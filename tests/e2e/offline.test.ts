@@ -193,4 +193,33 @@ describe('web app: offline', () => {
     await page.waitForTimeout(500);
     expect(ui.model.requests.filter((r) => !isTitleRequest(r)).slice(before).filter((r) => JSON.stringify(r.body.messages).includes('a brand new question'))).toHaveLength(1);
   });
+
+  it('offline on /session/<id> with no copy on this device, a message is queued for that session and lands there', async () => {
+    const created = await ui.api('/api/session/new', {});
+    const sid: string = created.session.session_id;
+    await ui.api('/api/session/rename', { session_id: sid, title: 'Never opened here' });
+    const sessionsBefore = (await ui.api('/api/sessions')).total;
+    const { context, page } = await ui.open('/');
+    await page.waitForFunction(() => !!navigator.serviceWorker.controller, null, { timeout: 15_000 });
+    await context.setOffline(true);
+    // The URL names the session; this browser never fetched its transcript.
+    await page.goto(`${ui.server.url}/session/${sid}`);
+    await expect.poll(() => page.locator('[data-role="offline-indicator"]').count()).toBe(1);
+    await page.locator(hooks.composer).fill('for the named session');
+    await page.locator(hooks.send).click();
+    await expect.poll(() => page.locator('[data-role="queued"]').count()).toBe(1);
+    expect(page.url()).toMatch(new RegExp(`/session/${sid}$`));
+    const before = ui.model.requests.filter((r) => !isTitleRequest(r)).length;
+    ui.model.enqueue([{ text: 'Answered in the named session.' }]);
+    await context.setOffline(false);
+    await expect.poll(() => transcriptText(page), { timeout: 20_000 }).toContain('Answered in the named session.');
+    expect(page.url()).toMatch(new RegExp(`/session/${sid}$`));
+    await expect.poll(() => page.locator('[data-role="queued"]').count()).toBe(0);
+    const stored = await ui.api(`/api/session?session_id=${sid}`);
+    expect(stored.session.messages.filter((m: { role: string; content: unknown }) => m.role === 'user').map((m: { content: unknown }) => m.content)).toEqual(['for the named session']);
+    // No conversation was started for it elsewhere.
+    expect((await ui.api('/api/sessions')).total).toBe(sessionsBefore);
+    const sent = ui.model.requests.filter((r) => !isTitleRequest(r)).slice(before);
+    expect(sent.filter((r) => JSON.stringify(r.body.messages).includes('for the named session'))).toHaveLength(1);
+  });
 });

@@ -97,7 +97,7 @@ describe('RunRegistry', () => {
     }
     reg.begin('s2', 'c');
     expect(reg.activeFor('s1')).toBe(run);
-    run.emit('stream_end', {});
+    run.emit('stream_end', { session_id: 's1' });
     await reg.end(run, 'completed');
     expect(reg.activeFor('s1')).toBeUndefined();
     expect(reg.get('a')).toBe(run);
@@ -112,7 +112,7 @@ describe('RunRegistry', () => {
     await new Promise((r) => setTimeout(r, 70));
     expect(w.text()).toMatch(/^(: heartbeat\n\n)+$/);
     reg.abortAll('done');
-    run.emit('cancel', {});
+    run.emit('cancel', { message: 'Cancelled by user', type: 'cancelled', status: 'cancelled', session_id: 's' });
     await reg.end(run, 'cancelled');
   });
 });

@@ -1,8 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorker, type RunningWorker } from '../helpers/workerd.js';
 import { startScriptedOpenAI, type ScriptedServer } from '../fixtures/scripted-openai.js';
-import { readStream, seqs, type Frame } from '../helpers/sse.js';
+import { readStream as readFrames, seqs, type Frame } from '../helpers/sse.js';
+import { parseRunEvent } from '../../src/shared/run-events.js';
 import { isTitleRequest } from '../helpers/chat.js';
+
+/** Reads a stream like readFrames, and checks every event against the run-event contract (live, or replayed from the DO journal). */
+async function readStream(...args: Parameters<typeof readFrames>): Promise<Frame[]> {
+  const frames = await readFrames(...args);
+  expect(frames.map((f) => parseRunEvent(f.event, f.data)).filter((r) => !r.ok)).toEqual([]);
+  return frames;
+}
 
 /** The same app on real workerd (wrangler dev): D1 storage, a Durable Object per session. */
 describe('on workerd (wrangler dev)', () => {

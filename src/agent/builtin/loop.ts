@@ -1,11 +1,11 @@
 import type { Message } from '../../shared/session.js';
-import { cutBeforeToken } from '../../shared/redact.js';
+import { isToolErrorResult, toolArgsPreview, toolPreview, toolResultPreview, toolTarget } from '../../shared/run-events.js';
 import type { AgentConfig } from '../config.js';
 import type { ChatMessage, ToolCall } from '../messages.js';
 import type { ModelProvider } from '../providers/types.js';
 import type { BackoffPolicy, RetryOptions } from '../providers/retry.js';
 import type { Tool, ToolContext } from '../tools/types.js';
-import type { TurnOutput } from '../runtime.js';
+import { runEvent, type EmitEvent, type TurnOutput } from '../runtime.js';
 import { callModel } from './model-call.js';
 import { compressTranscript } from './compression.js';
 import { modelHistory, type CompressionAnchor } from './history.js';
@@ -31,29 +31,6 @@ export interface LoopInput {
   emit(out: TurnOutput): void;
 }
 
-const PREVIEW_CHARS = 120;
-const RESULT_PREVIEW_CHARS = 2000;
-
-/** The first four arguments, each cut short: enough for a quiet one-line tool row. */
-function argsPreview(args: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(args).slice(0, 4)) {
-    const s = typeof v === 'string' ? v : JSON.stringify(v);
-    out[k] = s.length > PREVIEW_CHARS ? `${cutBeforeToken(s, PREVIEW_CHARS)}…` : typeof v === 'string' ? v : v;
-  }
-  return out;
-}
-
-function preview(name: string, args: Record<string, unknown>): string {
-  const first = args.command ?? args.path ?? args.pattern ?? args.question ?? args.action ?? Object.values(args)[0];
-  const text = typeof first === 'string' ? first : first === undefined ? '' : JSON.stringify(first);
-  return `${name}${text ? ` ${text.length > PREVIEW_CHARS ? `${cutBeforeToken(text, PREVIEW_CHARS)}…` : text}` : ''}`;
-}
-
-function isErrorResult(result: string): boolean {
-  return /^\s*\{\s*"error"\s*:/.test(result) || result.startsWith('BLOCKED:');
-}
-
 /**
  * Hermes' loop: call the model, run the tools it asks for (results in call order; `clarify`
  * alone, the rest side by side), repeat until it answers without tools or the iteration cap.
@@ -66,7 +43,7 @@ export async function runLoop(input: LoopInput): Promise<void> {
   let promptTokens = input.lastPromptTokens;
   const toolsByName = new Map(input.tools.map((t) => [t.spec.name, t]));
   const specs = input.tools.map((t) => t.spec);
-  const event = (name: string, data: Record<string, unknown>) => emit({ type: 'event', event: name, data });
+  const event: EmitEvent = (name, data) => emit(runEvent(name, data));
   // Each retry is announced before its wait, so the turn shows "Retrying (1/3)…" while it waits.
   const retry: RetryOptions = {
     maxRetries: config.apiMaxRetries,
@@ -183,9 +160,8 @@ async function runTools(calls: ToolCall[], tools: Map<string, Tool>, input: Loop
     const parsed = parseArguments(call);
     const args = parsed.ok ? parsed.args : {};
     const started = input.now();
-    const emitTool = (eventName: string, extra: Record<string, unknown>) =>
-      input.emit({ type: 'event', event: eventName, data: { name, preview: preview(name, args), args: argsPreview(args), tool_call_id: call.id, ...extra } });
-    emitTool('tool', { event_type: 'tool.started' });
+    const row = { name, preview: toolPreview(name, toolTarget(args)), args: toolArgsPreview(args), tool_call_id: call.id };
+    input.emit(runEvent('tool', { event_type: 'tool.started', ...row }));
     let content: string;
     const tool = tools.get(name);
     if (!parsed.ok) content = JSON.stringify({ error: parsed.error });
@@ -199,12 +175,7 @@ async function runTools(calls: ToolCall[], tools: Map<string, Tool>, input: Loop
       }
     }
     const duration = Math.round((input.now() - started) * 1000) / 1000;
-    emitTool('tool_complete', {
-      event_type: 'tool.completed',
-      duration,
-      is_error: isErrorResult(content),
-      result: content.length > RESULT_PREVIEW_CHARS ? `${cutBeforeToken(content, RESULT_PREVIEW_CHARS)}…` : content,
-    });
+    input.emit(runEvent('tool_complete', { ...row, event_type: 'tool.completed', duration, is_error: isToolErrorResult(content), result: toolResultPreview(content) }));
     return { role: 'tool', tool_call_id: call.id, name, content, timestamp: input.now() };
   };
 

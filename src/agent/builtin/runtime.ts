@@ -5,7 +5,7 @@ import type { Message } from '../../shared/session.js';
 import { Channel } from '../channel.js';
 import { AgentConfigError, type AgentConfig } from '../config.js';
 import type { AgentConfigSource } from '../config-source.js';
-import type { AgentRuntime, TurnInput, TurnOutput } from '../runtime.js';
+import { runEvent, type AgentRuntime, type EmitEvent, type TurnInput, type TurnOutput } from '../runtime.js';
 import { ModelCatalogService, type Catalog, type CatalogCache } from '../catalog/catalog.js';
 import { BuiltinSetup } from './setup.js';
 import { ProviderConfigError, resolveProvider } from '../providers/resolve.js';
@@ -153,7 +153,7 @@ export class BuiltinAgentRuntime implements AgentRuntime {
         const title = await generateTitle({ provider, model, messages: session.messages, signal });
         if (title) {
           emit({ type: 'patch', patch: { title, llm_title_generated: true } });
-          emit({ type: 'event', event: 'title', data: { session_id: sid, title } });
+          emit(runEvent('title', { session_id: sid, title }));
         }
       } catch (err) {
         // The provisional title stays; a failed title is not worth failing a finished turn.
@@ -165,7 +165,7 @@ export class BuiltinAgentRuntime implements AgentRuntime {
   #toolContext(input: TurnInput, config: AgentConfig, emit: (out: TurnOutput) => void): ToolContext {
     const sid = input.session.session_id;
     const { hub } = this.options;
-    const event = (name: string, data: Record<string, unknown>) => emit({ type: 'event', event: name, data });
+    const event: EmitEvent = (name, data) => emit(runEvent(name, data));
     if (!this.#todos.has(sid)) {
       const stored = input.session.todo_state as { todos?: TodoItem[] } | undefined;
       this.#todos.set(sid, Array.isArray(stored?.todos) ? stored.todos : []);

@@ -1,6 +1,6 @@
 import { parseSse, type SseRecord } from '../providers/sse.js';
 import { ProviderError } from '../providers/types.js';
-import type { TurnInput, TurnOutput } from '../runtime.js';
+import { runEvent, type TurnInput, type TurnOutput } from '../runtime.js';
 import { GatewayHttp, SilenceError, malformed, num, silent, str, withSilenceLimit } from './http.js';
 import { chatUsage, emptyAnswer, runFailed, streamError } from './outcomes.js';
 import { conversationHistory, lastUserText, sessionState, type GatewaySessionState } from './session-state.js';
@@ -128,11 +128,9 @@ function chatSideEvent(record: SseRecord, turn: GatewayTurn, emit: (out: TurnOut
       break;
     case 'approval.request':
     case 'hermes.approval.request':
-      emit({
-        type: 'event',
-        event: 'warning',
-        data: { type: 'approval_unavailable', message: `Hermes asked for approval${str(d.command) ? ` of \`${str(d.command)}\`` : ''}, which cannot be answered over chat completions; it applies its own approvals setting.` },
-      });
+      emit(
+        runEvent('warning', { type: 'approval_unavailable', message: `Hermes asked for approval${str(d.command) ? ` of \`${str(d.command)}\`` : ''}, which cannot be answered over chat completions; it applies its own approvals setting.` }),
+      );
       break;
     default:
       break;

@@ -1,7 +1,7 @@
 import type { InteractionHub } from '../../runs/interactions.js';
 import { ProviderError } from '../providers/types.js';
 import type { ApprovalChoice, ApprovalRequest } from '../tools/types.js';
-import type { TurnInput, TurnOutput } from '../runtime.js';
+import { runEvent, type TurnInput, type TurnOutput } from '../runtime.js';
 import { anySignal, num, str } from './http.js';
 
 const CHOICES: ApprovalChoice[] = ['once', 'session', 'always', 'deny'];
@@ -52,7 +52,7 @@ export class RunApprovals {
     const offered = Array.isArray(d.choices) ? CHOICES.filter((c) => (d.choices as unknown[]).includes(c)) : [];
     if (offered.length) pending.choices = offered;
     this.waiting++;
-    this.emit({ type: 'event', event: 'approval', data: { ...pending, gateway_run_id: this.runId, pending_count: hub.pendingApproval(sid).pending_count } });
+    this.emit(runEvent('approval', { ...pending, gateway_run_id: this.runId, pending_count: hub.pendingApproval(sid).pending_count }));
     answer
       .then(async (choice) => {
         entry.answered = true;
@@ -64,7 +64,7 @@ export class RunApprovals {
           const e = err instanceof ProviderError ? err : null;
           // 409: Hermes stopped waiting (its own timeout) — the run goes on without this answer.
           if (!this.#closed.signal.aborted) {
-            this.emit({ type: 'event', event: 'warning', data: { type: 'approval_not_delivered', message: `Hermes did not take the answer "${choice}": ${e?.message ?? String(err)}` } });
+            this.emit(runEvent('warning', { type: 'approval_not_delivered', message: `Hermes did not take the answer "${choice}": ${e?.message ?? String(err)}` }));
           }
         }
       })

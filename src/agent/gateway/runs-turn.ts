@@ -1,7 +1,8 @@
 import type { Logger } from '../../ports/platform.js';
 import { parseSse, type SseRecord } from '../providers/sse.js';
 import { ProviderError } from '../providers/types.js';
-import type { TurnInput, TurnOutput } from '../runtime.js';
+import { runEvent, type TurnInput, type TurnOutput } from '../runtime.js';
+import type { RunEventPayloads } from '../../shared/run-events.js';
 import type { GatewayProfile } from './capabilities.js';
 import { GatewayHttp, SilenceError, malformed, num, silent, str, withSilenceLimit } from './http.js';
 import { RunEnded, cancelledElsewhere, emptyAnswer, runFailed, usageOf } from './outcomes.js';
@@ -60,7 +61,7 @@ export async function runsTurn(deps: RunsTurnDeps, input: TurnInput, profile: Ga
       const outcome = await readRunEvents(deps, runId, lastId, signal, approvals, turn, seen, (id) => (lastId = id), (s) => (effectiveSession = s));
       if (outcome.type === 'completed') {
         if (!turn.finish({ output: outcome.output, preferOutput: missedPossible, usage: outcome.usage })) throw emptyAnswer();
-        for (const w of outcome.warnings) emit({ type: 'event', event: 'warning', data: w });
+        for (const w of outcome.warnings) emit(runEvent('warning', w));
         break;
       }
       // The stream ended without saying how the run ended: ask the run itself.
@@ -105,7 +106,7 @@ async function readRunEvents(
   seen: Set<string>,
   onId: (id: string) => void,
   onSession: (id: string) => void,
-): Promise<{ type: 'completed'; output: string | undefined; usage: { input: number; output: number } | null; warnings: Array<Record<string, unknown>> } | { type: 'ended' }> {
+): Promise<{ type: 'completed'; output: string | undefined; usage: { input: number; output: number } | null; warnings: Array<RunEventPayloads['warning']> } | { type: 'ended' }> {
   const http = deps.http;
   const path = `/v1/runs/${encodeURIComponent(runId)}/events`;
   const response = await http.send('GET', path, { signal, timeoutMs: deps.readTimeoutMs, accept: 'text/event-stream', headers: lastId ? { 'Last-Event-ID': lastId } : {} });
@@ -155,7 +156,7 @@ async function readRunEvents(
         approvals.responded(d);
         break;
       case 'run.completed': {
-        const warnings: Array<Record<string, unknown>> = [];
+        const warnings: Array<RunEventPayloads['warning']> = [];
         const exit = str(d.turn_exit_reason);
         if (exit && /max_iterations/i.test(exit)) warnings.push({ type: 'tool_limit_reached', message: `Hermes stopped at its iteration limit (${exit})` });
         return { type: 'completed', output: str(d.output), usage: usageOf(d.usage), warnings };

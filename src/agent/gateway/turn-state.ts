@@ -1,6 +1,6 @@
 import type { Message } from '../../shared/session.js';
-import { cutBeforeToken } from '../../shared/redact.js';
-import type { TurnOutput } from '../runtime.js';
+import { toolArgsPreview, toolPreview, toolResultPreview, toolTargetKey } from '../../shared/run-events.js';
+import { runEvent, type EmitEvent, type TurnOutput } from '../runtime.js';
 
 /**
  * One gateway turn as this project stores and streams it. Hermes reports text deltas, reasoning
@@ -23,22 +23,6 @@ interface Call {
   isError: boolean;
   duration?: number;
   result?: string;
-}
-
-const PREVIEW_CHARS = 120;
-const RESULT_PREVIEW_CHARS = 2000;
-
-/** Which argument a tool's preview most likely is, so a stored call reads like a builtin one. */
-function argKey(tool: string): string {
-  if (/terminal|process|execute|shell|command/.test(tool)) return 'command';
-  if (/search|grep|find/.test(tool)) return 'pattern';
-  if (/file|patch|read|write|edit/.test(tool)) return 'path';
-  if (tool === 'clarify') return 'question';
-  return 'action';
-}
-
-function cut(text: string, max: number): string {
-  return text.length > max ? `${cutBeforeToken(text, max)}…` : text;
 }
 
 export interface ToolStart {
@@ -80,9 +64,7 @@ export class GatewayTurn {
     return this.#anything;
   }
 
-  #event(name: string, data: Record<string, unknown>) {
-    this.emit({ type: 'event', event: name, data });
-  }
+  #event: EmitEvent = (name, data) => this.emit(runEvent(name, data));
 
   /** A step with tool calls that have all finished is complete once something new begins. */
   #closeFinishedStep() {
@@ -110,11 +92,11 @@ export class GatewayTurn {
     this.#anything = true;
     const name = start.name || 'tool';
     const previewText = start.preview ?? '';
-    const args = start.args && Object.keys(start.args).length ? start.args : previewText ? { [argKey(name)]: previewText } : {};
-    const call: Call = { id: start.id || `gw_${++this.#seq}`, name, args, preview: `${name}${previewText ? ` ${cut(previewText, PREVIEW_CHARS)}` : ''}`, done: false, isError: false };
+    const args = start.args && Object.keys(start.args).length ? start.args : previewText ? { [toolTargetKey(name)]: previewText } : {};
+    const call: Call = { id: start.id || `gw_${++this.#seq}`, name, args, preview: toolPreview(name, previewText), done: false, isError: false };
     if (this.#calls.some((c) => c.id === call.id)) call.id = `${call.id}_${++this.#seq}`;
     this.#calls.push(call);
-    this.#event('tool', { name, preview: call.preview, args: argsPreview(args), tool_call_id: call.id, event_type: 'tool.started' });
+    this.#event('tool', { name, preview: call.preview, args: toolArgsPreview(args), tool_call_id: call.id, event_type: 'tool.started' });
   }
 
   /** Matches by id when Hermes gives one, else the oldest running call of that tool, else the oldest running one. */
@@ -130,12 +112,12 @@ export class GatewayTurn {
     this.#event('tool_complete', {
       name: call.name,
       preview: call.preview,
-      args: argsPreview(call.args),
+      args: toolArgsPreview(call.args),
       tool_call_id: call.id,
       event_type: 'tool.completed',
       ...(call.duration !== undefined ? { duration: call.duration } : {}),
       is_error: call.isError,
-      result: cut(result, RESULT_PREVIEW_CHARS),
+      result: toolResultPreview(result),
     });
   }
 
@@ -189,14 +171,4 @@ export class GatewayTurn {
   partial() {
     this.#flush(true);
   }
-}
-
-/** The first four arguments, each cut short (the builtin loop's shape). */
-function argsPreview(args: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(args).slice(0, 4)) {
-    const s = typeof v === 'string' ? v : JSON.stringify(v);
-    out[k] = s.length > PREVIEW_CHARS ? `${cutBeforeToken(s, PREVIEW_CHARS)}…` : v;
-  }
-  return out;
 }

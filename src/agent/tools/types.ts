@@ -1,3 +1,4 @@
+import type { RunEventName, RunEventPayloads } from '../../shared/run-events.js';
 import type { ToolSpec } from '../messages.js';
 
 export interface ExecRequest {
@@ -85,8 +86,8 @@ export interface ToolContext {
   checkCommand(command: string): Promise<string | null>;
   /** Asks the user; resolves to their answer, or null when they did not answer in time. */
   clarify(question: string, choices: string[]): Promise<string | null>;
-  /** Emits a run event (e.g. `todo_state`). */
-  emit(event: string, data: Record<string, unknown>): void;
+  /** Emits a run event of the contract (e.g. `todo_state`). */
+  emit<K extends RunEventName>(event: K, data: RunEventPayloads[K]): void;
   /** The session's todo list, kept across turns. */
   todos: { get(): TodoItem[]; set(items: TodoItem[]): void };
 }

@@ -181,7 +181,7 @@ describe('hermes-attachment-chip', () => {
     expect(chipPart(chip, 'attachment-detail')!.textContent).to.equal('2 KB');
     expect(chip.shadowRoot!.querySelector('[role="progressbar"]')).to.equal(null);
     let removed = 0;
-    chip.addEventListener('remove', () => removed++);
+    chip.addEventListener('hermes-attachment-remove', () => removed++);
     chipPart(chip, 'attachment-remove')!.click();
     expect(removed).to.equal(1);
   });

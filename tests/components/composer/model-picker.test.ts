@@ -39,8 +39,8 @@ async function mount(catalog: ModelCatalogView | null = CATALOG, value: string |
   const el = await fixture<HermesModelPicker>('hermes-model-picker', { catalog, value });
   const picked: string[] = [];
   let refreshes = 0;
-  el.addEventListener('model-change', (e) => picked.push((e as CustomEvent).detail.model));
-  el.addEventListener('models-refresh', () => refreshes++);
+  el.addEventListener('hermes-model-change', (e) => picked.push(e.detail.model));
+  el.addEventListener('hermes-models-refresh', () => refreshes++);
   return { el, picked, refreshes: () => refreshes };
 }
 

@@ -58,7 +58,7 @@ describe('hermes-app and the onboarding wizard', () => {
     const el = await fixture<HermesApp>('hermes-app');
     await waitFor(() => expect(el.shadowRoot!.querySelector('hermes-onboarding')).to.exist);
     const settingsLoads = fetch.calls.filter((c) => c.url === '/api/settings').length;
-    el.shadowRoot!.querySelector('hermes-onboarding')!.dispatchEvent(new CustomEvent('onboarding-done', { detail: { status: null }, bubbles: true, composed: true }));
+    el.shadowRoot!.querySelector('hermes-onboarding')!.dispatchEvent(new CustomEvent('hermes-onboarding-done', { detail: { status: null }, bubbles: true, composed: true }));
     await waitFor(() => expect(el.shadowRoot!.querySelector('hermes-chat-view')).to.exist);
     await waitFor(() => expect(fetch.calls.filter((c) => c.url === '/api/settings').length).to.be.greaterThan(settingsLoads));
     const deepActive = () => {

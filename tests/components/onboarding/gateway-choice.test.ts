@@ -10,7 +10,7 @@ const text = (el: HermesOnboarding, sel: string) => $(el, sel)?.textContent?.rep
 async function mount(s: OnboardingStatus) {
   const el = await fixture<HermesOnboarding>('hermes-onboarding', { status: s });
   const done: Array<OnboardingStatus | null> = [];
-  el.addEventListener('onboarding-done', (e) => done.push(e.detail.status));
+  el.addEventListener('hermes-onboarding-done', (e) => done.push(e.detail.status));
   return { el, done };
 }
 

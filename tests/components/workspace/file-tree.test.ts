@@ -77,7 +77,7 @@ describe('hermes-file-tree', () => {
     const tree = await fixture<HermesFileTree>('hermes-file-tree', { sessionId: 's1' });
     await waitFor(() => expect(names(tree)).to.have.length(4));
     let renamed: unknown = null;
-    tree.addEventListener('renamed', (e) => (renamed = (e as CustomEvent).detail));
+    tree.addEventListener('hermes-file-renamed', (e) => (renamed = e.detail));
     row(tree, 'a.md').querySelector<HTMLButtonElement>('[data-action="rename"]')!.click();
     await tree.updateComplete;
     const input = tree.shadowRoot!.querySelector<HTMLInputElement>('.name-input')!;

@@ -40,7 +40,7 @@ describe('hermes-workspace-panel', () => {
     expect(name.textContent).to.equal('work');
     expect(name.title).to.equal('/home/me/work');
     let closed = false;
-    el.addEventListener('close', () => (closed = true));
+    el.addEventListener('hermes-panel-close', () => (closed = true));
     el.shadowRoot!.querySelector<HTMLButtonElement>('[data-action="close"]')!.click();
     expect(closed).to.equal(true);
   });

@@ -2,7 +2,7 @@ import { closeSync, fsync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { readFile, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from '../../../ports/platform.js';
-import { CLOSING_EVENTS, type RunEvent } from '../../../runs/events.js';
+import { CLOSING_EVENTS, storedRunEvent, type RunEvent } from '../../../runs/events.js';
 import type { JournalWriter, RunJournal } from '../../../runs/journal.js';
 import { isSafeSessionId } from '../../../shared/session.js';
 
@@ -94,8 +94,8 @@ export class FsRunJournal implements RunJournal {
     for (const line of text.split('\n')) {
       if (!line.trim()) continue;
       try {
-        const row = JSON.parse(line) as { seq: number; event: string; payload: Record<string, unknown>; created_at: number };
-        events.push({ seq: row.seq, event: row.event, data: row.payload ?? {}, at: row.created_at });
+        const row = JSON.parse(line) as { seq: number; event: string; payload: unknown; created_at: number };
+        events.push(storedRunEvent(row.seq, row.event, row.payload, row.created_at));
       } catch {
         // A line cut short by a crash: everything before it is still good.
         break;

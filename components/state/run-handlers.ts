@@ -1,0 +1,104 @@
+import { toolFailed, toolPreviewTarget } from '../../src/shared/run-event-rules.js';
+import type { ApiSession } from '../api/client.js';
+import type { ChatStore } from './chat-store.js';
+import type { RunEventHandlers } from './run-stream.js';
+import type { AssistantTurn } from './turns.js';
+
+type TurnEvents = 'token' | 'reasoning' | 'tool' | 'tool_complete' | 'compressing' | 'compressed' | 'warning' | 'retrying';
+
+/**
+ * How the events that build the live assistant turn change it. `live()` is the turn (made on
+ * first use); `changed.frame` asks for a render this animation frame (streaming), `changed.now`
+ * for one at once. A retry notice stays until the model's next token, tool or the end.
+ */
+function liveTurnHandlers(live: () => AssistantTurn, changed: { frame(): void; now(): void }): Pick<RunEventHandlers, TurnEvents> {
+  const progressed = () => {
+    const turn = live();
+    turn.retrying = undefined;
+    return turn;
+  };
+  return {
+    token: (d) => {
+      progressed().text += d.text;
+      changed.frame();
+    },
+    reasoning: (d) => {
+      progressed().reasoning += d.text;
+      changed.frame();
+    },
+    tool: (d) => {
+      progressed().tools.push({ id: d.tool_call_id, name: d.name, preview: toolPreviewTarget(d.name, d.preview), args: d.args, status: 'running' });
+      changed.frame();
+    },
+    tool_complete: (d) => {
+      const t = progressed().tools.find((x) => x.id === d.tool_call_id);
+      if (t) {
+        t.status = toolFailed(d) ? 'error' : 'done';
+        if (d.duration !== undefined) t.duration = d.duration;
+        t.result = d.result;
+      }
+      changed.frame();
+    },
+    compressing: () => {
+      live().compression = 'compressing';
+      changed.now();
+    },
+    compressed: () => {
+      live().compression = 'compressed';
+      changed.now();
+    },
+    warning: (d) => {
+      live().warnings.push(d.message);
+      changed.now();
+    },
+    retrying: (d) => {
+      live().retrying = { attempt: d.attempt, max: d.max, reason: d.reason };
+      changed.now();
+    },
+  };
+}
+
+/**
+ * Every run event's handler for the open chat: the live turn's (above), and what the rest do
+ * to the store — approval and clarify cards, todos, the title, and settling on a closing event.
+ */
+export function runHandlers(chat: ChatStore, live: () => AssistantTurn, changed: { frame(): void; now(): void; settle(session: ApiSession | undefined): void }): RunEventHandlers {
+  const attention = () => chat.onSessionChanged?.(chat.sessionId!, { attention: true });
+  return {
+    ...liveTurnHandlers(live, changed),
+    approval: (d) => {
+      chat.approval = d;
+      attention();
+      changed.now();
+    },
+    clarify: (d) => {
+      chat.clarify = d;
+      attention();
+      changed.now();
+    },
+    metering: (d) => {
+      chat.tps = d.tps_available ? d.tps : null;
+    },
+    todo_state: (d) => {
+      chat.todos = d.todos;
+      changed.now();
+    },
+    title: (d) => {
+      if (chat.session) chat.session = { ...chat.session, title: d.title };
+      chat.onSessionChanged?.(d.session_id, { title: d.title });
+      changed.now();
+    },
+    // The stream's sessions are presentSession's shape, which is what the API client calls ApiSession.
+    done: (d) => changed.settle(d.session as ApiSession),
+    cancel: (d) => changed.settle(d.session as ApiSession | undefined),
+    apperror: (d) => {
+      if (d.session) return changed.settle(d.session as ApiSession);
+      const turn = live();
+      turn.error = { message: d.message, type: d.type, hint: d.hint };
+      turn.retrying = undefined;
+      chat.status = 'idle';
+      changed.now();
+    },
+    stream_end: () => {},
+  };
+}

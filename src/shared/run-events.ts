@@ -1,0 +1,188 @@
+import { z } from 'zod';
+import { SessionSchema } from './session.js';
+import type { ClosingEventName } from './run-event-rules.js';
+
+// The closing set and the tool-row rules live in a zod-free module the browser bundle can
+// import; they are part of this contract and exported from here too.
+export * from './run-event-rules.js';
+
+/**
+ * The chat stream's contract: every SSE event a run emits (`/api/chat/stream`, the run
+ * journals), its payload, which events close the stream, and how tool rows are previewed.
+ * Names and fields are the incumbent's (hermes-webui's `put(event, data)`) wherever it has
+ * them; this project adds `tool_call_id`/`result` on tool rows and the `retrying` event.
+ *
+ * Each payload is a zod schema; the TypeScript types are inferred from them, so the check the
+ * tests run and the type producers are held to cannot drift apart. The browser imports only
+ * types from this file (`import type`, so zod stays out of the bundle) and the closing set and
+ * tool rules from ./run-event-rules.js.
+ *
+ * To add an event: add its schema to RUN_EVENT_SCHEMAS and its name to RUN_EVENT_NAMES (the
+ * compiler insists on both; ClosingEventName/CLOSING_EVENTS in run-event-rules.ts if the
+ * stream ends after it), emit it from a runtime with `runEvent(name, data)` or
+ * `{ type: 'event', event, data }` — the compiler checks the shape — and give it a handler in
+ * components/state/run-handlers.ts (RunEventHandlers requires one per name). The contract
+ * test (tests/runs/run-events-contract.test.ts) parses every event real turns emit.
+ */
+
+const str = z.string();
+const num = z.number();
+
+/** The session as `done`, `cancel` and `apperror` carry it (presentSession's shape, redacted). */
+export const PresentedSessionSchema = SessionSchema.extend({
+  message_count: num,
+  _messages_truncated: z.boolean().optional(),
+  _messages_offset: num.optional(),
+});
+
+const ToolArgsSchema = z.record(str, z.unknown());
+
+const ToolStartedSchema = z.strictObject({
+  event_type: z.literal('tool.started'),
+  name: str,
+  /** `<name> <target>`: see toolPreview. */
+  preview: str,
+  /** The first TOOL_ARGS_PREVIEWED arguments, strings cut (toolArgsPreview). */
+  args: ToolArgsSchema,
+  tool_call_id: str,
+});
+
+const ToolCompletedSchema = ToolStartedSchema.extend({
+  event_type: z.literal('tool.completed'),
+  /** Seconds (absent when the gateway does not say). */
+  duration: num.optional(),
+  is_error: z.boolean(),
+  /** The result, cut at TOOL_RESULT_PREVIEW_CHARS (toolResultPreview). */
+  result: str,
+});
+
+const ApprovalChoiceSchema = z.enum(['once', 'session', 'always', 'deny']);
+
+/** Everything a run event may carry, by name. */
+export const RUN_EVENT_SCHEMAS = {
+  token: z.strictObject({ text: str }),
+  reasoning: z.strictObject({ text: str }),
+  tool: ToolStartedSchema,
+  tool_complete: ToolCompletedSchema,
+  /** A command waits for a person's approval (InteractionHub's PendingApproval, plus the queue length). */
+  approval: z.strictObject({
+    command: str,
+    description: str,
+    pattern_key: str,
+    pattern_keys: z.array(str),
+    tool: str,
+    approval_id: str,
+    run_id: str,
+    session_id: str,
+    choices: z.array(ApprovalChoiceSchema),
+    allow_permanent: z.boolean(),
+    requested_at: num,
+    pending_count: num,
+    /** The Hermes run the approval belongs to (gateway runtime only). */
+    gateway_run_id: str.optional(),
+  }),
+  clarify: z.strictObject({
+    clarify_id: str,
+    session_id: str,
+    question: str,
+    choices_offered: z.array(str),
+    kind: z.literal('clarify'),
+    requested_at: num,
+    timeout_seconds: num,
+  }),
+  compressing: z.strictObject({ session_id: str, message: str }),
+  compressed: z.strictObject({
+    session_id: str,
+    old_session_id: str,
+    new_session_id: str,
+    continuation_session_id: str.nullable(),
+    message: str,
+    summarised_messages: num.optional(),
+  }),
+  title: z.strictObject({ session_id: str, title: str }),
+  metering: z.strictObject({
+    session_id: str,
+    tps: num,
+    tps_available: z.boolean(),
+    estimated: z.boolean(),
+    usage: z.strictObject({ input_tokens: num, output_tokens: num, cost: num.optional() }),
+  }),
+  todo_state: z.strictObject({
+    todos: z.array(z.strictObject({ id: str, content: str, status: z.enum(['pending', 'in_progress', 'completed', 'cancelled']) })),
+    summary: z.strictObject({ total: num, pending: num, in_progress: num, completed: num, cancelled: num }),
+    version: z.literal(1),
+  }),
+  /** Something the person should know that does not stop the turn (`type` names it). */
+  warning: z.strictObject({ type: str, message: str }),
+  /**
+   * The model call failed in a way worth another try; attempt `attempt` of `max` starts after
+   * `delay_ms`. Not closing: the turn goes on with its next token, tool or closing event.
+   */
+  retrying: z.strictObject({ attempt: z.number().int().positive(), max: z.number().int().positive(), reason: str, delay_ms: z.number().nonnegative() }),
+  /** The transcript is stored; not closing (a title may follow, then stream_end). */
+  done: z.strictObject({
+    session: PresentedSessionSchema,
+    usage: z.strictObject({ input_tokens: num, output_tokens: num, estimated_cost: num.nullable() }),
+  }),
+  stream_end: z.strictObject({ session_id: str }),
+  cancel: z.strictObject({
+    message: str,
+    type: z.literal('cancelled'),
+    status: z.literal('cancelled'),
+    session_id: str,
+    session: PresentedSessionSchema.optional(),
+  }),
+  /** The turn failed; `type` is the incumbent's error class (rate_limit, auth_mismatch, interrupted, …). */
+  apperror: z.strictObject({
+    message: str,
+    type: str,
+    hint: str,
+    details: str.optional(),
+    session_id: str,
+    session: PresentedSessionSchema.optional(),
+  }),
+};
+
+type Schemas = typeof RUN_EVENT_SCHEMAS;
+export type RunEventName = keyof Schemas;
+/** The payload of each event, inferred from its schema. */
+export type RunEventPayloads = { [K in RunEventName]: z.infer<Schemas[K]> };
+export type RunEventData<K extends RunEventName> = RunEventPayloads[K];
+/** One event as a discriminated union on `event`: narrowing on the name types the data. */
+export type RunEventBody = { [K in RunEventName]: { event: K; data: RunEventPayloads[K] } }[RunEventName];
+
+export const RUN_EVENT_NAMES = Object.keys({
+  token: 0,
+  reasoning: 0,
+  tool: 0,
+  tool_complete: 0,
+  approval: 0,
+  clarify: 0,
+  compressing: 0,
+  compressed: 0,
+  title: 0,
+  metering: 0,
+  todo_state: 0,
+  warning: 0,
+  retrying: 0,
+  done: 0,
+  stream_end: 0,
+  cancel: 0,
+  apperror: 0,
+} satisfies Record<RunEventName, 0>) as RunEventName[];
+
+// Every closing event is one of the contract's.
+const _closingAreEvents: ClosingEventName extends RunEventName ? true : never = true;
+void _closingAreEvents;
+
+/** Events whose data is model or tool output shown as is, so they are redacted before framing (see turn-driver). */
+export const PRESENTED_EVENTS: ReadonlySet<RunEventName> = new Set<RunEventName>(['tool', 'tool_complete', 'title']);
+
+/** Checks one event against the contract: the parsed data, or why it does not fit. */
+export function parseRunEvent(event: string, data: unknown): { ok: true; value: RunEventBody } | { ok: false; error: string } {
+  const schema = (RUN_EVENT_SCHEMAS as Record<string, z.ZodType>)[event];
+  if (!schema) return { ok: false, error: `unknown event "${event}"` };
+  const r = schema.safeParse(data);
+  if (!r.success) return { ok: false, error: `${event}: ${z.prettifyError(r.error)}` };
+  return { ok: true, value: { event, data: r.data } as RunEventBody };
+}
