@@ -96,7 +96,7 @@ export function findBrowser(m) {
 /** How to get a browser by hand: the one message a run stops with. @param {string} [why] */
 export function browserHelp(why) {
   return [
-    `No Chrome or Chromium for the browser tests${why ? ` (${why})` : ''}.`,
+    `No Chrome or Chromium for the browser tests${why ? `: ${why}` : '.'}`,
     'Install one and run again: `npx playwright-core install chromium` (any OS), `apt-get install chromium` (Debian),',
     'or install Google Chrome (macOS: /Applications) - or point CHROMIUM_PATH at a Chrome/Chromium executable.',
   ].join('\n');
@@ -105,7 +105,7 @@ export function browserHelp(why) {
 /** How to get ripgrep by hand. @param {string} [why] */
 export function ripgrepHelp(why) {
   return [
-    `ripgrep (rg) is not on PATH${why ? ` (${why})` : ''}; the search_files tests need it.`,
+    `ripgrep (rg) is not on PATH, and the search_files tests need it${why ? `: ${why}` : '.'}`,
     'Install it and run again: `apt-get install ripgrep` (Debian/Ubuntu), `brew install ripgrep` (macOS), `dnf install ripgrep` (Fedora).',
   ].join('\n');
 }
@@ -114,7 +114,7 @@ export function ripgrepHelp(why) {
 export function requireBrowser(m) {
   const r = findBrowser(m);
   if (r.kind === 'found') return r.path;
-  throw new Error(r.kind === 'invalid' ? r.message : browserHelp('run `npm test` to have one found or installed'));
+  throw new Error(r.kind === 'invalid' ? r.message : browserHelp('`npm test` finds or installs one; run alone, a suite only looks.'));
 }
 
 /**

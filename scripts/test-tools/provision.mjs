@@ -68,7 +68,7 @@ export async function ensureTools(deps) {
   if (browser?.kind !== 'missing' && rg) return { browser: browser?.kind === 'found' ? browser.path : undefined, ripgrep: rg };
 
   const plan = provisionPlan(m, { browser: browser?.kind === 'missing', ripgrep: !rg }, deps.tools);
-  if (plan.unavailable.includes('ripgrep')) throw new ProvisionError(ripgrepHelp('and it is only installed automatically as root on Debian'));
+  if (plan.unavailable.includes('ripgrep')) throw new ProvisionError(ripgrepHelp('it is installed automatically only as root on Debian.'));
   for (const step of plan.steps) {
     log(`installing ${step.what.join(' and ')}: ${[step.command === deps.tools.node ? 'node' : step.command, ...step.args].join(' ')}`);
     let result;
@@ -79,14 +79,14 @@ export async function ensureTools(deps) {
     }
     if (result.code !== 0) {
       const tail = result.output.trim().split('\n').slice(-5).join('\n');
-      throw new ProvisionError(helpFor(step.what, `installing it failed: ${step.command} ${step.args.join(' ')} exited ${result.code}${tail ? `:\n${tail}\n` : ''}`));
+      throw new ProvisionError(helpFor(step.what, `installing it failed (${step.command} ${step.args.join(' ')} exited ${result.code})${tail ? `:\n${tail.replace(/^/gm, '  ')}` : '.'}`));
     }
   }
   m = await deps.machine();
   browser = wantBrowser ? findBrowser(m) : undefined;
   rg = onPath('rg', m);
-  if (browser && browser.kind !== 'found') throw new ProvisionError(browser.kind === 'invalid' ? browser.message : browserHelp('none found after installing one'));
-  if (!rg) throw new ProvisionError(ripgrepHelp('not found after installing it'));
+  if (browser && browser.kind !== 'found') throw new ProvisionError(browser.kind === 'invalid' ? browser.message : browserHelp('none found after installing one.'));
+  if (!rg) throw new ProvisionError(ripgrepHelp('not found after installing it.'));
   return { browser: browser?.kind === 'found' ? browser.path : undefined, ripgrep: rg };
 }
 

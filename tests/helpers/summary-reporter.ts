@@ -1,5 +1,10 @@
-import type { Reporter, TestModule } from 'vitest/node';
+import type { Reporter, TestModule, TestSuite } from 'vitest/node';
 import { formatCounts, writeCounts } from '../../scripts/test-tools/counts.mjs';
+
+function suiteFailed(suite: TestSuite | TestModule): boolean {
+  if (suite.state() === 'failed') return true;
+  return suite.type === 'suite' ? suiteFailed(suite.parent) : false;
+}
 
 /**
  * Prints one plain closing line, "Tests: N passed, N failed, N skipped", after vitest's own
@@ -15,7 +20,9 @@ export default class SummaryReporter implements Reporter {
       for (const test of module.children.allTests()) {
         const state = test.result().state;
         if (state === 'passed') passed++;
-        else if (state === 'failed') failed++;
+        // A test that never ran because its suite's beforeAll failed (no browser, a server that
+        // would not start) did not pass: it counts as failed, not as skipped.
+        else if (state === 'failed' || (test.options.mode !== 'skip' && test.options.mode !== 'todo' && suiteFailed(test.parent))) failed++;
         else skipped++;
       }
       // A file that failed outside its tests (it did not load, an afterAll threw: a leaked process) is one failure.
