@@ -213,7 +213,7 @@ export function findMarked(marker, exclude = [process.pid]) {
  * @returns {Promise<Survivor[]>}
  */
 export async function reapMarked(marker, options = {}) {
-  const deadline = Date.now() + (options.graceMs ?? 3000);
+  const deadline = Date.now() + (options.graceMs ?? 5000);
   for (;;) {
     const found = findMarked(marker, options.exclude);
     if (found.length === 0) return [];
