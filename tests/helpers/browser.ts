@@ -65,12 +65,12 @@ export async function startUi(options: { prepare?: (stateDir: string) => Promise
   const home = await mkdtemp(join(tmpdir(), 'hermes-ui-'));
   const hermes = join(home, '.hermes');
   const stateDir = join(hermes, 'webui');
-  await mkdir(stateDir, { recursive: true });
-  await options.prepare?.(stateDir);
   let model: ScriptedServer | undefined;
   let server: RunningServer | undefined;
   let browser: Browser;
   try {
+    await mkdir(stateDir, { recursive: true });
+    await options.prepare?.(stateDir);
     model = await startScriptedOpenAI();
     model.setRouter((req) => (isTitleRequest(req) ? [{ text: 'A scripted title' }] : undefined));
     if (!options.noConfig) await writeFile(join(hermes, 'config.yaml'), `model:\n  default: scripted-model\n  provider: custom\n  base_url: ${model.url}\n`);
