@@ -6,6 +6,8 @@ export default defineConfig({
     // Component tests run in Chromium under @web/test-runner (npm run test:components).
     exclude: ['tests/components/**', 'node_modules/**'],
     globalSetup: ['tests/helpers/global-setup.ts'],
+    // After each file, whatever it started and did not stop is killed and fails the file.
+    setupFiles: ['tests/helpers/leak-check.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -1,16 +1,31 @@
-// Component tests: each tests/components/**/*.test.ts runs in headless Debian Chromium
-// (no browser download here), with TypeScript and Lit's decorators compiled by esbuild.
+// Component tests: each tests/components/**/*.test.ts runs in headless Chrome/Chromium (the one
+// `npm test` found or installed, passed as CHROMIUM_PATH; run alone, the same lookup without
+// installing), with TypeScript and Lit's decorators compiled by esbuild.
 import { esbuildPlugin } from '@web/dev-server-esbuild';
+import { defaultReporter } from '@web/test-runner';
 import { chromeLauncher } from '@web/test-runner-chrome';
+import { transform } from 'esbuild';
+import { countsReporter } from './scripts/test-tools/counts.mjs';
+import { machine, requireBrowser } from './scripts/test-tools/find-browser.mjs';
 
-const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const executablePath = requireBrowser(await machine());
+
+// highlight.js's ES build re-exports its CommonJS core. The app's bundler converts it; the test
+// server serves modules as they are, so the core (which requires nothing) is converted here.
+const highlightCore = {
+  name: 'highlight-js-commonjs-core',
+  async transform(context) {
+    if (!context.path.endsWith('/highlight.js/lib/core.js')) return undefined;
+    return { body: (await transform(context.body, { format: 'esm', loader: 'js' })).code };
+  },
+};
 
 export default {
   files: ['tests/components/**/*.test.ts'],
   nodeResolve: true,
   concurrency: 2,
   testsFinishTimeout: 180_000,
-  plugins: [esbuildPlugin({ ts: true, tsconfig: 'components/tsconfig.json', target: 'es2022' })],
+  plugins: [highlightCore, esbuildPlugin({ ts: true, tsconfig: 'components/tsconfig.json', target: 'es2022' })],
   browsers: [
     chromeLauncher({
       launchOptions: {
@@ -20,5 +35,7 @@ export default {
       },
     }),
   ],
+  // The counts go to `npm test`'s closing line.
+  reporters: [defaultReporter(), countsReporter()],
   testFramework: { config: { timeout: 10_000 } },
 };

@@ -8,6 +8,7 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
+import { machine, requireBrowser } from '../scripts/test-tools/find-browser.mjs';
 import { fmt, percentile, startServer, verdict } from './lib.mjs';
 
 const RUNS = 7;
@@ -34,7 +35,7 @@ writeFileSync(
 writeFileSync(join(hermes, 'config.yaml'), 'model:\n  default: bench\n  provider: custom\n  base_url: http://127.0.0.1:9/v1\n');
 
 const server = await startServer({ HOME: home, HERMES_HOME: hermes });
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'] });
+const browser = await chromium.launch({ executablePath: requireBrowser(await machine()), headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'] });
 
 /** In the page: resolves with performance.now() at the first frame showing the last message. */
 const paintedLast = () =>

@@ -7,6 +7,7 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
+import { machine, requireBrowser } from '../scripts/test-tools/find-browser.mjs';
 import { fmt, startServer, verdict } from './lib.mjs';
 import { startProvider } from './provider.mjs';
 
@@ -36,7 +37,7 @@ let plan = { tokens: 0 };
 const provider = await startProvider(() => plan);
 writeFileSync(join(hermes, 'config.yaml'), `model:\n  default: bench\n  provider: custom\n  base_url: ${provider.url}\n`);
 const server = await startServer({ HOME: home, HERMES_HOME: hermes });
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'] });
+const browser = await chromium.launch({ executablePath: requireBrowser(await machine()), headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'] });
 const results = {};
 
 try {

@@ -40,9 +40,11 @@ const msg = (i: number, role = 'user') => ({ role, content: `message ${i}`, time
 
 /**
  * The behaviour every SessionStore adapter must have. Each adapter's test file calls this with
- * a factory; adapter-specific checks (files on disk, SQL) live beside it.
+ * a factory; adapter-specific checks (files on disk, SQL) live beside it. `persistent`: the
+ * harness gives `reopen` and `corrupt`, and the cases that need them are registered (a
+ * non-persistent store has no such cases at all, rather than skipped ones).
  */
-export function describeSessionStoreContract(name: string, make: () => Promise<ContractHarness>) {
+export function describeSessionStoreContract(name: string, make: () => Promise<ContractHarness>, options: { persistent?: boolean } = {}) {
   describe(`SessionStore contract: ${name}`, () => {
     let h: ContractHarness;
     let store: SessionStore;
@@ -220,27 +222,34 @@ export function describeSessionStoreContract(name: string, make: () => Promise<C
       expect(await store.search('   ', { content: true })).toEqual([]);
     });
 
-    it('persists across a reopen', async (ctx) => {
-      if (!h.reopen) return ctx.skip();
+    if (!options.persistent) return;
+    /** The harness's reopen and corrupt: a persistent harness without them is a broken harness. */
+    const persistence = () => {
+      if (!h.reopen || !h.corrupt) throw new Error(`the ${name} harness is marked persistent but lacks reopen or corrupt`);
+      return { reopen: h.reopen, corrupt: h.corrupt };
+    };
+
+    it('persists across a reopen', async () => {
+      const { reopen } = persistence();
       const s = sampleSession({ title: 'kept', messages: [msg(1)] });
       await store.create(s);
       await store.appendMessages(s.session_id, [msg(2)]);
       await store.dispose();
-      const again = await h.reopen();
+      const again = await reopen();
       expect((await again.get(s.session_id))!.messages).toHaveLength(2);
       expect((await again.list()).rows.map((r) => r.title)).toEqual(['kept']);
       await again.dispose();
     });
 
-    it('reports a corrupt stored session, skips it in the list and never overwrites it', async (ctx) => {
-      if (!h.corrupt || !h.reopen) return ctx.skip();
+    it('reports a corrupt stored session, skips it in the list and never overwrites it', async () => {
+      const { reopen, corrupt } = persistence();
       const good = sampleSession({ title: 'good' });
       const bad = sampleSession({ title: 'bad', messages: [msg(1)] });
       await store.create(good);
       await store.create(bad);
       await store.dispose();
-      await h.corrupt(bad.session_id, '{"session_id": "truncated", "messa');
-      const again = await h.reopen();
+      await corrupt(bad.session_id, '{"session_id": "truncated", "messa');
+      const again = await reopen();
       const page = await again.list();
       expect(page.rows.map((r) => r.session_id)).toEqual([good.session_id]);
       const problems = await again.problems();

@@ -1,9 +1,10 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import semver from 'semver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { track, trackedEnv } from '../helpers/processes.js';
 
 /**
  * The Docker image cannot be built here (no engine), so this checks what it runs: the
@@ -32,8 +33,11 @@ async function readDockerfile(): Promise<ImageSpec> {
   return { env, cmd, healthcheck, user };
 }
 
+const started: ChildProcess[] = [];
 function run(cmd: string[], env: Record<string, string>) {
-  const child = spawn(cmd[0] === 'node' ? process.execPath : cmd[0]!, cmd.slice(1), { cwd: root, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(cmd[0] === 'node' ? process.execPath : cmd[0]!, cmd.slice(1), { cwd: root, env: { PATH: process.env.PATH ?? '', ...trackedEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  track(child, cmd.join(' '));
+  started.push(child);
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
@@ -48,7 +52,12 @@ describe('the Docker image start command', () => {
     spec = await readDockerfile();
     data = await mkdtemp(join(tmpdir(), 'hermes-docker-'));
   });
-  afterAll(async () => rm(data, { recursive: true, force: true }));
+  afterAll(async () => {
+    // A test that failed before its SIGTERM leaves the server running.
+    const running = started.filter((c) => c.exitCode === null && c.signalCode === null);
+    await Promise.all(running.map((c) => new Promise((r) => c.once('exit', r).kill('SIGKILL'))));
+    await rm(data, { recursive: true, force: true });
+  });
 
   it('runs as a non-root user, keeps HERMES_HOME and the state dir under /data, and listens on 0.0.0.0', () => {
     expect(spec.user).toBe('hermes');

@@ -2,19 +2,48 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { machine, requireBrowser } from '../../scripts/test-tools/find-browser.mjs';
+import { childrenOf } from '../../scripts/test-tools/processes.mjs';
 import { startServer, type RunningServer } from './server.js';
 import { startScriptedOpenAI, type ScriptedServer } from '../fixtures/scripted-openai.js';
 import { isTitleRequest } from './chat.js';
+import { track } from './processes.js';
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const SCREENSHOTS = join(import.meta.dirname, '..', '..', 'test-results', 'screenshots');
 
+let executable: Promise<string> | undefined;
+/** The browser `npm test` passed as CHROMIUM_PATH, or the same lookup (no installing): never a skip. */
+export function chromiumPath(): Promise<string> {
+  return (executable ??= machine().then(requireBrowser));
+}
+
 export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
+  const executablePath = await chromiumPath();
+  const before = new Set(childrenOf(process.pid));
+  const browser = await chromium.launch({
+    executablePath,
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
   });
+  // Playwright runs it as this process's child, leading its own process group (renderers, GPU and
+  // zygote in it); its Browser object does not expose the pid: it is the child that was not there before.
+  for (const pid of childrenOf(process.pid)) {
+    if (!before.has(pid)) track({ pid }, 'Chromium', { group: true });
+  }
+  return browser;
+}
+
+/** Runs every step even when one throws (a failed close must not leave the rest running), then throws the first error. */
+export async function stopAll(...steps: Array<(() => unknown) | undefined>): Promise<void> {
+  let first: unknown;
+  for (const step of steps) {
+    try {
+      await step?.();
+    } catch (err) {
+      first ??= err;
+    }
+  }
+  if (first !== undefined) throw first;
 }
 
 export interface UiHarness {
@@ -36,13 +65,26 @@ export async function startUi(options: { prepare?: (stateDir: string) => Promise
   const home = await mkdtemp(join(tmpdir(), 'hermes-ui-'));
   const hermes = join(home, '.hermes');
   const stateDir = join(hermes, 'webui');
-  await mkdir(stateDir, { recursive: true });
-  await options.prepare?.(stateDir);
-  const model = await startScriptedOpenAI();
-  model.setRouter((req) => (isTitleRequest(req) ? [{ text: 'A scripted title' }] : undefined));
-  if (!options.noConfig) await writeFile(join(hermes, 'config.yaml'), `model:\n  default: scripted-model\n  provider: custom\n  base_url: ${model.url}\n`);
-  const server = await startServer({ HOME: home, HERMES_HOME: hermes, ...options.env });
-  const browser = await launchBrowser();
+  let model: ScriptedServer | undefined;
+  let server: RunningServer | undefined;
+  let browser: Browser;
+  try {
+    await mkdir(stateDir, { recursive: true });
+    await options.prepare?.(stateDir);
+    model = await startScriptedOpenAI();
+    model.setRouter((req) => (isTitleRequest(req) ? [{ text: 'A scripted title' }] : undefined));
+    if (!options.noConfig) await writeFile(join(hermes, 'config.yaml'), `model:\n  default: scripted-model\n  provider: custom\n  base_url: ${model.url}\n`);
+    server = await startServer({ HOME: home, HERMES_HOME: hermes, ...options.env });
+    browser = await launchBrowser();
+  } catch (err) {
+    // No browser, a server that would not start: what did start is stopped before the error goes up.
+    await stopAll(
+      () => server?.stop('SIGKILL'),
+      () => model?.close(),
+      () => rm(home, { recursive: true, force: true }),
+    ).catch(() => {});
+    throw err;
+  }
   const contexts: BrowserContext[] = [];
   await mkdir(SCREENSHOTS, { recursive: true });
   return {
@@ -76,10 +118,12 @@ export async function startUi(options: { prepare?: (stateDir: string) => Promise
     },
     async close() {
       for (const c of contexts) await c.close().catch(() => {});
-      await browser.close();
-      await server.stop('SIGKILL');
-      await model.close();
-      await rm(home, { recursive: true, force: true });
+      await stopAll(
+        () => browser.close(),
+        () => server.stop('SIGKILL'),
+        () => model.close(),
+        () => rm(home, { recursive: true, force: true }),
+      );
     },
   };
 }

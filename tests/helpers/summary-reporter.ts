@@ -1,8 +1,14 @@
-import type { Reporter, TestModule } from 'vitest/node';
+import type { Reporter, TestModule, TestSuite } from 'vitest/node';
+import { formatCounts, writeCounts } from '../../scripts/test-tools/counts.mjs';
+
+function suiteFailed(suite: TestSuite | TestModule): boolean {
+  if (suite.state() === 'failed') return true;
+  return suite.type === 'suite' ? suiteFailed(suite.parent) : false;
+}
 
 /**
  * Prints one plain closing line, "Tests: N passed, N failed, N skipped", after vitest's own
- * summary, so any CI reading the log can count the run.
+ * summary, and writes the counts where `npm test` sums every suite (HERMES_TEST_COUNTS_FILE).
  */
 export default class SummaryReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown>) {
@@ -10,14 +16,20 @@ export default class SummaryReporter implements Reporter {
     let failed = unhandledErrors.length;
     let skipped = 0;
     for (const module of testModules) {
-      if (module.state() === 'failed' && [...module.children.allTests()].length === 0) failed++;
+      const before = failed;
       for (const test of module.children.allTests()) {
         const state = test.result().state;
         if (state === 'passed') passed++;
-        else if (state === 'failed') failed++;
+        // A test that never ran because its suite's beforeAll failed (no browser, a server that
+        // would not start) did not pass: it counts as failed, not as skipped.
+        else if (state === 'failed' || (test.options.mode !== 'skip' && test.options.mode !== 'todo' && suiteFailed(test.parent))) failed++;
         else skipped++;
       }
+      // A file that failed outside its tests (it did not load, an afterAll threw: a leaked process) is one failure.
+      if (module.state() === 'failed' && failed === before) failed++;
     }
-    process.stdout.write(`\nTests: ${passed} passed, ${failed} failed, ${skipped} skipped\n`);
+    const counts = { passed, failed, skipped };
+    writeCounts(counts);
+    process.stdout.write(`\nTests: ${formatCounts(counts)}\n`);
   }
 }

@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { track, trackedEnv } from './processes.js';
 
 const root = join(import.meta.dirname, '..', '..');
 
@@ -39,25 +40,32 @@ export async function startWorker(vars: Record<string, string>, options: { timeo
   for (const [k, v] of Object.entries(vars)) args.push('--var', `${k}:${v}`);
   const child = spawn(process.execPath, args, {
     cwd: root,
-    env: { PATH: process.env.PATH ?? '', HOME: persist, WRANGLER_SEND_METRICS: 'false', CI: '1', NO_COLOR: '1', WRANGLER_LOG_PATH: persist },
+    env: { PATH: process.env.PATH ?? '', ...trackedEnv(), HOME: persist, WRANGLER_SEND_METRICS: 'false', CI: '1', NO_COLOR: '1', WRANGLER_LOG_PATH: persist },
     stdio: ['ignore', 'pipe', 'pipe'],
     // Its own process group: stopping it also stops the workerd it starts.
     detached: true,
   });
+  track(child, 'wrangler dev (and its workerd)', { group: true });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
+  // wrangler runs workerd as a child: a kill of the process group takes both down, also when
+  // wrangler itself has already exited and left workerd behind.
+  const signal = (sig: NodeJS.Signals) => {
+    try {
+      process.kill(-child.pid!, sig);
+    } catch {
+      if (child.exitCode === null) child.kill(sig);
+    }
+  };
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + (options.timeoutMs ?? 60_000);
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`wrangler dev exited ${child.exitCode}:\n${out}`);
-    if (Date.now() > deadline) {
-      try {
-        process.kill(-child.pid!, 'SIGKILL');
-      } catch {
-        child.kill('SIGKILL');
-      }
-      throw new Error(`wrangler dev did not answer:\n${out}`);
+    const failure = child.exitCode !== null ? `wrangler dev exited ${child.exitCode}` : Date.now() > deadline ? 'wrangler dev did not answer' : undefined;
+    if (failure) {
+      signal('SIGKILL');
+      if (!options.persist) await rm(persist, { recursive: true, force: true });
+      throw new Error(`${failure}:\n${out}`);
     }
     const ok = await fetch(url + '/health').then((r) => r.ok, () => false);
     if (ok) break;
@@ -71,18 +79,10 @@ export async function startWorker(vars: Record<string, string>, options: { timeo
     async stop(o = {}) {
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.on('exit', r));
-        // wrangler runs workerd as a child: a kill takes the whole process group down with it.
-        const signal = (sig: NodeJS.Signals) => {
-          try {
-            process.kill(-child.pid!, sig);
-          } catch {
-            child.kill(sig);
-          }
-        };
         signal(o.kill ? 'SIGKILL' : 'SIGTERM');
         await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
-        if (child.exitCode === null) signal('SIGKILL');
       }
+      signal('SIGKILL');
       if (!o.keepState) await rm(persist, { recursive: true, force: true });
     },
   };

@@ -78,7 +78,7 @@ describeSessionStoreContract('d1', async () => {
       await latest.dispose();
     },
   };
-});
+}, { persistent: true });
 
 describe('D1SessionStore: several instances over one database', () => {
   let db: D1Database;

@@ -23,4 +23,4 @@ describeSessionStoreContract('fs', async () => {
       await rm(stateDir, { recursive: true, force: true });
     },
   };
-});
+}, { persistent: true });

@@ -1,0 +1,54 @@
+// @ts-check
+// One shape for every suite's result, so `npm test` can sum them into its last line.
+import { writeFileSync } from 'node:fs';
+
+/** Where a suite writes its counts (set by scripts/test.mjs; unset when a suite runs alone). */
+export const COUNTS_ENV = 'HERMES_TEST_COUNTS_FILE';
+
+/** @typedef {{ passed: number, failed: number, skipped: number }} Counts */
+
+/** @param {Counts} c */
+export function formatCounts(c) {
+  return `${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped`;
+}
+
+/** @param {Counts} c */
+export function writeCounts(c, file = process.env[COUNTS_ENV]) {
+  if (file) writeFileSync(file, JSON.stringify(c));
+}
+
+/**
+ * web-test-runner's sessions (one per test file and browser) as counts; a file that failed
+ * outside any test (it did not load, the browser crashed) counts as one failure.
+ * @param {ReadonlyArray<import('@web/test-runner').TestSession>} sessions
+ * @returns {Counts}
+ */
+export function countSessions(sessions) {
+  const c = { passed: 0, failed: 0, skipped: 0 };
+  /** @param {import('@web/test-runner').TestSuiteResult} suite */
+  const walk = (suite) => {
+    for (const t of suite.tests) {
+      if (t.skipped) c.skipped++;
+      else if (t.passed) c.passed++;
+      else c.failed++;
+    }
+    for (const s of suite.suites) walk(s);
+  };
+  for (const session of sessions) {
+    const before = c.failed;
+    if (session.testResults) walk(session.testResults);
+    if ((session.errors.length > 0 || session.passed === false || !session.testResults) && c.failed === before) c.failed++;
+  }
+  return c;
+}
+
+/** A web-test-runner reporter that prints the counts and writes them for `npm test`. @returns {import('@web/test-runner').Reporter} */
+export function countsReporter() {
+  return {
+    stop({ sessions }) {
+      const c = countSessions(sessions);
+      writeCounts(c);
+      process.stdout.write(`\nTests: ${formatCounts(c)}\n`);
+    },
+  };
+}
