@@ -5,7 +5,7 @@ import type { SessionPatch, SessionStore } from '../ports/session-store.js';
 import type { Message } from '../shared/session.js';
 import { presentSession } from '../domain/present-session.js';
 import { CancelledByUser, type Run } from './run.js';
-import { INTERRUPTED_MESSAGE } from './recovery.js';
+import { INTERRUPTED_HINT, INTERRUPTED_MESSAGE } from './recovery.js';
 import type { RunRegistry } from './registry.js';
 
 export interface DriverDeps {
@@ -130,7 +130,7 @@ export async function driveTurn(deps: DriverDeps, runtime: AgentRuntime, run: Ru
         err instanceof ProviderError
           ? err
           : stopped
-            ? new ProviderError('interrupted', INTERRUPTED_MESSAGE, 'Send your message again to retry.')
+            ? new ProviderError('interrupted', INTERRUPTED_MESSAGE, INTERRUPTED_HINT)
             : new ProviderError('error', 'The agent stopped because of an internal error', 'Try again; if it keeps happening, check the server log.', undefined, String((err as Error)?.message ?? err));
       if (!(err instanceof ProviderError) && !stopped) logger.error({ msg: 'turn failed', session_id: sid, stream_id: run.streamId, error: String((err as Error)?.stack ?? err) });
       const details = e.details ? e.details.slice(0, MAX_DETAILS) : undefined;

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile, appendFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -224,13 +225,51 @@ describe('FsRunJournal', () => {
     expect(read).toEqual({ sessionId: 'abc123', events: [ { seq: 1, event: 'token', data: { text: 'hi' }, at: 1 }, { seq: 2, event: 'stream_end', data: { session_id: 'abc123' }, at: 2 } ] });
   });
 
-  it('a line cut short by a crash ends the replay there, keeping what came before', async () => {
+  it('a line cut short by a crash is skipped, keeping what came before', async () => {
     const j = new FsRunJournal(dir);
     const w = j.open('s', 'r');
     w.append({ seq: 1, event: 'token', data: { text: 'a' }, at: 1 });
     await w.close();
     await appendFile(join(dir, 'sessions', '_run_journal', 's', 'r.jsonl'), '{"seq": 2, "event": "tok');
     expect((await j.read('r', 's'))!.events.map((e) => e.seq)).toEqual([1]);
+  });
+
+  it('a watched event is written to the file before its frame is handed to any watcher', async () => {
+    const j = new FsRunJournal(dir);
+    const run = new Run('r1', 's1', now(), j.open('s1', 'r1'), now);
+    const file = join(dir, 'sessions', '_run_journal', 's1', 'r1.jsonl');
+    const onDisk: number[][] = [];
+    // What a kill -9 right after the send would leave: the file's lines at that moment.
+    const seqsOnDisk = () => readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l).seq as number);
+    run.emit('token', { text: 'unwatched' });
+    run.watch({ send: () => void onDisk.push(seqsOnDisk()), close: () => {} }, 0);
+    for (let i = 0; i < 5; i++) run.emit('token', { text: String(i) });
+    expect(onDisk).toEqual([[1], [1, 2], [1, 2, 3], [1, 2, 3, 4], [1, 2, 3, 4, 5], [1, 2, 3, 4, 5, 6]]);
+    await run.finish('completed');
+  });
+
+  it('a closing line appended after a cut one is read, and unclosed() lists the journals without a closing event', async () => {
+    const j = new FsRunJournal(dir);
+    const open = j.open('s', 'open');
+    open.append({ seq: 1, event: 'token', data: { text: 'a' }, at: 1 });
+    await open.close();
+    const closed = j.open('s', 'closed');
+    closed.append({ seq: 1, event: 'done', data: {}, at: 1 });
+    closed.append({ seq: 2, event: 'stream_end', data: {}, at: 2 });
+    await closed.close();
+    const torn = j.open('t', 'torn');
+    torn.append({ seq: 1, event: 'token', data: { text: 'a' }, at: 1 });
+    await torn.close();
+    await appendFile(join(dir, 'sessions', '_run_journal', 't', 'torn.jsonl'), '{"seq": 2, "event": "tok');
+    // The incumbent marks its closing lines with `terminal`.
+    await writeFile(join(dir, 'sessions', '_run_journal', 's', 'incumbent.jsonl'), JSON.stringify({ seq: 1, event: 'done', terminal: true, payload: {} }) + '\n');
+    const list = async () => (await j.unclosed()).map((r) => `${r.sessionId}/${r.streamId}`).sort();
+    expect(await list()).toEqual(['s/open', 't/torn']);
+    const again = j.open('t', 'torn');
+    again.append({ seq: 2, event: 'apperror', data: { type: 'interrupted' }, at: 3 });
+    await again.close();
+    expect((await j.read('torn', 't'))!.events.map((e) => [e.seq, e.event])).toEqual([[1, 'token'], [2, 'apperror']]);
+    expect(await list()).toEqual(['s/open']);
   });
 
   it('refuses unsafe ids and reads unknown streams as null', async () => {
