@@ -21,6 +21,7 @@ import { MemoryRunJournal } from '../runs/journal.js';
 import { RunRegistry } from '../runs/registry.js';
 import { InteractionHub } from '../runs/interactions.js';
 import { recoverInterruptedTurns } from '../runs/recovery.js';
+import { gracefulShutdown } from './node-shutdown.js';
 import { BuiltinAgentRuntime } from '../agent/builtin/runtime.js';
 import type { AgentRuntime } from '../agent/runtime.js';
 import { SwitchingRuntime } from '../agent/switching-runtime.js';
@@ -156,23 +157,16 @@ async function main() {
     fail(String(err));
   });
 
-  let stopping = false;
-  const shutdown = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    process.stdout.write(`Received ${signal}; finishing requests and saving state\n`);
-    const force = setTimeout(() => process.exit(1), 5000);
-    force.unref();
-    deps.agent.registry.abortAll('server shutting down');
-    server.close(async () => {
-      await deps.sessions.dispose().catch((err) => jsonLogger.error({ msg: 'dispose failed', error: String(err) }));
-      process.exit(0);
-    });
-    // Idle keep-alive connections would hold close() open.
-    (server as unknown as { closeIdleConnections?: () => void }).closeIdleConnections?.();
-  };
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
+  const shutdown = gracefulShutdown({
+    server,
+    registry: deps.agent.registry,
+    sessions: deps.sessions,
+    logger: jsonLogger,
+    out: (line) => process.stdout.write(line),
+    exit: (code) => process.exit(code),
+  });
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
 }
 
 await main();

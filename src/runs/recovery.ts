@@ -59,7 +59,7 @@ export async function recoverInterruptedTurn(deps: RecoveryDeps, sid: string, st
     let closedNow = false;
     if (!events.some((e) => CLOSING_EVENTS.has(e.event))) {
       const writer = deps.journal.open(sid, streamId);
-      writer.append(closingEvent(events, sid, finished, deps.now()));
+      writer.append(closingEvent(events, sid, deps.now()));
       await writer.close();
       closedNow = true;
     }
@@ -81,10 +81,18 @@ export async function recoverInterruptedTurn(deps: RecoveryDeps, sid: string, st
   }
 }
 
-/** The event a cut-short journal ends with, numbered past every event it holds. */
-function closingEvent(events: RunEvent[], sid: string, finished: boolean, at: number): RunEvent {
-  const seq = events.reduce((max, e) => Math.max(max, e.seq), 0) + 1;
-  return finished
-    ? { seq, event: 'stream_end', data: { session_id: sid }, at }
-    : { seq, event: 'apperror', data: { message: INTERRUPTED_MESSAGE, type: 'interrupted', hint: INTERRUPTED_HINT, session_id: sid }, at };
+/**
+ * The event a cut-short turn ends with: `stream_end` when it got as far as `done` (the answer
+ * is stored), else `apperror` of type `interrupted` — the same payload the driver sends when a
+ * stop aborts a turn, so the browser shows one notice whichever path closed it.
+ */
+export function closingEventFor(events: readonly RunEvent[], sid: string): { event: string; data: Record<string, unknown> } {
+  return events.some((e) => e.event === 'done')
+    ? { event: 'stream_end', data: { session_id: sid } }
+    : { event: 'apperror', data: { message: INTERRUPTED_MESSAGE, type: 'interrupted', hint: INTERRUPTED_HINT, session_id: sid } };
+}
+
+/** That event as a journal line, numbered past every event the journal holds. */
+function closingEvent(events: RunEvent[], sid: string, at: number): RunEvent {
+  return { seq: events.reduce((max, e) => Math.max(max, e.seq), 0) + 1, ...closingEventFor(events, sid), at };
 }

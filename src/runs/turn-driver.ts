@@ -119,7 +119,10 @@ export async function driveTurn(deps: DriverDeps, runtime: AgentRuntime, run: Ru
   } catch (err) {
     // Whatever the turn completed before it failed is stored first.
     await drained().catch(() => {});
-    if (run.abort.signal.aborted && run.abort.signal.reason instanceof CancelledByUser) {
+    if (run.closed) {
+      // Closed from outside (a stop that could not wait for this turn): recovery finishes it.
+      status = 'errored';
+    } else if (run.abort.signal.aborted && run.abort.signal.reason instanceof CancelledByUser) {
       status = 'cancelled';
       const session = await settle(deps, sid, null);
       run.emit('cancel', { message: 'Cancelled by user', type: 'cancelled', status: 'cancelled', session_id: sid, ...(session ? { session: present(presentSession(session)) } : {}) });

@@ -105,6 +105,25 @@ describe('RunRegistry', () => {
     expect(reg.begin('s1', 'd').streamId).toBe('d');
   });
 
+  it('interrupt() closes a run whose turn did not stop: apperror before done, stream_end after, and whenIdle waits for the end', async () => {
+    const reg = new RunRegistry({ journal: new MemoryRunJournal(), now });
+    const early = reg.begin('s1', 'r1');
+    const late = reg.begin('s2', 'r2');
+    late.emit('done', {});
+    const w = recorder();
+    early.watch(w, 0);
+    reg.interrupt(early);
+    reg.interrupt(late);
+    reg.interrupt(late);
+    expect(early.events.map((e) => [e.event, e.data.type])).toEqual([['apperror', 'interrupted']]);
+    expect(late.events.map((e) => e.event)).toEqual(['done', 'stream_end']);
+    expect(w.closed).toBe(true);
+    expect(await reg.whenIdle(50)).toBe(false);
+    await reg.end(early, 'errored');
+    await reg.end(late, 'completed');
+    expect(await reg.whenIdle(50)).toBe(true);
+  });
+
   it('sends heartbeats to watchers of active runs', async () => {
     const reg = new RunRegistry({ journal: new MemoryRunJournal(), now, heartbeatMs: 20 });
     const run = reg.begin('s', 'r');
