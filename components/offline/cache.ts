@@ -79,6 +79,15 @@ function safeLocal<T>(work: () => T): T | undefined {
   }
 }
 
+function leftovers(): Array<[string, unknown]> {
+  try {
+    const entries: unknown = JSON.parse(safeLocal(() => localStorage.getItem(PENDING_WAL)) ?? '[]');
+    return Array.isArray(entries) ? (entries as Array<[string, unknown]>) : [];
+  } catch {
+    return [];
+  }
+}
+
 export class OfflineCache {
   readonly #kv: KvBackend;
   #ready: Promise<void> | null = null;
@@ -108,22 +117,18 @@ export class OfflineCache {
   #leaving(): void {
     // The database is not open yet: a write issued now would never start. Keep the batch aside.
     if (!this.#opened && this.#pending.size) {
-      const entries = [...this.#pending].map(([k, v]) => [k, v === DELETE ? null : v]);
-      safeLocal(() => localStorage.setItem(PENDING_WAL, JSON.stringify(entries)));
+      // An earlier page's leftovers not yet replayed (this page never opened either) come first.
+      const merged = new Map<string, unknown>(leftovers());
+      for (const [k, v] of this.#pending) merged.set(k, v === DELETE ? null : v);
+      safeLocal(() => localStorage.setItem(PENDING_WAL, JSON.stringify([...merged])));
     }
     void this.flush();
   }
 
   /** Writes what an earlier page left in PENDING_WAL (see #leaving); its transcripts join the LRU list. */
   async #replayLeftovers(): Promise<void> {
-    const text = safeLocal(() => localStorage.getItem(PENDING_WAL));
-    if (!text) return;
-    let entries: Array<[string, unknown]>;
-    try {
-      entries = JSON.parse(text) as Array<[string, unknown]>;
-    } catch {
-      entries = [];
-    }
+    const entries = leftovers();
+    if (!entries.length) return;
     const sets = entries.filter(([, v]) => v !== null);
     const dels = entries.filter(([, v]) => v === null).map(([k]) => k);
     const saved = sets.map(([k]) => k).filter((k) => k.startsWith(K.transcript(''))).map((k) => k.slice(K.transcript('').length));
