@@ -61,6 +61,12 @@ const DELETE = Symbol('delete');
 const isQuota = (err: unknown) => (err as { name?: string })?.name === 'QuotaExceededError';
 
 const WAL_PREFIX = 'hermes:draft:';
+/**
+ * What was pending when the page was left before IndexedDB had opened (a fresh profile's first
+ * open takes 90–430 ms): the database never gets it, so it is kept here, synchronously, and
+ * written by the next page's open. `null` stands for a deletion.
+ */
+const PENDING_WAL = 'hermes:pending-writes';
 /** Same key as drafts had before they moved to IndexedDB, so those are picked up too. */
 const walKey = (sessionId: string | null) => `${WAL_PREFIX}${sessionId ?? 'new'}`;
 
@@ -73,9 +79,20 @@ function safeLocal<T>(work: () => T): T | undefined {
   }
 }
 
+function leftovers(): Array<[string, unknown]> {
+  try {
+    const entries: unknown = JSON.parse(safeLocal(() => localStorage.getItem(PENDING_WAL)) ?? '[]');
+    return Array.isArray(entries) ? (entries as Array<[string, unknown]>) : [];
+  } catch {
+    return [];
+  }
+}
+
 export class OfflineCache {
   readonly #kv: KvBackend;
   #ready: Promise<void> | null = null;
+  /** True once ready() has finished: writes issued now reach the database before the page can go. */
+  #opened = false;
   #pending = new Map<string, unknown>();
   #timer: ReturnType<typeof setTimeout> | null = null;
   #flushing: Promise<void> = Promise.resolve();
@@ -87,9 +104,43 @@ export class OfflineCache {
     this.#kv = kv;
     // Leaving or hiding the page writes what is pending at once (a draft typed just before a reload).
     if (typeof window !== 'undefined') {
-      window.addEventListener('pagehide', () => void this.flush());
+      window.addEventListener('pagehide', () => this.#leaving());
       document.addEventListener('visibilitychange', () => document.visibilityState === 'hidden' && void this.flush());
     }
+  }
+
+  /** Opens the database now (at app start), so a write queued later does not wait for it. */
+  open(): void {
+    void this.ready().then(() => this.#lruList());
+  }
+
+  #leaving(): void {
+    // The database is not open yet: a write issued now would never start. Keep the batch aside.
+    if (!this.#opened && this.#pending.size) {
+      // An earlier page's leftovers not yet replayed (this page never opened either) come first.
+      const merged = new Map<string, unknown>(leftovers());
+      for (const [k, v] of this.#pending) merged.set(k, v === DELETE ? null : v);
+      safeLocal(() => localStorage.setItem(PENDING_WAL, JSON.stringify([...merged])));
+    }
+    void this.flush();
+  }
+
+  /** Writes what an earlier page left in PENDING_WAL (see #leaving); its transcripts join the LRU list. */
+  async #replayLeftovers(): Promise<void> {
+    const entries = leftovers();
+    if (!entries.length) return;
+    const sets = entries.filter(([, v]) => v !== null);
+    const dels = entries.filter(([, v]) => v === null).map(([k]) => k);
+    const saved = sets.map(([k]) => k).filter((k) => k.startsWith(K.transcript(''))).map((k) => k.slice(K.transcript('').length));
+    if (saved.length) {
+      const lru = ((await this.#kv.get<string[]>(K.lru)) ?? []).filter((id) => !saved.includes(id)).concat(saved);
+      const evicted = lru.splice(0, Math.max(0, lru.length - MAX_TRANSCRIPTS));
+      sets.push([K.lru, lru]);
+      dels.push(...evicted.map(K.transcript));
+    }
+    if (sets.length) await this.#kv.setMany(sets);
+    if (dels.length) await this.#kv.delMany(dels);
+    safeLocal(() => localStorage.removeItem(PENDING_WAL));
   }
 
   /** Checks the schema version once; a mismatch wipes everything stored by an older build. */
@@ -101,9 +152,11 @@ export class OfflineCache {
           await this.#kv.clear();
           await this.#kv.setMany([[K.schema, SCHEMA_VERSION]]);
         }
+        await this.#replayLeftovers();
       } catch {
         /* no IndexedDB: reads fall back to empty */
       }
+      this.#opened = true;
     })();
     return this.#ready;
   }
@@ -137,9 +190,12 @@ export class OfflineCache {
 
   async #flushNow(): Promise<void> {
     if (!this.#pending.size) return;
+    // Taken only once the database is open: until then it stays pending, where a page being
+    // left finds it (#leaving).
+    await this.ready();
+    if (!this.#pending.size) return;
     const batch = this.#pending;
     this.#pending = new Map();
-    await this.ready();
     for (let attempt = 0; ; attempt++) {
       const sets = [...batch].filter(([, v]) => v !== DELETE) as Array<[string, unknown]>;
       const dels = [...batch].filter(([, v]) => v === DELETE).map(([k]) => k);
@@ -190,11 +246,12 @@ export class OfflineCache {
   /** Stores a session's transcript as the most recently opened; evicts beyond MAX_TRANSCRIPTS. */
   async saveTranscript(session: ApiSession): Promise<void> {
     const id = session.session_id;
+    // Queued before anything is awaited: the page may be left the moment the transcript shows.
+    this.#write(K.transcript(id), session);
     const lru = (await this.#lruList()).filter((x) => x !== id);
     lru.push(id);
     while (lru.length > MAX_TRANSCRIPTS) this.#write(K.transcript(lru.shift()!), undefined);
     this.#lru = lru;
-    this.#write(K.transcript(id), session);
     this.#write(K.lru, [...lru]);
   }
 
@@ -292,7 +349,7 @@ export class OfflineCache {
     this.#timer = null;
     this.#pending.clear();
     safeLocal(() => {
-      for (const key of Object.keys(localStorage)) if (key.startsWith(WAL_PREFIX)) localStorage.removeItem(key);
+      for (const key of Object.keys(localStorage)) if (key.startsWith(WAL_PREFIX) || key === PENDING_WAL) localStorage.removeItem(key);
     });
     this.#lru = [];
     await this.#flushing;

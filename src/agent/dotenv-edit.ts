@@ -1,3 +1,5 @@
+import { BadRequest } from '../ports/errors.js';
+
 /**
  * Sets (or with null, removes) `KEY=value` in .env text, keeping every other line, comment and
  * blank line as it is. An existing `KEY=` / `export KEY=` line is replaced in place; a new one
@@ -5,7 +7,8 @@
  */
 export function setDotenvValue(text: string | null, key: string, value: string | null): string {
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(key)) throw new Error(`Not an environment variable name: ${key}`);
-  if (value !== null && /[\r\n\0]/.test(value)) throw new Error('A value in .env cannot contain a line break');
+  // A caller's value, so a 400 rather than a 500 if one slips past its route's own check.
+  if (value !== null && /[\r\n\0]/.test(value)) throw new BadRequest('A value in .env cannot contain a line break');
   const lines = text ? text.split(/\r?\n/) : [];
   // A trailing newline leaves an empty last element; keep the file's ending as it was.
   const endsWithNewline = !!text && /\n$/.test(text);

@@ -5,6 +5,7 @@ import { createApp } from '../app.js';
 import { ConfigError, bindRefusal, parseConfig, type Config } from '../config.js';
 import type { Logger } from '../ports/platform.js';
 import { composeNodeDeps } from './node-deps.js';
+import { gracefulShutdown } from './node-shutdown.js';
 
 declare const __APP_VERSION__: string | undefined;
 const VERSION = typeof __APP_VERSION__ === 'string' ? __APP_VERSION__ : 'dev';
@@ -47,23 +48,16 @@ async function main() {
     fail(String(err));
   });
 
-  let stopping = false;
-  const shutdown = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    process.stdout.write(`Received ${signal}; finishing requests and saving state\n`);
-    const force = setTimeout(() => process.exit(1), 5000);
-    force.unref();
-    deps.agent.registry.abortAll('server shutting down');
-    server.close(async () => {
-      await deps.sessions.dispose().catch((err) => jsonLogger.error({ msg: 'dispose failed', error: String(err) }));
-      process.exit(0);
-    });
-    // Idle keep-alive connections would hold close() open.
-    (server as unknown as { closeIdleConnections?: () => void }).closeIdleConnections?.();
-  };
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
+  const shutdown = gracefulShutdown({
+    server,
+    registry: deps.agent.registry,
+    sessions: deps.sessions,
+    logger: jsonLogger,
+    out: (line) => process.stdout.write(line),
+    exit: (code) => process.exit(code),
+  });
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
 }
 
 await main();

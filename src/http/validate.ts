@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import { z } from 'zod';
-import { BadRequest } from '../ports/errors.js';
+import { HTTPException } from 'hono/http-exception';
+import { AppError, BadRequest, BodyAborted } from '../ports/errors.js';
 
 /** "session_id is required", "title: Too big…" — one readable line per problem. */
 export function describeIssues(error: z.ZodError): string {
@@ -23,7 +24,14 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.inf
 
 /** The JSON body validated by `schema`; malformed JSON and non-objects are 400s. */
 export async function jsonBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> {
-  const text = await c.req.text();
+  let text: string;
+  try {
+    text = await c.req.text();
+  } catch (err) {
+    // The size limit's 413 passes; any other failure to read is the connection's (the client hung up mid-body).
+    if (err instanceof AppError || err instanceof HTTPException) throw err;
+    throw new BodyAborted();
+  }
   let value: unknown;
   try {
     value = text.trim() ? JSON.parse(text) : {};

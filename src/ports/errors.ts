@@ -19,6 +19,13 @@ export class BadRequest extends AppError {
   }
 }
 
+/** The client went away before its request body arrived whole: its fault, and nothing to log as an error. */
+export class BodyAborted extends BadRequest {
+  constructor() {
+    super('The request body did not arrive whole');
+  }
+}
+
 export class Unauthorized extends AppError {
   constructor(message: string) {
     super(401, message);

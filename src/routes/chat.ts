@@ -144,9 +144,9 @@ export function chatRoutes(deps: AppDeps) {
   };
   app.get('/api/chat/cancel', async (c) => c.json(await cancel(queryParams(c, StreamIdQuery).stream_id)));
   app.post('/api/chat/cancel', async (c) => {
-    const fromQuery = c.req.query('stream_id');
-    const id = fromQuery ?? (await jsonBody(c, StreamIdQuery)).stream_id;
-    return c.json(await cancel(StreamIdQuery.shape.stream_id.parse(id)));
+    // The id from the query is validated like the GET form's (a bad one is a 400, not a thrown ZodError).
+    const id = c.req.query('stream_id') !== undefined ? queryParams(c, StreamIdQuery).stream_id : (await jsonBody(c, StreamIdQuery)).stream_id;
+    return c.json(await cancel(id));
   });
 
   return app;

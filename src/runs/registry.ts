@@ -1,5 +1,6 @@
 import { Conflict } from '../ports/errors.js';
 import type { RunJournal } from './journal.js';
+import { closingEventFor } from './recovery.js';
 import { Run } from './run.js';
 import { HEARTBEAT } from './sse.js';
 
@@ -20,6 +21,7 @@ export class RunRegistry {
   #runs = new Map<string, Run>();
   #activeBySession = new Map<string, Run>();
   #heartbeat: ReturnType<typeof setInterval> | null = null;
+  #finishing = 0;
   readonly journal: RunJournal;
   #now: () => number;
   #keepFinishedMs: number;
@@ -47,7 +49,12 @@ export class RunRegistry {
   /** Releases the session; the run stays readable for a while for late watchers. */
   async end(run: Run, status: Run['status']): Promise<void> {
     if (this.#activeBySession.get(run.sessionId) === run) this.#activeBySession.delete(run.sessionId);
-    await run.finish(status);
+    this.#finishing++;
+    try {
+      await run.finish(status);
+    } finally {
+      this.#finishing--;
+    }
     this.lastFinishedAt = this.#now();
     const timer = setTimeout(() => {
       if (this.#runs.get(run.streamId) === run) this.#runs.delete(run.streamId);
@@ -71,6 +78,28 @@ export class RunRegistry {
   /** Aborts every active run and waits for none: used at shutdown. */
   abortAll(reason: string): void {
     for (const run of this.#activeBySession.values()) run.abort.abort(new Error(reason));
+  }
+
+  /** Resolves true once no run is active or still closing its journal, false after `timeoutMs`. */
+  async whenIdle(timeoutMs: number): Promise<boolean> {
+    const until = Date.now() + timeoutMs;
+    // Polled: this only runs at shutdown, and a few checks cost nothing.
+    while (this.#activeBySession.size || this.#finishing) {
+      if (Date.now() >= until) return false;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    return true;
+  }
+
+  /**
+   * Closes a run whose turn did not end when asked (shutdown): its watchers and journal get the
+   * closing event recovery would write, so streams end now and the next start finishes the job.
+   */
+  interrupt(run: Run): void {
+    if (run.closed) return;
+    const closing = closingEventFor(run.events, run.sessionId);
+    if (closing.event === 'stream_end') run.emit('stream_end', closing.data);
+    else run.emit('apperror', closing.data);
   }
 
   #startHeartbeat() {

@@ -61,6 +61,8 @@ export class Run {
     this.events.push(e);
     this.frames.push(frame);
     this.journal.append(e, json);
+    // In the journal before anyone holds its id: a restart numbers past it instead of reusing it.
+    if (this.#watchers.size) this.journal.commit();
     for (const w of this.#watchers) w.send(frame);
     if (CLOSING_EVENTS.has(event)) {
       for (const w of this.#watchers) w.close();
@@ -74,6 +76,7 @@ export class Run {
    * (synchronously, so nothing can slip between replay and attach).
    */
   watch(watcher: RunWatcher, afterSeq: number): () => void {
+    if (afterSeq < this.frames.length) this.journal.commit();
     for (let i = afterSeq; i < this.frames.length; i++) watcher.send(this.frames[i]!);
     if (this.closed) {
       watcher.close();

@@ -6,7 +6,7 @@ import type { Message } from '../shared/session.js';
 import { presentSession } from '../domain/present-session.js';
 import { CancelledByUser, type Run } from './run.js';
 import { PRESENTED_EVENTS, type RunEventName, type RunEventPayloads } from './events.js';
-import { INTERRUPTED_MESSAGE } from './recovery.js';
+import { INTERRUPTED_HINT, INTERRUPTED_MESSAGE } from './recovery.js';
 import type { RunRegistry } from './registry.js';
 
 export interface DriverDeps {
@@ -120,7 +120,10 @@ export async function driveTurn(deps: DriverDeps, runtime: AgentRuntime, run: Ru
   } catch (err) {
     // Whatever the turn completed before it failed is stored first.
     await drained().catch(() => {});
-    if (run.abort.signal.aborted && run.abort.signal.reason instanceof CancelledByUser) {
+    if (run.closed) {
+      // Closed from outside (a stop that could not wait for this turn): recovery finishes it.
+      status = 'errored';
+    } else if (run.abort.signal.aborted && run.abort.signal.reason instanceof CancelledByUser) {
       status = 'cancelled';
       const session = await settle(deps, sid, null);
       run.emit('cancel', { message: 'Cancelled by user', type: 'cancelled', status: 'cancelled', session_id: sid, ...(session ? { session: present(presentSession(session)) } : {}) });
@@ -131,7 +134,7 @@ export async function driveTurn(deps: DriverDeps, runtime: AgentRuntime, run: Ru
         err instanceof ProviderError
           ? err
           : stopped
-            ? new ProviderError('interrupted', INTERRUPTED_MESSAGE, 'Send your message again to retry.')
+            ? new ProviderError('interrupted', INTERRUPTED_MESSAGE, INTERRUPTED_HINT)
             : new ProviderError('error', 'The agent stopped because of an internal error', 'Try again; if it keeps happening, check the server log.', undefined, String((err as Error)?.message ?? err));
       if (!(err instanceof ProviderError) && !stopped) logger.error({ msg: 'turn failed', session_id: sid, stream_id: run.streamId, error: String((err as Error)?.stack ?? err) });
       const details = e.details ? e.details.slice(0, MAX_DETAILS) : undefined;

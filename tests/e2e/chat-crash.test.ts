@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../helpers/server.js';
-import { startScriptedOpenAI, type ScriptedServer } from '../fixtures/scripted-openai.js';
+import { startScriptedOpenAI, type ScriptStep, type ScriptedServer } from '../fixtures/scripted-openai.js';
 import { isTitleRequest } from '../helpers/chat.js';
 import { readStream } from '../helpers/sse.js';
 
@@ -19,11 +19,13 @@ describe('end to end: a crash mid-turn', () => {
     return { status: res.status, body: (await res.json()) as any };
   };
   const get = async (path: string) => (await (await fetch(server.url + path)).json()) as any;
+  let titleScript: ScriptStep[] = [{ text: 'T' }];
+  const seqOf = (id: string | undefined) => Number(id!.split(':')[1]);
 
   beforeAll(async () => {
     home = await mkdtemp(join(tmpdir(), 'hermes-crash-'));
     model = await startScriptedOpenAI();
-    model.setRouter((req) => (isTitleRequest(req) ? [{ text: 'T' }] : undefined));
+    model.setRouter((req) => (isTitleRequest(req) ? titleScript : undefined));
     model.setFallback(() => [{ text: 'fallback answer' }]);
     await mkdir(join(home, '.hermes'), { recursive: true });
     await writeFile(join(home, '.hermes', 'config.yaml'), `model:\n  default: m\n  provider: custom\n  base_url: ${model.url}\n`);
@@ -85,6 +87,78 @@ describe('end to end: a crash mid-turn', () => {
     const again = await post('/api/chat/start', { session_id: sid, message: 'are you there?' });
     const frames = await readStream(await fetch(`${server.url}/api/chat/stream?stream_id=${again.body.stream_id}`));
     expect(frames.at(-1)!.event).toBe('stream_end');
+  });
+
+  it('resuming with the last id a client saw before the crash gets only the closing event, under a new id', async () => {
+    const sid = (await post('/api/session/new', {})).body.session.session_id;
+    model.enqueue(Array.from({ length: 300 }, (_, i) => [{ text: `v${i} ` }, { delayMs: 5 }]).flat());
+    const start = await post('/api/chat/start', { session_id: sid, message: 'stream then crash' });
+    const streamId = start.body.stream_id;
+    let tokens = 0;
+    // Well inside the journal's old 200 ms batching window after the last event received.
+    const seen = await readStream(await fetch(`${server.url}/api/chat/stream?stream_id=${streamId}`), { until: (f) => f.event === 'token' && ++tokens >= 30 });
+    const last = seen.at(-1)!;
+    await server.stop('SIGKILL');
+    server = await startServer(env());
+
+    const resumed = await readStream(await fetch(`${server.url}/api/chat/stream?stream_id=${streamId}`, { headers: { 'Last-Event-ID': last.id! } }));
+    expect(resumed.map((f) => f.event)).toEqual(['apperror']);
+    expect(resumed[0]!.data).toMatchObject({ type: 'interrupted' });
+    expect(seqOf(resumed[0]!.id)).toBeGreaterThan(seqOf(last.id));
+
+    // No id ever names two events: every id the client saw replays as the same event.
+    const replay = await readStream(await fetch(`${server.url}/api/chat/stream?stream_id=${streamId}`));
+    const byId = new Map(replay.map((f) => [f.id, f]));
+    expect(byId.size).toBe(replay.length);
+    for (const f of seen) expect(byId.get(f.id), f.id).toEqual(f);
+    expect(replay.at(-1)).toEqual(resumed[0]);
+  });
+
+  it('closes a journal the crash left open after done (a first turn killed while its title is requested)', async () => {
+    const sid = (await post('/api/session/new', {})).body.session.session_id;
+    // The title request never answers: the turn sits between done and stream_end.
+    titleScript = [{ delayMs: 60_000 }, { text: 'late' }];
+    try {
+      model.enqueue([{ text: 'the answer' }]);
+      const start = await post('/api/chat/start', { session_id: sid, message: 'first turn' });
+      const streamId = start.body.stream_id;
+      const seen = await readStream(await fetch(`${server.url}/api/chat/stream?stream_id=${streamId}`), { until: (f) => f.event === 'done' });
+      expect(seen.at(-1)!.event).toBe('done');
+      await server.stop('SIGKILL');
+      server = await startServer(env());
+
+      const status = await get(`/api/chat/stream/status?stream_id=${streamId}`);
+      expect(status.journal.terminal_state).not.toBeNull();
+      const replay = await readStream(await fetch(`${server.url}/api/chat/stream?stream_id=${streamId}`, { headers: { 'Last-Event-ID': seen.at(-1)!.id! } }));
+      expect(replay.map((f) => f.event)).toEqual(['stream_end']);
+      expect(seqOf(replay[0]!.id)).toBe(seqOf(seen.at(-1)!.id) + 1);
+      // The turn had finished: its answer stands, with no interruption notice.
+      const s = (await get(`/api/session?session_id=${sid}`)).session;
+      expect(s.active_stream_id).toBeNull();
+      expect(s.messages.map((m: any) => m.content)).toEqual(['first turn', 'the answer']);
+    } finally {
+      titleScript = [{ text: 'T' }];
+    }
+  });
+
+  it('removes temp files a crash left in sessions/, never a session file', async () => {
+    const sid = (await post('/api/session/new', {})).body.session.session_id;
+    await post('/api/session/rename', { session_id: sid, title: 'kept' });
+    await server.stop('SIGKILL');
+    const dir = sessionsDir();
+    // What writeFileAtomic names its temp files: <target>.tmp.<pid>.<n>, here of a pid that is no process.
+    const stale = [`${sid}.json.tmp.99999999.3`, `_index.json.tmp.99999999.7`, `${sid}.json.bak.tmp.99999999.1`];
+    for (const name of stale) await writeFile(join(dir, name), '{"half": ');
+    // Not this writer's names: left alone.
+    const foreign = [`${sid}.json.tmp`, `${sid}.json.tmp.abc`, 'notes.tmp.1.2.txt'];
+    for (const name of foreign) await writeFile(join(dir, name), 'x');
+    server = await startServer(env());
+    const names = await readdir(dir);
+    for (const name of stale) expect(names, name).not.toContain(name);
+    for (const name of foreign) expect(names, name).toContain(name);
+    expect(names).toContain(`${sid}.json`);
+    expect((await get(`/api/session?session_id=${sid}`)).session.title).toBe('kept');
+    for (const name of foreign) await rm(join(dir, name));
   });
 
   it('kill -9 at random moments of busy turns never corrupts a session file', async () => {

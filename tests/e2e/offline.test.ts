@@ -164,6 +164,33 @@ describe('web app: offline', () => {
     await expect.poll(() => page.evaluate(() => caches.keys().then((k) => k.filter((n) => n.startsWith('hermes-shell-')).length))).toBe(1);
     expect(await page.locator('[data-role="update-prompt"]').count()).toBe(0);
   });
+  it('a transcript seen once and left at once (a fresh browser, its database still opening) is there offline', async () => {
+    // A page of this origin that is not the app, to install the fault before the app's first load.
+    const { context, page } = await ui.open('/manifest.webmanifest');
+    await page.addInitScript(() => {
+      // A fresh profile's first IndexedDB open takes 90–430 ms; here every open's success is held 3 s (a
+      // slow disk), longer than this page takes to load and show the transcript.
+      const realOpen = IDBFactory.prototype.open;
+      IDBFactory.prototype.open = function (this: IDBFactory, ...args: Parameters<IDBFactory['open']>) {
+        const request = realOpen.apply(this, args);
+        let handler: ((this: IDBRequest, e: Event) => unknown) | null = null;
+        Object.defineProperty(request, 'onsuccess', { configurable: true, get: () => handler, set: (fn) => void (handler = fn) });
+        request.addEventListener('success', (e) => void setTimeout(() => handler?.call(request, e), 3000));
+        return request;
+      };
+    });
+    await page.goto(`${ui.server.url}/session/${TWO}`);
+    await expect.poll(() => transcriptText(page), { interval: 5 }).toContain('Answer two.');
+    // Left the moment it showed: a full navigation, long before the old 100 ms batch.
+    await page.goto(`${ui.server.url}/`);
+    await page.waitForFunction(() => !!navigator.serviceWorker.controller, null, { timeout: 15_000 });
+    await context.setOffline(true);
+    await page.goto(`${ui.server.url}/session/${TWO}`);
+    // Every read waits for the held open.
+    await expect.poll(() => transcriptText(page), { timeout: 15_000 }).toContain('Answer two.');
+    expect(await page.locator('[data-role="cached-note"]').count()).toBe(1);
+  });
+
   it('a message typed offline in the new-chat view is queued, then starts its conversation once, when the server is back', async () => {
     const sessionsBefore = (await ui.api('/api/sessions')).total;
     const { context, page } = await ui.open('/');

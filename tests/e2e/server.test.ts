@@ -1,5 +1,6 @@
 import { mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runServerToExit, startServer, type RunningServer } from '../helpers/server.js';
@@ -93,6 +94,28 @@ describe('end to end: the Node server', () => {
       expect(res.headers.get('content-type')).toContain('text/html');
       expect(await res.text()).toContain('<html');
     }
+  });
+
+  it('answers a client that leaves mid-body with a quiet 400, logs no error, and keeps serving', async () => {
+    const before = server.output().length;
+    const sid = (await api('/api/sessions')).body.sessions[0].session_id;
+    for (const path of ['/api/session/new', '/api/session/rename', '/api/file/save', '/api/chat/start', '/api/settings']) {
+      const socket = connect({ host: '127.0.0.1', port: Number(new URL(server.url).port) });
+      await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+      socket.on('error', () => {});
+      // Promises 1000 bytes, sends 10, hangs up.
+      socket.write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"session_`);
+      await new Promise((r) => setTimeout(r, 50));
+      socket.destroy();
+    }
+    // Each request is logged once it settles.
+    const deadline = Date.now() + 5000;
+    while ((server.output().slice(before).match(/"method":"POST"/g) ?? []).length < 5 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    const log = server.output().slice(before);
+    expect(log).not.toMatch(/unhandled|"level":"error"|\n\s+at /);
+    const lines = log.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
+    expect(lines.filter((l) => l.method === 'POST').map((l) => l.status)).toEqual([400, 400, 400, 400, 400]);
+    expect((await api(`/api/session?session_id=${sid}`)).status).toBe(200);
   });
 
   it('shuts down gracefully on SIGTERM, writes the index, and keeps everything for the next start', async () => {

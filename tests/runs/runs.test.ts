@@ -1,9 +1,11 @@
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile, appendFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resumeAfter } from '../../src/runs/sse.js';
 import { Run, type RunWatcher } from '../../src/runs/run.js';
+import { storedRunEvent } from '../../src/runs/events.js';
 import { RunRegistry } from '../../src/runs/registry.js';
 import { MemoryRunJournal } from '../../src/runs/journal.js';
 import { InteractionHub } from '../../src/runs/interactions.js';
@@ -102,6 +104,25 @@ describe('RunRegistry', () => {
     expect(reg.activeFor('s1')).toBeUndefined();
     expect(reg.get('a')).toBe(run);
     expect(reg.begin('s1', 'd').streamId).toBe('d');
+  });
+
+  it('interrupt() closes a run whose turn did not stop: apperror before done, stream_end after, and whenIdle waits for the end', async () => {
+    const reg = new RunRegistry({ journal: new MemoryRunJournal(), now });
+    const early = reg.begin('s1', 'r1');
+    const late = reg.begin('s2', 'r2');
+    late.emit('done', { session: { session_id: 's2', title: 'Untitled', created_at: 1, updated_at: 1, messages: [], message_count: 0 }, usage: { input_tokens: 0, output_tokens: 0, estimated_cost: null } } as never);
+    const w = recorder();
+    early.watch(w, 0);
+    reg.interrupt(early);
+    reg.interrupt(late);
+    reg.interrupt(late);
+    expect(early.events.map((e) => [e.event, e.event === 'apperror' ? e.data.type : null])).toEqual([['apperror', 'interrupted']]);
+    expect(late.events.map((e) => e.event)).toEqual(['done', 'stream_end']);
+    expect(w.closed).toBe(true);
+    expect(await reg.whenIdle(50)).toBe(false);
+    await reg.end(early, 'errored');
+    await reg.end(late, 'completed');
+    expect(await reg.whenIdle(50)).toBe(true);
   });
 
   it('sends heartbeats to watchers of active runs', async () => {
@@ -224,13 +245,51 @@ describe('FsRunJournal', () => {
     expect(read).toEqual({ sessionId: 'abc123', events: [ { seq: 1, event: 'token', data: { text: 'hi' }, at: 1 }, { seq: 2, event: 'stream_end', data: { session_id: 'abc123' }, at: 2 } ] });
   });
 
-  it('a line cut short by a crash ends the replay there, keeping what came before', async () => {
+  it('a line cut short by a crash is skipped, keeping what came before', async () => {
     const j = new FsRunJournal(dir);
     const w = j.open('s', 'r');
     w.append({ seq: 1, event: 'token', data: { text: 'a' }, at: 1 });
     await w.close();
     await appendFile(join(dir, 'sessions', '_run_journal', 's', 'r.jsonl'), '{"seq": 2, "event": "tok');
     expect((await j.read('r', 's'))!.events.map((e) => e.seq)).toEqual([1]);
+  });
+
+  it('a watched event is written to the file before its frame is handed to any watcher', async () => {
+    const j = new FsRunJournal(dir);
+    const run = new Run('r1', 's1', now(), j.open('s1', 'r1'), now);
+    const file = join(dir, 'sessions', '_run_journal', 's1', 'r1.jsonl');
+    const onDisk: number[][] = [];
+    // What a kill -9 right after the send would leave: the file's lines at that moment.
+    const seqsOnDisk = () => readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l).seq as number);
+    run.emit('token', { text: 'unwatched' });
+    run.watch({ send: () => void onDisk.push(seqsOnDisk()), close: () => {} }, 0);
+    for (let i = 0; i < 5; i++) run.emit('token', { text: String(i) });
+    expect(onDisk).toEqual([[1], [1, 2], [1, 2, 3], [1, 2, 3, 4], [1, 2, 3, 4, 5], [1, 2, 3, 4, 5, 6]]);
+    await run.finish('completed');
+  });
+
+  it('a closing line appended after a cut one is read, and unclosed() lists the journals without a closing event', async () => {
+    const j = new FsRunJournal(dir);
+    const open = j.open('s', 'open');
+    open.append({ seq: 1, event: 'token', data: { text: 'a' }, at: 1 });
+    await open.close();
+    const closed = j.open('s', 'closed');
+    closed.append(storedRunEvent(1, 'done', {}, 1));
+    closed.append(storedRunEvent(2, 'stream_end', {}, 2));
+    await closed.close();
+    const torn = j.open('t', 'torn');
+    torn.append({ seq: 1, event: 'token', data: { text: 'a' }, at: 1 });
+    await torn.close();
+    await appendFile(join(dir, 'sessions', '_run_journal', 't', 'torn.jsonl'), '{"seq": 2, "event": "tok');
+    // The incumbent marks its closing lines with `terminal`.
+    await writeFile(join(dir, 'sessions', '_run_journal', 's', 'incumbent.jsonl'), JSON.stringify({ seq: 1, event: 'done', terminal: true, payload: {} }) + '\n');
+    const list = async () => (await j.unclosed()).map((r) => `${r.sessionId}/${r.streamId}`).sort();
+    expect(await list()).toEqual(['s/open', 't/torn']);
+    const again = j.open('t', 'torn');
+    again.append(storedRunEvent(2, 'apperror', { type: 'interrupted' }, 3));
+    await again.close();
+    expect((await j.read('torn', 't'))!.events.map((e) => [e.seq, e.event])).toEqual([[1, 'token'], [2, 'apperror']]);
+    expect(await list()).toEqual(['s/open']);
   });
 
   it('refuses unsafe ids and reads unknown streams as null', async () => {

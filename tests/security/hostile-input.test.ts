@@ -219,6 +219,51 @@ describe('traversal and symlinks', () => {
   });
 });
 
+describe('inputs that once answered 500', () => {
+  it('refuses a malformed stream id in POST /api/chat/cancel as the GET form does', async () => {
+    for (const id of ['a%20b', '..%2Fx', '%00', 'x'.repeat(200)]) {
+      expect((await send('POST', `/api/chat/cancel?stream_id=${id}`)).status, id).toBe(400);
+      expect((await send('GET', `/api/chat/cancel?stream_id=${id}`)).status, id).toBe(400);
+    }
+    expect((await send('POST', '/api/chat/cancel', json({ stream_id: 'a b' }))).status).toBe(400);
+  });
+
+  it('refuses a path component longer than a file name may be, on every file route', async () => {
+    await ensureSession();
+    const long = 'n'.repeat(300);
+    for (const path of [long, `docs/${long}`, `docs/${long}/a.txt`]) {
+      const q = `session_id=${sessionId}&path=${encodeURIComponent(path)}`;
+      for (const route of ['/api/list', '/api/file', '/api/file/raw']) expect((await send('GET', `${route}?${q}`)).status, `${route} ${path}`).toBe(400);
+      for (const [route, body] of <Array<[string, Record<string, unknown>]>>[
+        ['/api/file/save', { path, content: 'x' }],
+        ['/api/file/create', { path, content: 'x' }],
+        ['/api/file/create-dir', { path }],
+        ['/api/file/delete', { path, recursive: true }],
+        ['/api/file/rename', { path, new_name: 'b.txt' }],
+        ['/api/file/move', { path, dest_dir: 'docs' }],
+        ['/api/file/move', { path: 'docs/a.txt', dest_dir: path }],
+      ]) {
+        expect((await send('POST', route, json({ session_id: sessionId, ...body }))).status, `${route} ${path}`).toBe(400);
+      }
+    }
+    for (const workspace of [`${t.workspace}/${long}`, `/${long}`]) {
+      expect((await send('POST', '/api/workspaces/add', json({ path: workspace }))).status, workspace).toBe(400);
+      expect((await send('POST', '/api/session/new', json({ workspace }))).status, workspace).toBe(400);
+    }
+  });
+
+  it('refuses an API key holding a line break with 400, leaving .env as it was', async () => {
+    for (const api_key of ['sk-abc\nEVIL=1', 'sk-abc\r\nX=1', 'sk\u0000x']) {
+      const res = await send('POST', '/api/providers', json({ provider: 'openrouter', api_key }));
+      expect(res.status, JSON.stringify(api_key)).toBe(400);
+      expect(((await res.json()) as { error: string }).error).toMatch(/line break/);
+    }
+    const env = await readFile(join(t.hermesHome, '.env'), 'utf8').catch(() => '');
+    expect(env).not.toContain('EVIL');
+    expect(fiveHundreds).toEqual([]);
+  });
+});
+
 describe('uploads', () => {
   const multipart = (file: Blob, filename: string, sid = sessionId) => {
     const form = new FormData();

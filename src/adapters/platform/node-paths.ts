@@ -27,6 +27,7 @@ export function isInside(root: string, path: string): boolean {
 /** The canonical workspace root; Forbidden for system roots. */
 export async function canonicalRoot(root: string): Promise<string> {
   if (!root || !isAbsolute(root)) throw new BadRequest('Workspace path must be absolute');
+  checkNameLengths(root);
   let real: string;
   try {
     real = await realpath(root);
@@ -35,6 +36,16 @@ export async function canonicalRoot(root: string): Promise<string> {
   }
   if (isSystemPath(real)) throw new Forbidden(`Refusing a system directory as a workspace: ${real}`);
   return real;
+}
+
+/** The longest file or folder name Linux and macOS accept, in bytes. */
+const NAME_MAX = 255;
+
+/** A longer name would fail with ENAMETOOLONG deep in a file call: it is the caller's input, so a 400. */
+export function checkNameLengths(path: string): void {
+  for (const part of path.split(/[/\\]/)) {
+    if (part.length > NAME_MAX / 3 && Buffer.byteLength(part) > NAME_MAX) throw new BadRequest(`A file or folder name is longer than ${NAME_MAX} bytes`);
+  }
 }
 
 export interface Resolved {
@@ -52,6 +63,7 @@ export interface Resolved {
  */
 export async function resolveInside(rootPath: string, userPath: string): Promise<Resolved> {
   if (typeof userPath !== 'string' || userPath.includes('\0')) throw new BadRequest('Invalid path');
+  checkNameLengths(userPath);
   const root = await canonicalRoot(rootPath);
   const cleaned = userPath.replace(/\\/g, '/');
   if (cleaned.startsWith('/') || /^[A-Za-z]:/.test(cleaned)) throw new Forbidden('Path must be relative to the workspace');

@@ -4,7 +4,7 @@ import { basename, dirname, join, relative, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import { BadRequest, Conflict, Forbidden, NotFound } from '../../ports/errors.js';
 import type { FileEntry, RawFile, TextFile, WorkspaceFiles } from '../../ports/workspace-files.js';
-import { canonicalRoot, isInside, isSystemPath, realExisting, resolveInside, resolveTarget } from './node-paths.js';
+import { canonicalRoot, checkNameLengths, isInside, isSystemPath, realExisting, resolveInside, resolveTarget } from './node-paths.js';
 
 const MAX_LIST_ENTRIES = 5000;
 
@@ -18,6 +18,7 @@ async function must<T>(work: Promise<T>, what = 'File not found'): Promise<T> {
     return await work;
   } catch (err) {
     if (errno(err) === 'ENOENT' || errno(err) === 'ENOTDIR') throw new NotFound(what);
+    if (errno(err) === 'ENAMETOOLONG') throw new BadRequest('Path is too long');
     throw err;
   }
 }
@@ -35,6 +36,7 @@ function checkName(name: string): string {
 export class NodeWorkspaceFiles implements WorkspaceFiles {
   async checkWorkspace(path: string, options: { create?: boolean } = {}): Promise<string> {
     if (!path || !path.startsWith('/')) throw new BadRequest('Workspace path must be absolute');
+    checkNameLengths(path);
     if (isSystemPath(path)) throw new Forbidden(`Refusing a system directory as a workspace: ${path}`);
     if (options.create) {
       // Where the new folder would really land: a symlink on the way may lead into a system tree

@@ -1,11 +1,11 @@
 import type { JournalWriter, RunJournal } from '../../runs/journal.js';
-import type { RunEvent } from '../../runs/events.js';
+import { CLOSING_EVENTS, type RunEvent } from '../../runs/events.js';
 
 /** The part of a Durable Object's storage the journal uses (the key-value API). */
 export interface DoStorage {
   get<T = unknown>(key: string): Promise<T | undefined>;
   put(entries: Record<string, unknown>): Promise<void>;
-  list<T = unknown>(options: { prefix: string }): Promise<Map<string, T>>;
+  list<T = unknown>(options: { prefix: string; reverse?: boolean; limit?: number }): Promise<Map<string, T>>;
   delete(keys: string[]): Promise<number>;
 }
 
@@ -13,8 +13,10 @@ const pad = (seq: number) => String(seq).padStart(9, '0');
 
 /**
  * Run events in the session's Durable Object storage: `run:<stream>` (the session id) and
- * `ev:<stream>:<seq>` per event. Appends are batched; flush() writes them (storage writes are
- * durable when the promise resolves).
+ * `ev:<stream>:<seq>` per event. Appends are batched until commit(), which issues the put()
+ * at once: an object holds every outgoing message (the SSE frames too) until a put in progress
+ * has landed, so a frame never leaves before its event is stored. Writes without an await
+ * between them are coalesced by the runtime.
  */
 export class DoRunJournal implements RunJournal {
   constructor(private readonly storage: DoStorage) {}
@@ -22,22 +24,26 @@ export class DoRunJournal implements RunJournal {
   open(sessionId: string, streamId: string): JournalWriter {
     let pending: Record<string, unknown> = { [`run:${streamId}`]: sessionId };
     let writing: Promise<void> = Promise.resolve();
-    const flush = () => {
+    const commit = () => {
+      const keys = Object.keys(pending);
+      if (!keys.length) return;
       const batch = pending;
       pending = {};
-      if (!Object.keys(batch).length) return writing;
-      // Storage put() takes at most 128 keys at once.
-      const keys = Object.keys(batch);
-      writing = writing.then(async () => {
-        for (let i = 0; i < keys.length; i += 128) await this.storage.put(Object.fromEntries(keys.slice(i, i + 128).map((k) => [k, batch[k]])));
-      });
+      // Issued now, not after an await, or the frame would leave ungated. put() takes at most 128 keys.
+      const puts: Promise<void>[] = [];
+      for (let i = 0; i < keys.length; i += 128) puts.push(this.storage.put(Object.fromEntries(keys.slice(i, i + 128).map((k) => [k, batch[k]]))));
+      writing = Promise.all([writing, ...puts]).then(() => {});
+    };
+    const flush = () => {
+      commit();
       return writing;
     };
     return {
       append: (event: RunEvent) => {
         pending[`ev:${streamId}:${pad(event.seq)}`] = event;
-        if (Object.keys(pending).length >= 64) void flush();
+        if (Object.keys(pending).length >= 64) commit();
       },
+      commit,
       flush,
       close: flush,
     };
@@ -48,6 +54,16 @@ export class DoRunJournal implements RunJournal {
     if (!sessionId) return null;
     const events = [...(await this.storage.list<RunEvent>({ prefix: `ev:${streamId}:` })).values()];
     return { sessionId, events };
+  }
+
+  async unclosed(): Promise<Array<{ sessionId: string; streamId: string }>> {
+    const open: Array<{ sessionId: string; streamId: string }> = [];
+    for (const [key, sessionId] of await this.storage.list<string>({ prefix: 'run:' })) {
+      const streamId = key.slice('run:'.length);
+      const [last] = (await this.storage.list<RunEvent>({ prefix: `ev:${streamId}:`, reverse: true, limit: 1 })).values();
+      if (!last || !CLOSING_EVENTS.has(last.event)) open.push({ sessionId, streamId });
+    }
+    return open;
   }
 
   async deleteSession(sessionId: string): Promise<void> {

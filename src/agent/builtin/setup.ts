@@ -34,6 +34,8 @@ function customKeyEnv(name: string): string {
 function checkKey(key: string): string {
   const k = key.trim();
   if (!k) throw new BadRequest('api_key must not be empty');
+  // Checked before the whitespace rule so the answer names the real problem (.env is line-based).
+  if (/[\u0000-\u001f\u007f\u2028\u2029]/.test(k)) throw new BadRequest('api_key cannot contain a line break or control character');
   if (/[\s'"]/.test(k)) throw new BadRequest('api_key must not contain spaces or quotes');
   return k;
 }

@@ -1,5 +1,5 @@
-import { open, readFile, rename, unlink } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { open, readFile, readdir, rename, unlink } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 
 let counter = 0;
 
@@ -33,6 +33,35 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
   }
   if (options.syncDir !== false) await syncDir(dirname(path));
   return written;
+}
+
+/** `<target>.tmp.<pid>.<n>`: the names writeFileAtomic gives its temp files, and only those. */
+const TEMP_NAME = /^.+\.tmp\.(\d+)\.\d+$/;
+
+/**
+ * Removes the temp files a killed writer left in `dir`. Only names writeFileAtomic makes, and
+ * only those whose writer is gone: this process's own pid counts as gone, so call it before this
+ * process writes into `dir` (a restarted container often gets its old pid back). Returns the
+ * names removed.
+ */
+export async function removeStaleTemps(dir: string): Promise<string[]> {
+  const removed: string[] = [];
+  for (const name of await readdir(dir).catch(() => [] as string[])) {
+    const m = TEMP_NAME.exec(name);
+    if (!m || (Number(m[1]) !== process.pid && processAlive(Number(m[1])))) continue;
+    await unlink(join(dir, name)).then(() => removed.push(name), () => {});
+  }
+  return removed;
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: it exists, under another user.
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 async function syncDir(dir: string) {

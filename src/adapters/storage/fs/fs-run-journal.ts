@@ -1,5 +1,5 @@
-import { closeSync, fsync, mkdirSync, openSync, writeSync } from 'node:fs';
-import { readFile, readdir, rm } from 'node:fs/promises';
+import { closeSync, fstatSync, fsync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
+import { open, readFile, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from '../../../ports/platform.js';
 import { CLOSING_EVENTS, storedRunEvent, type RunEvent } from '../../../runs/events.js';
@@ -8,16 +8,19 @@ import { isSafeSessionId } from '../../../shared/session.js';
 
 const SAFE_STREAM_ID = /^[A-Za-z0-9_-]{1,128}$/;
 /**
- * Lines are gathered this long before one write. A write per token costs a system call per
- * token; the journal only serves replays, and a crash loses at most this much of one (the
- * transcript itself is stored separately, step by step). Closing events are written at once.
+ * Lines nobody is watching are gathered this long before one write (a run with no open stream
+ * costs no system call per token). commit() writes them at once: the run calls it before it
+ * sends a frame, so a kill -9 never loses an event a client has seen. Closing events are
+ * written and fsynced at once.
  */
 const BATCH_MS = 200;
+/** How much of a journal's end is read to find its last event (longer lines fall back to the whole file). */
+const TAIL_BYTES = 16 * 1024;
 
 /**
  * Run journals in the incumbent's place: `sessions/_run_journal/<sid>/<stream_id>.jsonl`, one
  * JSON line per event (`{version, event_id, seq, run_id, session_id, event, created_at,
- * terminal, payload}`). Lines are batched; closing events are written and fsynced at once.
+ * terminal, payload}`). Lines are batched until committed; closing events are fsynced at once.
  */
 export class FsRunJournal implements RunJournal {
   readonly root: string;
@@ -34,8 +37,11 @@ export class FsRunJournal implements RunJournal {
     const path = this.#path(sessionId, streamId);
     if (!path) throw new Error('unsafe journal id');
     mkdirSync(join(this.root, sessionId), { recursive: true });
-    let fd: number | null = openSync(path, 'a');
+    let fd: number | null = openSync(path, 'a+');
     let pending: string[] = [];
+    // Reopened after a crash that cut its last line short (power loss, a full disk): the next
+    // line starts on its own, so the cut one is the only line lost.
+    if (!endsLine(fd)) pending.push('\n');
     let timer: ReturnType<typeof setTimeout> | null = null;
     const logger = this.logger;
     // Both ids passed SAFE_STREAM_ID / isSafeSessionId, so they need no JSON escaping.
@@ -69,6 +75,7 @@ export class FsRunJournal implements RunJournal {
         if (terminal) void sync();
         else timer ??= setTimeout(writeOut, BATCH_MS);
       },
+      commit: writeOut,
       flush: sync,
       close: async () => {
         await sync();
@@ -97,11 +104,25 @@ export class FsRunJournal implements RunJournal {
         const row = JSON.parse(line) as { seq: number; event: string; payload: unknown; created_at: number };
         events.push(storedRunEvent(row.seq, row.event, row.payload, row.created_at));
       } catch {
-        // A line cut short by a crash: everything before it is still good.
-        break;
+        // A line cut short by a crash; a recovery's closing line may follow it.
+        continue;
       }
     }
     return { sessionId: sid, events };
+  }
+
+  async unclosed() {
+    const open: Array<{ sessionId: string; streamId: string }> = [];
+    for (const sessionId of await readdir(this.root).catch(() => [] as string[])) {
+      if (!isSafeSessionId(sessionId)) continue;
+      for (const name of await readdir(join(this.root, sessionId)).catch(() => [] as string[])) {
+        const streamId = name.endsWith('.jsonl') ? name.slice(0, -'.jsonl'.length) : '';
+        if (!SAFE_STREAM_ID.test(streamId)) continue;
+        const closed = await isClosed(join(this.root, sessionId, name)).catch(() => true);
+        if (!closed) open.push({ sessionId, streamId });
+      }
+    }
+    return open;
   }
 
   async deleteSession(sessionId: string) {
@@ -119,4 +140,49 @@ export class FsRunJournal implements RunJournal {
     }
     return null;
   }
+}
+
+/** Whether the file is empty or its last byte ends a line. */
+function endsLine(fd: number): boolean {
+  const { size } = fstatSync(fd);
+  if (size === 0) return true;
+  const last = Buffer.alloc(1);
+  readSync(fd, last, 0, 1, size - 1);
+  return last[0] === 0x0a;
+}
+
+/** Whether a journal's last readable event is a closing one (ours, or the incumbent's `terminal`). */
+async function isClosed(path: string): Promise<boolean> {
+  const handle = await open(path, 'r');
+  let text: string;
+  let whole: boolean;
+  try {
+    const { size } = await handle.stat();
+    const start = Math.max(0, size - TAIL_BYTES);
+    const buffer = Buffer.alloc(size - start);
+    await handle.read(buffer, 0, buffer.length, start);
+    text = buffer.toString('utf8');
+    whole = start === 0;
+  } finally {
+    await handle.close();
+  }
+  const last = lastEvent(text, whole);
+  if (last !== undefined || whole) return last?.closed ?? false;
+  // No whole line in the tail: one very long last event.
+  return lastEvent(await readFile(path, 'utf8'), true)?.closed ?? false;
+}
+
+function lastEvent(text: string, whole: boolean): { closed: boolean } | undefined {
+  const lines = text.split('\n');
+  // A tail's first piece may be the end of a longer line.
+  for (let i = lines.length - 1; i >= (whole ? 0 : 1); i--) {
+    if (!lines[i]!.trim()) continue;
+    try {
+      const row = JSON.parse(lines[i]!) as { event?: unknown; terminal?: unknown };
+      return { closed: row.terminal === true || CLOSING_EVENTS.has(String(row.event)) };
+    } catch {
+      // A line cut short: look at the one before.
+    }
+  }
+  return undefined;
 }

@@ -6,7 +6,7 @@ import type { Clock, Logger } from '../../../ports/platform.js';
 import { SESSION_ROW_KEYS, isSafeSessionId, type Session, type SessionRow } from '../../../shared/session.js';
 import { compareRows, toRow } from '../../../domain/session-rows.js';
 import { RowIndexedSessionStore } from '../session-store-base.js';
-import { readTextIfExists, writeFileAtomic } from './atomic-file.js';
+import { readTextIfExists, removeStaleTemps, writeFileAtomic } from './atomic-file.js';
 import { CorruptSessionFile, parseSession, serializeSession } from './session-file.js';
 
 const INDEX_FILE = '_index.json';
@@ -61,6 +61,9 @@ export class FsSessionStore extends RowIndexedSessionStore {
    */
   async init(): Promise<void> {
     await mkdir(this.dir, { recursive: true });
+    // Half-written copies a kill -9 left behind (the session files themselves are whole).
+    const stale = await removeStaleTemps(this.dir);
+    if (stale.length) this.#logger?.info({ msg: 'removed stale temp files', files: stale });
     const indexPath = join(this.dir, INDEX_FILE);
     let indexMtime = 0;
     const indexed = new Map<string, SessionRow>();

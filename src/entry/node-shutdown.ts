@@ -1,0 +1,61 @@
+import type { ServerType } from '@hono/node-server';
+import type { Logger } from '../ports/platform.js';
+import type { RunRegistry } from '../runs/registry.js';
+
+export interface ShutdownDeps {
+  server: ServerType;
+  registry: RunRegistry;
+  sessions: { dispose(): Promise<void> };
+  logger: Logger;
+  /** Where the "Received SIGTERM" line goes. */
+  out: (line: string) => void;
+  exit: (code: number) => void;
+  /** The whole stop must fit in this (a supervisor's kill -9 usually follows SIGTERM by 10 s; Docker's by 10, systemd's by 90). */
+  deadlineMs?: number;
+}
+
+/**
+ * The stop on SIGTERM/SIGINT, within `deadlineMs` (5 s):
+ *  1. stop accepting connections; abort every running turn, which stores an interruption notice,
+ *     clears the session's active stream and sends `apperror {type: "interrupted"}` with the
+ *     stored session to every open stream (what recovery would write after a crash);
+ *  2. a turn that has not ended 1 s before the deadline is closed from here (its journal gets the
+ *     closing event; the next start's recovery stores the notice and clears the session);
+ *  3. once the closing frames are out, connections still open are cut, the session index is
+ *     written, and the process exits 0. Past the deadline it exits 1.
+ */
+export function gracefulShutdown(deps: ShutdownDeps): (signal: string) => Promise<void> {
+  const { server, registry, logger } = deps;
+  const deadlineMs = deps.deadlineMs ?? 5000;
+  let stopping: Promise<void> | null = null;
+  const stop = async (signal: string) => {
+    deps.out(`Received ${signal}; finishing requests and saving state\n`);
+    const started = Date.now();
+    const left = () => deadlineMs - (Date.now() - started);
+    const force = setTimeout(() => {
+      logger.error({ msg: 'shutdown took too long; exiting', deadline_ms: deadlineMs });
+      deps.exit(1);
+    }, deadlineMs);
+    force.unref();
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    const http = server as unknown as { closeIdleConnections?: () => void; closeAllConnections?: () => void };
+    // Idle keep-alive connections would hold close() open.
+    http.closeIdleConnections?.();
+    registry.abortAll('server shutting down');
+    if (!(await registry.whenIdle(Math.max(0, left() - 1000)))) {
+      for (const run of registry.active) registry.interrupt(run);
+    }
+    // The closing frames are queued on their sockets: give them a moment to leave, then cut
+    // whatever is still open (a stream's keep-alive socket, a slow client).
+    const idle = setInterval(() => http.closeIdleConnections?.(), 50);
+    await Promise.race([closed, delay(Math.min(500, Math.max(0, left() - 500)))]);
+    clearInterval(idle);
+    http.closeAllConnections?.();
+    await deps.sessions.dispose().catch((err) => logger.error({ msg: 'dispose failed', error: String(err) }));
+    clearTimeout(force);
+    deps.exit(0);
+  };
+  return (signal) => (stopping ??= stop(signal));
+}
+
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
