@@ -14,6 +14,7 @@ import { MemoryProjectStore, MemorySettingsStore, MemoryWorkspaceStore } from '.
 import { NodeWorkspaceFiles } from '../adapters/platform/node-workspace-files.js';
 import { NodeAttachmentStore } from '../adapters/platform/node-attachments.js';
 import { NodeAssetSource } from '../adapters/platform/node-assets.js';
+import { NodeCompressor } from '../adapters/platform/node-compression.js';
 import { NodeAgentConfigSource } from '../adapters/platform/node-agent-config.js';
 import { NodeToolHost } from '../adapters/platform/node-tool-host.js';
 import { FsRunJournal } from '../adapters/storage/fs/fs-run-journal.js';
@@ -101,6 +102,7 @@ export async function buildNodeDeps(config: Config, logger: Logger, publicDir: s
     files,
     attachments: new NodeAttachmentStore(config.stateDir),
     assets: new NodeAssetSource(publicDir),
+    compression: new NodeCompressor(),
     embed: { origins: config.embedOrigins ?? [], tokens: fs ? new FsEmbedTokenStore(config.stateDir, logger) : new MemoryEmbedTokenStore() },
     auth: fs ? new FsAuthStore(config.stateDir, logger) : new MemoryAuthStore(),
     // Hermes' own sessions (CLI, Telegram …), read-only, listed when show_cli_sessions is on.
