@@ -18,6 +18,7 @@ const P = 'hermes:';
 const K = {
   schema: `${P}schema`,
   rows: `${P}rows`,
+  listState: `${P}list-state`,
   lru: `${P}lru`,
   outbox: `${P}outbox`,
   transcript: (id: string) => `${P}transcript:${id}`,
@@ -25,6 +26,12 @@ const K = {
   disclosure: (key: string) => `${P}disclosure:${key}`,
 };
 const DISCLOSURE = `${P}disclosure:`;
+
+/** Where the stored rows stand against the server: the list's ETag and the next page's cursor. */
+export interface ListState {
+  etag: string | null;
+  next: string | null;
+}
 
 export interface OutboxItem {
   id: string;
@@ -177,8 +184,15 @@ export class OfflineCache {
     return this.#read<SessionRow[]>(K.rows);
   }
 
-  saveRows(rows: SessionRow[]): void {
+  /** The rows and where they stand against the server, written in the same flush. */
+  saveRows(rows: SessionRow[], state?: ListState): void {
     this.#write(K.rows, rows);
+    this.#write(K.listState, state);
+  }
+
+  /** The stored rows' list state (undefined for rows kept before paging: they are simply refetched). */
+  listState(): Promise<ListState | undefined> {
+    return this.#read<ListState>(K.listState);
   }
 
   // ---- transcripts

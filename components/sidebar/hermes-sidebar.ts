@@ -131,7 +131,8 @@ export class HermesSidebar extends LitElement {
       </div>`;
     if (!s.loaded) return html`<p class="empty meta">Loading…</p>`;
     if (s.query.trim()) return html`<p class="empty meta">${s.searching ? 'Searching…' : `No chats match “${s.query.trim()}”`}</p>`;
-    if (s.projectFilter) return html`<p class="empty meta">No chats in this project yet.</p>`;
+    // The filter runs over the loaded rows: while pages remain, the project's chats may be in them.
+    if (s.projectFilter) return html`<p class="empty meta">${s.hasMore ? 'Loading…' : 'No chats in this project yet.'}</p>`;
     return html`<p class="empty meta">No chats yet. Start one with New chat.</p>`;
   }
 
@@ -165,6 +166,7 @@ export class HermesSidebar extends LitElement {
         @row-menu=${this.#onRowMenu}
         @row-rename=${this.#onRowRename}
         @list-scroll=${() => this.menu && this.#closeMenu(false)}
+        @list-end=${() => void s.loadMore()}
       >
         <div slot="empty">${this.#empty(s)}</div>
       </hermes-session-list>
