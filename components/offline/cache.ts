@@ -68,6 +68,8 @@ const DELETE = Symbol('delete');
 const isQuota = (err: unknown) => (err as { name?: string })?.name === 'QuotaExceededError';
 
 const WAL_PREFIX = 'hermes:draft:';
+/** The stored list's ETag, kept synchronously too so the first list request need not wait for IndexedDB. */
+const LIST_ETAG = 'hermes:list-etag';
 /** Same key as drafts had before they moved to IndexedDB, so those are picked up too. */
 const walKey = (sessionId: string | null) => `${WAL_PREFIX}${sessionId ?? 'new'}`;
 
@@ -188,6 +190,15 @@ export class OfflineCache {
   saveRows(rows: SessionRow[], state?: ListState): void {
     this.#write(K.rows, rows);
     this.#write(K.listState, state);
+    safeLocal(() => (state?.etag ? localStorage.setItem(LIST_ETAG, state.etag) : localStorage.removeItem(LIST_ETAG)));
+  }
+
+  /**
+   * The last saved list ETag, read synchronously. Only a hint: it may be ahead of what IndexedDB
+   * holds (a reload within a write batch), so a 304 for it counts only if listState() agrees.
+   */
+  listEtagNow(): string | null {
+    return safeLocal(() => localStorage.getItem(LIST_ETAG)) ?? null;
   }
 
   /** The stored rows' list state (undefined for rows kept before paging: they are simply refetched). */
@@ -306,7 +317,7 @@ export class OfflineCache {
     this.#timer = null;
     this.#pending.clear();
     safeLocal(() => {
-      for (const key of Object.keys(localStorage)) if (key.startsWith(WAL_PREFIX)) localStorage.removeItem(key);
+      for (const key of Object.keys(localStorage)) if (key.startsWith(WAL_PREFIX) || key === LIST_ETAG) localStorage.removeItem(key);
     });
     this.#lru = [];
     await this.#flushing;

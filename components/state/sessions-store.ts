@@ -1,5 +1,5 @@
 import { api, ApiError, type Project, type SessionRow } from '../api/client.js';
-import { offlineCache } from '../offline/cache.js';
+import { offlineCache, type ListState } from '../offline/cache.js';
 import { Store } from './store.js';
 
 export type SessionListRow = SessionRow & { attention?: boolean; match_preview?: string };
@@ -9,12 +9,6 @@ const SEARCH_DEBOUNCE_MS = 200;
 export const PAGE_ROWS = 100;
 const MAX_PAGE_ROWS = 1000;
 const RETRY_MS = 2000;
-/**
- * How long a start waits for IndexedDB's rows before asking the server without their ETag. The
- * read is quick (an empty store at once, 10,000 rows in well under this); the bound only keeps
- * a stuck IndexedDB from holding the list back.
- */
-const CACHE_WAIT_MS = 1000;
 const ATTENTION_POLL_MS = 3000;
 
 /**
@@ -65,26 +59,27 @@ export class SessionsStore extends Store {
   async refresh(): Promise<void> {
     const generation = this.#generation;
     let answered = false;
-    let stored: Promise<void> | null = null;
+    let stored: Promise<{ rows?: SessionRow[]; state?: ListState }> | null = null;
+    // At start the stored rows are read beside the request, never before it: their ETag comes
+    // from localStorage, so a fresh profile waits for no IndexedDB and a returning one paints
+    // what it kept, and keeps it on a 304.
+    let etag = this.rows.length ? this.#etag : null;
     if (!this.loaded && !this.showArchived && !this.rows.length) {
+      etag = offlineCache.listEtagNow();
       stored = Promise.all([offlineCache.rows(), offlineCache.listState()]).then(([rows, state]) => {
-        if (!rows || answered || this.loaded || this.rows.length || generation !== this.#generation) return;
-        this.rows = rows;
-        this.#etag = state?.etag ?? null;
-        this.#next = state?.next ?? null;
-        this.cached = true;
-        this.changed();
+        if (rows && !answered && !this.loaded && !this.rows.length && generation === this.#generation) this.#adopt(rows, state);
+        return { rows, state };
       });
-      // Painted from storage first, the request carries the stored rows' ETag (a 304 keeps them all).
-      await Promise.race([stored, new Promise((r) => setTimeout(r, CACHE_WAIT_MS))]);
     }
     try {
-      const unpinned = this.rows.reduce((n, r) => n + (r.pinned ? 0 : 1), 0);
-      const limit = Math.min(MAX_PAGE_ROWS, Math.max(PAGE_ROWS, unpinned));
-      const [{ page, etag }, projects] = await Promise.all([
-        api.sessionPage({ includeArchived: this.showArchived, limit, etag: this.rows.length ? this.#etag : null }),
-        api.projects(),
-      ]);
+      let [{ page, etag: tag }, projects] = await Promise.all([this.#firstPages(etag), api.projects()]);
+      if (!page && stored) {
+        // A 304 for the stored tag: the stored rows are current, if IndexedDB holds that tag's rows.
+        const { rows, state } = await stored;
+        if (rows && state?.etag === etag) {
+          if (!this.rows.length) this.#adopt(rows, state);
+        } else ({ page, etag: tag } = await this.#firstPages(null));
+      }
       answered = true;
       if (generation !== this.#generation) return;
       this.projects = projects;
@@ -97,7 +92,7 @@ export class SessionsStore extends Store {
         this.rows = fresh.map((r) => (attention.has(r.session_id) ? { ...r, attention: true } : r));
         this.#next = page.next_cursor ?? null;
       }
-      this.#etag = etag;
+      this.#etag = tag;
       this.loaded = true;
       this.cached = false;
       this.error = null;
@@ -110,6 +105,22 @@ export class SessionsStore extends Store {
       this.error = offline && this.rows.length ? null : (err as Error).message;
     }
     this.#watchAttention();
+    this.changed();
+  }
+
+  /** As many rows as are loaded (at least a page, at most the server's cap), revalidated with `etag`. */
+  #firstPages(etag: string | null) {
+    const unpinned = this.rows.reduce((n, r) => n + (r.pinned ? 0 : 1), 0);
+    const limit = Math.min(MAX_PAGE_ROWS, Math.max(PAGE_ROWS, unpinned));
+    return api.sessionPage({ includeArchived: this.showArchived, limit, etag });
+  }
+
+  /** Shows the rows IndexedDB kept, until the server has answered. */
+  #adopt(rows: SessionRow[], state: ListState | undefined): void {
+    this.rows = rows;
+    this.#etag = state?.etag ?? null;
+    this.#next = state?.next ?? null;
+    this.cached = true;
     this.changed();
   }
 

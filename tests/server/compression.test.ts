@@ -35,7 +35,7 @@ describe('negotiateCoding', () => {
 
   it('uses a faster brotli quality for very large bodies', () => {
     expect(brotliQuality(50_000)).toBe(5);
-    expect(brotliQuality(4_000_000)).toBe(3);
+    expect(brotliQuality(4_000_000)).toBe(4);
   });
 });
 

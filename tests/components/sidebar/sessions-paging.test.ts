@@ -114,7 +114,8 @@ describe('sidebar paging', () => {
       await before.loadMore();
       await offlineCache.flush();
 
-      // A new start: the stored 203 rows paint, the server confirms them with one 304.
+      // A new start: the stored ETag goes out at once, the stored 203 rows paint, the server
+      // confirms them all with one 304.
       const after = new SessionsStore();
       const painted: number[] = [];
       after.addEventListener('change', () => painted.push(after.rows.length));
@@ -131,14 +132,29 @@ describe('sidebar paging', () => {
       expect(param(listCalls(stub.calls)[from]!, 'cursor')).to.equal(UNPINNED[199]);
       expect(after.rows).to.have.length(ROWS.length);
 
-      // Changed meanwhile: the first pages replace what was stored.
+      // Changed meanwhile: the first page replaces what was stored, and paging starts over.
       await offlineCache.flush();
       server.state.rows = ROWS.slice(0, 150);
       server.state.etag = 'W/"rev-3"';
       const third = new SessionsStore();
       await third.refresh();
-      expect(third.rows.map((r) => r.session_id)).to.deep.equal(['r5', ...ROWS.slice(0, 150).filter((r) => !r.pinned).map((r) => r.session_id)]);
+      expect(listCalls(stub.calls).at(-1)!.headers['if-none-match']).to.equal('W/"rev-1"');
+      expect(third.rows.map((r) => r.session_id)).to.deep.equal(['r5', ...ROWS.slice(0, 150).filter((r) => !r.pinned).slice(0, PAGE_ROWS).map((r) => r.session_id)]);
+      expect(third.hasMore).to.equal(true);
+      await third.loadMore();
+      expect(third.rows).to.have.length(150);
       expect(third.hasMore).to.equal(false);
+
+      // A tag in localStorage whose rows never reached IndexedDB (a reload inside a write
+      // batch) is not trusted: the 304 is followed by a plain request.
+      await offlineCache.wipe();
+      localStorage.setItem('hermes:list-etag', 'W/"rev-3"');
+      const fourth = new SessionsStore();
+      const before4 = listCalls(stub.calls).length;
+      await fourth.refresh();
+      const asked = listCalls(stub.calls).slice(before4);
+      expect(asked.map((c) => c.headers['if-none-match'] ?? null)).to.deep.equal(['W/"rev-3"', null]);
+      expect(fourth.rows).to.have.length(PAGE_ROWS + 1);
     } finally {
       stub.restore();
     }
