@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import type { Compressor, ContentCoding } from '../ports/compression.js';
 
 /** Below this a compressed body saves less than a packet and costs a compressor call. */
@@ -63,18 +63,28 @@ export function compression(compressor: Compressor | undefined): MiddlewareHandl
     } else {
       const plain = new Uint8Array(await res.arrayBuffer());
       if (plain.byteLength < MIN_COMPRESS_BYTES) {
-        c.res = new Response(plain, res);
+        replace(c, new Response(plain, res));
         return;
       }
       packed = await compressor.compress(plain, coding);
       if (key) cache.set(key, packed);
     }
-    // Hono copies the old response's headers onto the new one; the coding's own are set after.
-    c.res = new Response(packed as Uint8Array<ArrayBuffer>, { status: res.status, headers: res.headers });
-    c.res.headers.set('Content-Encoding', coding);
-    c.res.headers.set('Content-Length', String(packed.byteLength));
-    if (etag && !etag.startsWith('W/')) c.res.headers.set('ETag', `W/${etag}`);
+    const headers = new Headers(res.headers);
+    headers.set('Content-Encoding', coding);
+    headers.set('Content-Length', String(packed.byteLength));
+    if (etag && !etag.startsWith('W/')) headers.set('ETag', `W/${etag}`);
+    replace(c, new Response(packed as Uint8Array<ArrayBuffer>, { status: res.status, headers }));
   };
+}
+
+/**
+ * Puts `res` in place of the current answer as it is. (Assigning over an existing answer makes
+ * Hono rebuild the new one around its body stream, which costs the Node adapter its fast path
+ * for a body held in memory.)
+ */
+function replace(c: Context, res: Response): void {
+  c.res = undefined;
+  c.res = res;
 }
 
 function addVary(headers: Headers): void {
