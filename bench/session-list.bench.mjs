@@ -62,6 +62,10 @@ try {
   };
   const p95 = await series(`warm GET /api/sessions (all ${SESSIONS} rows, ${(first.bytes / 1024).toFixed(0)} KB)`, '/api/sessions');
   await series('warm GET /api/sessions?limit=100 (a sidebar page)', '/api/sessions?limit=100');
+  // As a browser asks: brotli, compressed once per list revision and ETag.
+  await series('warm GET /api/sessions?limit=100, Accept-Encoding: br', '/api/sessions?limit=100', { 'Accept-Encoding': 'br' });
+  const brAll = await timeRequest(`${cold.url}/api/sessions`, { 'Accept-Encoding': 'br' });
+  await series(`warm GET /api/sessions (all rows), Accept-Encoding: br (${(brAll.bytes / 1024).toFixed(0)} KB on the wire)`, '/api/sessions', { 'Accept-Encoding': 'br' });
   // The honest worst case: every request follows a write, so the cached JSON is rebuilt each time.
   {
     const times = [];

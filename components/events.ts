@@ -36,6 +36,8 @@ export interface HermesEventMap {
   'hermes-row-rename': { id: string; title: string | null };
   /** The session list scrolled (menus anchored to a row close). Local. */
   'hermes-list-scroll': null;
+  /** The end of the loaded rows is near the viewport: load the next page, if any. */
+  'hermes-list-end': null;
   /** The row menu's choice. Local. */
   'hermes-menu-action': SessionAction;
   /** The row menu's Rename: start renaming inline. Local. */

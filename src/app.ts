@@ -5,6 +5,7 @@ import { TooLarge } from './ports/errors.js';
 import { errorResponder } from './http/errors.js';
 import { requestLog } from './http/request-log.js';
 import { securityHeaders } from './http/security-headers.js';
+import { compression } from './http/compression.js';
 import { healthRoutes } from './routes/health.js';
 import { sessionRoutes } from './routes/sessions.js';
 import { sessionOpRoutes } from './routes/session-ops.js';
@@ -51,6 +52,8 @@ export function createApp(appDeps: AppDeps): Hono {
 
   app.use('*', requestLog(deps.logger));
   app.use('*', securityHeaders());
+  // Inside the log and security headers, outside every route and the error answers.
+  app.use('*', compression(deps.compression));
   // Embedding: foreign origins need the allowlist and an embed token; same-origin requests pass.
   const auth = new AuthService({ store: deps.auth, settings: deps.settings, clock: deps.clock, logger: deps.logger }, deps.options.auth);
   const embedTokens = deps.embed ? new EmbedTokens(deps.embed.tokens, deps.clock.now) : null;

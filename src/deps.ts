@@ -13,6 +13,7 @@ import type { EmbedTokenStore } from './ports/embed-token-store.js';
 import type { AuthStore } from './ports/auth-store.js';
 import type { AgentSessionSource } from './ports/agent-sessions.js';
 import type { AuthConfig } from './config.js';
+import type { Compressor } from './ports/compression.js';
 import type { Context } from 'hono';
 
 /** Everything the app needs from its runtime; entry files build it from adapters. */
@@ -43,6 +44,11 @@ export interface AppDeps {
   forwardRun?: (c: Context) => Promise<Response | null>;
   clock: Clock;
   logger: Logger;
+  /**
+   * Compresses JSON answers by Accept-Encoding (Node: node:zlib). Absent: answers go out as
+   * they are (Workers, whose edge compresses on its own).
+   */
+  compression?: Compressor;
   /** The built front end; without it only the API is served. */
   assets?: AssetSource;
   /** Cross-origin <hermes-chat>: allowlisted origins and where embed tokens live. Absent: no foreign origin is let in. */

@@ -208,6 +208,8 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 interface RequestOptions {
   /** False: a 401 is the caller's business (signing out), not a reason to leave the page. */
   signOutOn401?: boolean;
+  /** Sees the response's headers (an ETag) before its body is read. */
+  seen?: (res: Response) => void;
 }
 
 async function request<T>(method: string, path: string, body?: unknown, init: RequestInit = {}, options: RequestOptions = {}): Promise<T> {
@@ -216,19 +218,28 @@ async function request<T>(method: string, path: string, body?: unknown, init: Re
     let res: Response;
     try {
       const token = unsafe ? await csrfToken(attempt > 0) : null;
-      const headers = { ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}), ...authHeaders(), ...(token ? { [CSRF_HEADER]: token } : {}) };
+      const { headers: extra, ...rest } = init;
+      const headers = {
+        ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+        ...authHeaders(),
+        ...(token ? { [CSRF_HEADER]: token } : {}),
+        ...(extra as Record<string, string> | undefined),
+      };
       res = await fetch(apiUrl(path), {
         method,
         credentials: 'same-origin',
         ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
         ...(Object.keys(headers).length ? { headers } : {}),
-        ...init,
+        ...rest,
       });
     } catch {
       connectivity.dispatchEvent(new Event('unreachable'));
       throw new ApiError(0, 'The server cannot be reached. Check your connection.');
     }
     connectivity.dispatchEvent(new Event('reachable'));
+    options.seen?.(res);
+    // Only a conditional request (If-None-Match) is answered 304: the caller's copy is current.
+    if (res.status === 304) return undefined as T;
     const text = await res.text();
     let data: any = {};
     try {
@@ -256,9 +267,30 @@ const q = (params: Record<string, string | number | boolean | undefined | null>)
     .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`)
     .join('&');
 
+/** One page of GET /api/sessions (docs/session-list-api.md); an unpaged answer has neither `pinned` nor `next_cursor`. */
+export interface SessionListPage {
+  sessions: SessionRow[];
+  /** Every pinned row, beside the first page. */
+  pinned?: SessionRow[];
+  next_cursor?: string | null;
+  total: number;
+  archived_count: number;
+}
+
+/**
+ * A page of the session list, or `page: null` when `etag` (from any page of the list) is still
+ * current: then nothing in the list changed since it was given.
+ */
+async function sessionPage(o: { includeArchived?: boolean; limit: number; cursor?: string | null; etag?: string | null }): Promise<{ page: SessionListPage | null; etag: string | null }> {
+  let etag: string | null = null;
+  const path = `/api/sessions?${q({ include_archived: o.includeArchived ? 1 : undefined, limit: o.limit, cursor: o.cursor })}`;
+  const page = await request<SessionListPage | undefined>('GET', path, undefined, o.etag ? { headers: { 'If-None-Match': o.etag } } : {}, { seen: (res) => (etag = res.headers.get('ETag')) });
+  return { page: page ?? null, etag };
+}
+
 /** The HTTP API, one function per endpoint the app uses. */
 export const api = {
-  sessions: (includeArchived = false) => get<{ sessions: SessionRow[]; total: number; archived_count: number }>(`/api/sessions?${q({ include_archived: includeArchived ? 1 : 0 })}`),
+  sessionPage,
   search: (text: string, content = true) => get<{ sessions: Array<SessionRow & { match_type: string; match_preview: string }> }>(`/api/sessions/search?${q({ q: text, content: content ? 1 : 0 })}`),
   session: (id: string, opts: { msgLimit?: number; msgBefore?: number } = {}) =>
     get<{ session: ApiSession }>(`/api/session?${q({ session_id: id, msg_limit: opts.msgLimit, msg_before: opts.msgBefore })}`).then((r) => r.session),

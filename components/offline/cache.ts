@@ -18,6 +18,7 @@ const P = 'hermes:';
 const K = {
   schema: `${P}schema`,
   rows: `${P}rows`,
+  listState: `${P}list-state`,
   lru: `${P}lru`,
   outbox: `${P}outbox`,
   transcript: (id: string) => `${P}transcript:${id}`,
@@ -25,6 +26,12 @@ const K = {
   disclosure: (key: string) => `${P}disclosure:${key}`,
 };
 const DISCLOSURE = `${P}disclosure:`;
+
+/** Where the stored rows stand against the server: the list's ETag and the next page's cursor. */
+export interface ListState {
+  etag: string | null;
+  next: string | null;
+}
 
 export interface OutboxItem {
   id: string;
@@ -67,6 +74,8 @@ const WAL_PREFIX = 'hermes:draft:';
  * written by the next page's open. `null` stands for a deletion.
  */
 const PENDING_WAL = 'hermes:pending-writes';
+/** The stored list's ETag, kept synchronously too so the first list request need not wait for IndexedDB. */
+const LIST_ETAG = 'hermes:list-etag';
 /** Same key as drafts had before they moved to IndexedDB, so those are picked up too. */
 const walKey = (sessionId: string | null) => `${WAL_PREFIX}${sessionId ?? 'new'}`;
 
@@ -233,8 +242,24 @@ export class OfflineCache {
     return this.#read<SessionRow[]>(K.rows);
   }
 
-  saveRows(rows: SessionRow[]): void {
+  /** The rows and where they stand against the server, written in the same flush. */
+  saveRows(rows: SessionRow[], state?: ListState): void {
     this.#write(K.rows, rows);
+    this.#write(K.listState, state);
+    safeLocal(() => (state?.etag ? localStorage.setItem(LIST_ETAG, state.etag) : localStorage.removeItem(LIST_ETAG)));
+  }
+
+  /**
+   * The last saved list ETag, read synchronously. Only a hint: it may be ahead of what IndexedDB
+   * holds (a reload within a write batch), so a 304 for it counts only if listState() agrees.
+   */
+  listEtagNow(): string | null {
+    return safeLocal(() => localStorage.getItem(LIST_ETAG)) ?? null;
+  }
+
+  /** The stored rows' list state (undefined for rows kept before paging: they are simply refetched). */
+  listState(): Promise<ListState | undefined> {
+    return this.#read<ListState>(K.listState);
   }
 
   // ---- transcripts
@@ -349,7 +374,7 @@ export class OfflineCache {
     this.#timer = null;
     this.#pending.clear();
     safeLocal(() => {
-      for (const key of Object.keys(localStorage)) if (key.startsWith(WAL_PREFIX) || key === PENDING_WAL) localStorage.removeItem(key);
+      for (const key of Object.keys(localStorage)) if (key.startsWith(WAL_PREFIX) || key === PENDING_WAL || key === LIST_ETAG) localStorage.removeItem(key);
     });
     this.#lru = [];
     await this.#flushing;

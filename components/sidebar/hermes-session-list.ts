@@ -10,6 +10,8 @@ import { emit } from '../events.js';
 const MOBILE = '(max-width: 639px)';
 /** Rows drawn beyond each edge of the viewport, so fast scrolling never shows a gap. */
 const OVERSCAN = 8;
+/** The list asks for more rows while its end is within this many rows of the viewport. */
+const LOAD_AHEAD = 40;
 
 /**
  * The session list as a fixed-row-height virtual list: bucket headers and sessions are items
@@ -17,6 +19,7 @@ const OVERSCAN = 8;
  * scroll like 50. Arrow keys, Home/End and PageUp/PageDown move focus between sessions.
  *
  * @fires hermes-list-scroll - the list scrolled (menus anchored to a row close)
+ * @fires hermes-list-end - the end of the rows is near the viewport: load more if there are more
  */
 @customElement('hermes-session-list')
 export class HermesSessionList extends LitElement {
@@ -84,6 +87,14 @@ export class HermesSessionList extends LitElement {
       this.offsetY = 0;
       if (this.hasUpdated) this.#viewport.scrollTop = 0;
     }
+  }
+
+  protected override updated(changed: PropertyValues): void {
+    // A scroll, a resize or new rows (a filter can leave too few to scroll) may bring the end near.
+    if (!changed.has('offsetY') && !changed.has('viewportHeight') && !changed.has('rows')) return;
+    const height = Math.min(this.viewportHeight || innerHeight, innerHeight);
+    const lastInView = Math.ceil((this.offsetY + height) / this.rowHeight);
+    if (lastInView + LOAD_AHEAD >= this.#items.length) emit(this, 'hermes-list-end', null, { local: true });
   }
 
   #onScroll = () => {

@@ -132,7 +132,8 @@ export class HermesSidebar extends LitElement {
       </div>`;
     if (!s.loaded) return html`<p class="empty meta">Loading…</p>`;
     if (s.query.trim()) return html`<p class="empty meta">${s.searching ? 'Searching…' : `No chats match “${s.query.trim()}”`}</p>`;
-    if (s.projectFilter) return html`<p class="empty meta">No chats in this project yet.</p>`;
+    // The filter runs over the loaded rows: while pages remain, the project's chats may be in them.
+    if (s.projectFilter) return html`<p class="empty meta">${s.hasMore ? 'Loading…' : 'No chats in this project yet.'}</p>`;
     return html`<p class="empty meta">No chats yet. Start one with New chat.</p>`;
   }
 
@@ -166,6 +167,7 @@ export class HermesSidebar extends LitElement {
         @hermes-row-menu=${this.#onRowMenu}
         @hermes-row-rename=${this.#onRowRename}
         @hermes-list-scroll=${() => this.menu && this.#closeMenu(false)}
+        @hermes-list-end=${() => void s.loadMore()}
       >
         <div slot="empty">${this.#empty(s)}</div>
       </hermes-session-list>

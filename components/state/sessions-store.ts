@@ -1,16 +1,21 @@
 import { api, ApiError, type Project, type SessionRow } from '../api/client.js';
-import { offlineCache } from '../offline/cache.js';
+import { offlineCache, type ListState } from '../offline/cache.js';
 import { Store } from './store.js';
 
 export type SessionListRow = SessionRow & { attention?: boolean; match_preview?: string };
 
 const SEARCH_DEBOUNCE_MS = 200;
+/** Rows per page as the list scrolls; a refresh asks for as many as are loaded, up to the server's cap. */
+export const PAGE_ROWS = 100;
+const MAX_PAGE_ROWS = 1000;
+const RETRY_MS = 2000;
 const ATTENTION_POLL_MS = 3000;
 
 /**
- * The sidebar's data: every session row, projects, the project filter, archived toggle and
- * search. Rows are patched in place from the open chat (titles, live runs) so the list never
- * has to be re-fetched during a stream.
+ * The sidebar's data: the session rows loaded so far (pinned ones, then pages of the rest as
+ * the list scrolls), projects, the project filter, archived toggle and search. Rows are
+ * patched in place from the open chat (titles, live runs) so the list never has to be
+ * re-fetched during a stream.
  */
 export class SessionsStore extends Store {
   rows: SessionListRow[] = [];
@@ -28,38 +33,74 @@ export class SessionsStore extends Store {
 
   /** The rows shown came from IndexedDB, not (yet) from the server. */
   cached = false;
+  /** A page after the loaded rows is being fetched. */
+  loadingMore = false;
 
-  /** Stale-while-revalidate: the stored list paints first (at startup), then the server's replaces it. */
+  /** The list's ETag when the loaded rows were fetched: a 304 for it says they are all current. */
+  #etag: string | null = null;
+  /** Where the next page starts; null when every row is loaded. */
+  #next: string | null = null;
+  #more: Promise<void> | null = null;
+  /** After a failed page, when to try again (scrolling asks every frame). */
+  #retryAt = 0;
+  /** Bumped whenever the list starts over (archived toggle), so a late page is dropped. */
+  #generation = 0;
+
+  /** More rows than the loaded ones exist on the server. */
+  get hasMore(): boolean {
+    return this.#next !== null;
+  }
+
+  /**
+   * Stale-while-revalidate: the stored rows paint first (at startup), then the server is asked
+   * for as many rows as are loaded, with the list's ETag; a 304 keeps them all, a new list
+   * replaces them. Further rows come a page at a time as the list scrolls (loadMore).
+   */
   async refresh(): Promise<void> {
+    const generation = this.#generation;
     let answered = false;
-    if (!this.loaded && !this.showArchived) {
-      void offlineCache.rows().then((rows) => {
-        if (!rows || answered || this.loaded || this.rows.length) return;
-        this.rows = rows;
-        this.cached = true;
-        this.changed();
+    let stored: Promise<{ rows?: SessionRow[]; state?: ListState }> | null = null;
+    // At start the stored rows are read beside the request, never before it: their ETag comes
+    // from localStorage, so a fresh profile waits for no IndexedDB and a returning one paints
+    // what it kept, and keeps it on a 304.
+    let etag = this.rows.length ? this.#etag : null;
+    if (!this.loaded && !this.showArchived && !this.rows.length) {
+      etag = offlineCache.listEtagNow();
+      stored = Promise.all([offlineCache.rows(), offlineCache.listState()]).then(([rows, state]) => {
+        if (rows && !answered && !this.loaded && !this.rows.length && generation === this.#generation) this.#adopt(rows, state);
+        return { rows, state };
       });
     }
     try {
-      const [list, projects] = await Promise.all([api.sessions(this.showArchived), api.projects()]);
+      let [{ page, etag: tag }, projects] = await Promise.all([this.#firstPages(etag), api.projects()]);
+      if (!page && stored) {
+        // A 304 for the stored tag: the stored rows are current, if IndexedDB holds that tag's rows.
+        const { rows, state } = await stored;
+        if (rows && state?.etag === etag) {
+          if (!this.rows.length) this.#adopt(rows, state);
+        } else ({ page, etag: tag } = await this.#firstPages(null));
+      }
       answered = true;
-      const attention = new Map(this.rows.filter((r) => r.attention).map((r) => [r.session_id, true]));
-      this.rows = list.sessions.map((r) => (attention.has(r.session_id) ? { ...r, attention: true } : r));
+      if (generation !== this.#generation) return;
       this.projects = projects;
+      // null: a 304, every loaded row is current.
+      if (page) {
+        const attention = new Set(this.rows.filter((r) => r.attention).map((r) => r.session_id));
+        const pinned = page.pinned ?? [];
+        const pinnedIds = new Set(pinned.map((r) => r.session_id));
+        const fresh = [...pinned, ...page.sessions.filter((r) => !pinnedIds.has(r.session_id))];
+        this.rows = fresh.map((r) => (attention.has(r.session_id) ? { ...r, attention: true } : r));
+        this.#next = page.next_cursor ?? null;
+      }
+      this.#etag = tag;
       this.loaded = true;
       this.cached = false;
       this.error = null;
       this.#persist();
     } catch (err) {
-      answered = true;
       const offline = err instanceof ApiError && err.status === 0;
-      if (offline && !this.loaded && !this.showArchived) {
-        const rows = await offlineCache.rows();
-        if (rows && !this.rows.length) {
-          this.rows = rows;
-          this.cached = true;
-        }
-      }
+      // Offline: the stored rows are what there is to show.
+      if (offline && stored) await stored;
       // Offline with rows to show: the top bar's indicator says it; no error in the list.
       this.error = offline && this.rows.length ? null : (err as Error).message;
     }
@@ -67,9 +108,54 @@ export class SessionsStore extends Store {
     this.changed();
   }
 
+  /** As many rows as are loaded (at least a page, at most the server's cap), revalidated with `etag`. */
+  #firstPages(etag: string | null) {
+    const unpinned = this.rows.reduce((n, r) => n + (r.pinned ? 0 : 1), 0);
+    const limit = Math.min(MAX_PAGE_ROWS, Math.max(PAGE_ROWS, unpinned));
+    return api.sessionPage({ includeArchived: this.showArchived, limit, etag });
+  }
+
+  /** Shows the rows IndexedDB kept, until the server has answered. */
+  #adopt(rows: SessionRow[], state: ListState | undefined): void {
+    this.rows = rows;
+    this.#etag = state?.etag ?? null;
+    this.#next = state?.next ?? null;
+    this.cached = true;
+    this.changed();
+  }
+
+  /** The next page, appended (the list calls this as its end comes into view); one at a time. */
+  loadMore(): Promise<void> {
+    if (this.#more) return this.#more;
+    // Search results come whole from the server: the list's own pages wait until it ends.
+    if (this.#next === null || !this.loaded || this.results || Date.now() < this.#retryAt) return Promise.resolve();
+    const generation = this.#generation;
+    const cursor = this.#next;
+    this.loadingMore = true;
+    this.changed();
+    this.#more = (async () => {
+      try {
+        const { page } = await api.sessionPage({ includeArchived: this.showArchived, limit: PAGE_ROWS, cursor });
+        if (!page || generation !== this.#generation || cursor !== this.#next) return;
+        const have = new Set(this.rows.map((r) => r.session_id));
+        this.rows = [...this.rows, ...page.sessions.filter((r) => !have.has(r.session_id))];
+        this.#next = page.next_cursor ?? null;
+        this.#persist();
+      } catch {
+        // Offline or refused: the list stays as it is; scrolling tries again a little later.
+        this.#retryAt = Date.now() + RETRY_MS;
+      } finally {
+        this.#more = null;
+        this.loadingMore = false;
+        this.changed();
+      }
+    })();
+    return this.#more;
+  }
+
   /** Keeps the list for an offline start (the unarchived view only: that is what startup shows). */
   #persist(): void {
-    if (!this.showArchived) offlineCache.saveRows(this.rows.map(({ attention: _a, match_preview: _m, ...r }) => r));
+    if (!this.showArchived) offlineCache.saveRows(this.rows.map(({ attention: _a, match_preview: _m, ...r }) => r), { etag: this.#etag, next: this.#next });
   }
 
   /** The rows to show: search results when searching, else the list, filtered by project. */
@@ -116,6 +202,12 @@ export class SessionsStore extends Store {
 
   async setShowArchived(show: boolean): Promise<void> {
     this.showArchived = show;
+    // Another list: its pages start over.
+    this.#generation++;
+    this.rows = [];
+    this.#etag = null;
+    this.#next = null;
+    this.#retryAt = 0;
     await this.refresh();
   }
 

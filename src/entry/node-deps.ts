@@ -12,6 +12,7 @@ import { MemorySessionStore } from '../adapters/storage/memory/memory-session-st
 import { MemoryProjectStore, MemorySettingsStore, MemoryWorkspaceStore } from '../adapters/storage/memory/memory-stores.js';
 import { NodeWorkspaceFiles } from '../adapters/platform/node-workspace-files.js';
 import { NodeAttachmentStore } from '../adapters/platform/node-attachments.js';
+import { NodeCompressor } from '../adapters/platform/node-compression.js';
 import { NodeAssetSource } from '../adapters/platform/node-assets.js';
 import { NodeAgentConfigSource } from '../adapters/platform/node-agent-config.js';
 import { NodeToolHost } from '../adapters/platform/node-tool-host.js';
@@ -133,6 +134,8 @@ export async function composeNodeDeps(
     files,
     attachments: new NodeAttachmentStore(config.stateDir),
     assets: new NodeAssetSource(publicDir),
+    // JSON answers by Accept-Encoding (brotli, else gzip).
+    compression: new NodeCompressor(),
     embed: { origins: config.embedOrigins ?? [], tokens: fs ? new FsEmbedTokenStore(config.stateDir, logger) : new MemoryEmbedTokenStore() },
     auth: fs ? new FsAuthStore(config.stateDir, logger) : new MemoryAuthStore(),
     // Hermes' own sessions (CLI, Telegram …), read-only, listed when show_cli_sessions is on.

@@ -79,3 +79,18 @@ export const queryInt = (max?: number) =>
 
 /** Body booleans: JSON true/false, and 1/0 as older clients send them. */
 export const bodyFlag = z.union([z.boolean(), z.literal(1).transform(() => true), z.literal(0).transform(() => false)]);
+
+/** A whole number from `min` to `max` given as a query string; outside the range is a 400, not a clamp. */
+export const queryIntIn = (min: number, max: number) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === '') return undefined;
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < min || n > max) {
+        ctx.addIssue({ code: 'custom', message: `must be a whole number from ${min} to ${max}` });
+        return z.NEVER;
+      }
+      return n;
+    });

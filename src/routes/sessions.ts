@@ -2,20 +2,15 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
 import { NotFound } from '../ports/errors.js';
-import type { SearchHit, SessionPage, StoreProblem } from '../ports/session-store.js';
+import type { SearchHit } from '../ports/session-store.js';
 import { MessageSchema, type Session } from '../shared/session.js';
 import { DEFAULT_TITLE, matchPreview, messageText, newSessionId, toRow } from '../domain/session-rows.js';
 import { bodyFlag, jsonBody, queryFlag, queryInt, queryParams } from '../http/validate.js';
-import { presenter, redactRowTitles, type Presenter } from '../http/redaction.js';
+import { presenter, redactRowTitles } from '../http/redaction.js';
 import { redactSecrets } from '../shared/redact.js';
 import { MSG_LIMIT_MAX, SessionId, presentSession, requireSession } from './session-common.js';
 import { defaultWorkspaceFor } from './workspaces.js';
-
-const ListQuery = z.object({
-  include_archived: queryFlag,
-  limit: queryInt(),
-  offset: queryInt(),
-});
+import { sessionListRoutes } from './session-list.js';
 
 const GetQuery = z.object({
   session_id: SessionId,
@@ -76,56 +71,11 @@ export function blankSession(deps: AppDeps, fields: Partial<Session> & { workspa
   };
 }
 
-const utf8 = new TextEncoder();
-
-/**
- * The list response's bytes per query variant, for one store revision at a time: rows are
- * serialised and encoded once per change, not once per request. (So the body carries no
- * per-request field; the response's Date header gives the server's clock.) Whether titles are
- * redacted is part of the variant.
- */
-class ListBodyCache {
-  #revision = '';
-  #byVariant = new Map<string, Uint8Array<ArrayBuffer>>();
-
-  body(page: SessionPage, variant: string, problems: StoreProblem[], present: Presenter): Uint8Array<ArrayBuffer> {
-    if (page.revision !== this.#revision) {
-      this.#revision = page.revision;
-      this.#byVariant.clear();
-    }
-    let bytes = this.#byVariant.get(variant);
-    if (bytes === undefined) {
-      const rows = present.redacting ? redactRowTitles(page.rows) : page.rows;
-      bytes = utf8.encode(
-        `{"sessions":${JSON.stringify(rows)},"total":${page.total},"archived_count":${page.archivedCount}` +
-          (problems.length ? `,"unreadable_sessions":${JSON.stringify(present(problems))}` : '') +
-          '}',
-      );
-      // Only a handful of variants are ever asked for; bound it anyway.
-      if (this.#byVariant.size < 16) this.#byVariant.set(variant, bytes);
-    }
-    return bytes;
-  }
-}
-
 /** Listing, reading, search, creation, import and export of sessions. */
 export function sessionRoutes(deps: AppDeps) {
   const app = new Hono();
 
-  // The sidebar asks for the same list again and again; its JSON is rebuilt only when the
-  // store's revision moves, and a client holding the current ETag gets a bodiless 304.
-  const listCache = new ListBodyCache();
-  app.get('/api/sessions', async (c) => {
-    const q = queryParams(c, ListQuery);
-    const page = await deps.sessions.list({ includeArchived: q.include_archived ?? false, limit: q.limit, offset: q.offset });
-    const present = await presenter(deps.settings);
-    // Turning redaction on or off changes the body, so it changes the variant (and the ETag).
-    const variant = `${q.include_archived ? 1 : 0}.${q.limit ?? ''}.${q.offset ?? ''}.${present.redacting ? 'r' : 'p'}`;
-    const etag = `W/"${page.revision}.${variant}"`;
-    if (c.req.header('If-None-Match') === etag) return c.body(null, 304, { ETag: etag });
-    const body = listCache.body(page, variant, await deps.sessions.problems(), present);
-    return c.body(body, 200, { 'Content-Type': 'application/json; charset=utf-8', ETag: etag });
-  });
+  app.route('/', sessionListRoutes(deps));
 
   app.get('/api/session', async (c) => {
     const q = queryParams(c, GetQuery);

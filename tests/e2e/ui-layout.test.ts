@@ -37,8 +37,13 @@ describe('web app: layout, sidebar at scale, workspace, mobile', () => {
     // Pinned first.
     expect(await page.locator(hooks.sessionRow).first().getAttribute('data-session-id')).toBe(`b${(5).toString(16).padStart(11, '0')}`);
     await page.locator(hooks.sessionRow).first().hover();
-    for (let i = 0; i < 40; i++) await page.mouse.wheel(0, 20_000);
-    await expect.poll(async () => page.locator(`${hooks.sessionRow}[data-session-id="b${(SESSIONS - 1).toString(16).padStart(11, '0')}"]`).count(), { timeout: 10_000 }).toBe(1);
+    // Rows arrive a page at a time as the end of the list comes into view: wheel until the oldest shows.
+    const oldest = page.locator(`${hooks.sessionRow}[data-session-id="b${(SESSIONS - 1).toString(16).padStart(11, '0')}"]`);
+    for (let i = 0; i < 400 && !(await oldest.count()); i++) {
+      await page.mouse.wheel(0, 20_000);
+      await page.waitForTimeout(25);
+    }
+    await expect.poll(() => oldest.count(), { timeout: 10_000 }).toBe(1);
     expect(await page.locator(hooks.sessionRow).count()).toBeLessThan(200);
     await ui.screenshot(page, 'sidebar-10k');
   });

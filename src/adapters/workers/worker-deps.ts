@@ -88,6 +88,7 @@ export function buildWorkerDeps(env: WorkerEnv, role: { kind: 'front' } | { kind
     files: new UnavailableWorkspaceFiles(),
     attachments: new UnavailableAttachments(),
     assets: new WorkersAssetSource(env.ASSETS),
+    // No `compression`: Cloudflare's edge compresses JSON for the client by its Accept-Encoding.
     embed: { origins: config.embedOrigins ?? [], tokens: new D1EmbedTokenStore(db) },
     auth: new D1AuthStore(db),
     clientAddress: (c: Context) => c.req.header('CF-Connecting-IP') ?? undefined,

@@ -21,7 +21,7 @@ describe('api client: sign-in and CSRF', () => {
       'GET /api/sessions': { sessions: [], total: 0, archived_count: 0 },
       'POST /api/session/rename': (c: FetchCall) => ({ session: { session_id: c.body.session_id, title: c.body.title } }),
     });
-    await api.sessions();
+    await api.sessionPage({ limit: 100 });
     expect(fetch.calls.map(pathOf), 'a GET needs no token').to.deep.equal(['GET /api/sessions']);
     expect(fetch.calls[0]!.headers[CSRF]).to.equal(undefined);
     // Two POSTs at once share one status request.
@@ -87,7 +87,7 @@ describe('api client: sign-in and CSRF', () => {
     const count = () => events++;
     authEvents.addEventListener('signed-out', count);
     try {
-      const err = await api.sessions().catch((e) => e);
+      const err = await api.sessionPage({ limit: 100 }).catch((e) => e);
       expect(err.status).to.equal(401);
       expect(events).to.equal(1);
       await api.logout().catch(() => {});

@@ -1,0 +1,114 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+import type { AppDeps } from '../deps.js';
+import type { SessionPage, StoreProblem } from '../ports/session-store.js';
+import { DEFAULT_PAGE_ROWS, MAX_PAGE_ROWS, decodeCursor, encodeCursor, pageRows, type ListCursor } from '../domain/session-pages.js';
+import { queryFlag, queryInt, queryIntIn, queryParams } from '../http/validate.js';
+import { presenter, redactRowTitles, type Presenter } from '../http/redaction.js';
+
+const ListQuery = z
+  .object({
+    include_archived: queryFlag,
+    limit: queryIntIn(1, MAX_PAGE_ROWS),
+    offset: queryInt(),
+    cursor: z
+      .string()
+      .optional()
+      .transform((v, ctx): ListCursor | undefined => {
+        if (v === undefined) return undefined;
+        const cursor = decodeCursor(v);
+        if (!cursor) {
+          ctx.addIssue({ code: 'custom', message: 'is not a cursor this server gave (use next_cursor)' });
+          return z.NEVER;
+        }
+        return cursor;
+      }),
+  })
+  .refine((q) => q.cursor === undefined || q.offset === undefined, { message: 'cursor and offset cannot be combined', path: ['offset'] });
+
+const utf8 = new TextEncoder();
+const BODY_VARIANTS = 32;
+
+/**
+ * The list response's bytes per query variant, for one store revision at a time: rows are
+ * serialised and encoded once per change, not once per request. (So the body carries no
+ * per-request field; the response's Date header gives the server's clock.) The least recently
+ * asked variant goes first when a scroll through many pages fills it.
+ */
+class ListBodyCache {
+  #revision = '';
+  #byVariant = new Map<string, Uint8Array<ArrayBuffer>>();
+
+  body(revision: string, variant: string, build: () => string): Uint8Array<ArrayBuffer> {
+    if (revision !== this.#revision) {
+      this.#revision = revision;
+      this.#byVariant.clear();
+    }
+    let bytes = this.#byVariant.get(variant);
+    if (bytes === undefined) bytes = utf8.encode(build());
+    else this.#byVariant.delete(variant);
+    this.#byVariant.set(variant, bytes);
+    if (this.#byVariant.size > BODY_VARIANTS) this.#byVariant.delete(this.#byVariant.keys().next().value!);
+    return bytes;
+  }
+}
+
+function problemsField(problems: StoreProblem[], present: Presenter): string {
+  return problems.length ? `,"unreadable_sessions":${JSON.stringify(present(problems))}` : '';
+}
+
+const rowsJson = (rows: SessionPage['rows'], present: Presenter) => JSON.stringify(present.redacting ? redactRowTitles(rows) : rows);
+
+/**
+ * `GET /api/sessions`. Without `limit`, `cursor` or `offset`: every row, exactly the
+ * incumbent's shape `{sessions, total, archived_count}`. With any of them: one page of the
+ * unpinned rows, `{sessions, next_cursor, total, archived_count}`, and on the first page (no
+ * cursor, no offset) `pinned`, every pinned row. See docs/session-list-api.md.
+ */
+export function sessionListRoutes(deps: AppDeps) {
+  const app = new Hono();
+
+  // The sidebar asks for the same list again and again; its JSON is rebuilt only when the
+  // store's revision moves, and a client holding the current ETag gets a bodiless 304.
+  const cache = new ListBodyCache();
+  app.get('/api/sessions', async (c) => {
+    const q = queryParams(c, ListQuery);
+    const archived = q.include_archived ? 1 : 0;
+    const present = await presenter(deps.settings);
+    const redaction = present.redacting ? 'r' : 'p';
+
+    if (q.limit === undefined && q.cursor === undefined && q.offset === undefined) {
+      const page = await deps.sessions.list({ includeArchived: q.include_archived ?? false });
+      // Turning redaction on or off changes the body, so it changes the variant (and the ETag).
+      const variant = `${archived}...${redaction}`;
+      const etag = `W/"${page.revision}.${variant}"`;
+      if (c.req.header('If-None-Match') === etag) return c.body(null, 304, { ETag: etag });
+      const problems = await deps.sessions.problems();
+      const body = cache.body(page.revision, variant, () => `{"sessions":${rowsJson(page.rows, present)},"total":${page.total},"archived_count":${page.archivedCount}${problemsField(problems, present)}}`);
+      return c.body(body, 200, { 'Content-Type': 'application/json; charset=utf-8', ETag: etag });
+    }
+
+    const list = await deps.sessions.list({ includeArchived: q.include_archived ?? false });
+    // Every page of one list state shares a tag: it names the store's revision, so a client may
+    // revalidate the rows it loaded, however it paged them, with one request.
+    const etag = `W/"${list.revision}.${archived}.page.${redaction}"`;
+    if (c.req.header('If-None-Match') === etag) return c.body(null, 304, { ETag: etag });
+    const limit = q.limit ?? DEFAULT_PAGE_ROWS;
+    const at = q.cursor ? `c${encodeCursor(q.cursor)}` : `o${q.offset ?? 0}`;
+    const variant = `${archived}.${limit}.${at}.${redaction}`;
+    const first = !q.cursor && !q.offset;
+    const problems = first ? await deps.sessions.problems() : [];
+    const body = cache.body(list.revision, variant, () => {
+      const page = pageRows(list.rows, { limit, ...(q.cursor ? { cursor: q.cursor } : {}), ...(q.offset ? { offset: q.offset } : {}) });
+      return (
+        `{"sessions":${rowsJson(page.rows, present)}` +
+        (page.pinned ? `,"pinned":${rowsJson(page.pinned, present)}` : '') +
+        `,"next_cursor":${page.next ? JSON.stringify(encodeCursor(page.next)) : 'null'}` +
+        `,"total":${list.total},"archived_count":${list.archivedCount}${problemsField(problems, present)}}`
+      );
+    });
+    return c.body(body, 200, { 'Content-Type': 'application/json; charset=utf-8', ETag: etag });
+  });
+
+  return app;
+}
