@@ -7,18 +7,33 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fmt, percentile, startServer, stopServer, timeRequest, verdict } from './lib.mjs';
 
-const listen = (handler) => new Promise((resolve) => { const s = createServer(handler); s.listen(0, '127.0.0.1', () => resolve(s)); });
+const listen = (handler) =>
+  new Promise((resolve) => {
+    const s = createServer(handler);
+    s.listen(0, '127.0.0.1', () => resolve(s));
+  });
 const urlOf = (s) => `http://127.0.0.1:${s.address().port}/v1`;
 
-const live = await listen((req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: Array.from({ length: 300 }, (_, i) => ({ id: `vendor/model-${i}`, context_length: 128000 })) })));
+const live = await listen((_req, res) =>
+  res
+    .writeHead(200, { 'content-type': 'application/json' })
+    .end(JSON.stringify({ data: Array.from({ length: 300 }, (_, i) => ({ id: `vendor/model-${i}`, context_length: 128000 })) })),
+);
 const dead = await Promise.all([0, 1, 2].map(() => listen(() => {})));
 const home = mkdtempSync(join(tmpdir(), 'hermes-bench-catalog-'));
 const hermes = join(home, '.hermes');
 mkdirSync(hermes, { recursive: true });
-writeFileSync(join(hermes, 'config.yaml'), [
-  'model:', '  provider: custom', '  default: vendor/model-1', `  base_url: ${urlOf(live)}`,
-  'custom_providers:', ...dead.map((s, i) => `  - name: dead${i}\n    base_url: ${urlOf(s)}`),
-].join('\n') + '\n');
+writeFileSync(
+  join(hermes, 'config.yaml'),
+  [
+    'model:',
+    '  provider: custom',
+    '  default: vendor/model-1',
+    `  base_url: ${urlOf(live)}`,
+    'custom_providers:',
+    ...dead.map((s, i) => `  - name: dead${i}\n    base_url: ${urlOf(s)}`),
+  ].join('\n') + '\n',
+);
 const env = { HOME: home, HERMES_HOME: hermes };
 try {
   let server = await startServer(env);
@@ -34,11 +49,16 @@ try {
   await stopServer(server);
   console.log(`first GET /api/models, 1 live + 3 dead endpoints: ${fmt(first.ms)} ms (budget 4000 ms: ${verdict(first.ms, 4000 + 250)})`);
   console.log(`second GET while the dead probes still run: ${fmt(second.ms)} ms`);
-  console.log(`warm GET (live list cached, dead ones remembered as failed): p50 ${fmt(percentile(warm, 50))} ms, p95 ${fmt(percentile(warm, 95))} ms, ${first.bytes} bytes`);
+  console.log(
+    `warm GET (live list cached, dead ones remembered as failed): p50 ${fmt(percentile(warm, 50))} ms, p95 ${fmt(percentile(warm, 95))} ms, ${first.bytes} bytes`,
+  );
   console.log(`after a restart (models_cache.json on disk; every endpoint revalidated in the background): ${fmt(cold.ms)} ms`);
 } finally {
   live.close();
-  for (const s of dead) { s.closeAllConnections(); s.close(); }
+  for (const s of dead) {
+    s.closeAllConnections();
+    s.close();
+  }
   live.closeAllConnections();
   rmSync(home, { recursive: true, force: true });
 }

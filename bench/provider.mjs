@@ -41,5 +41,16 @@ export function startProvider(plan) {
     res.end(chunk({}, 'stop') + `data: ${JSON.stringify({ choices: [], usage: { prompt_tokens: 10, completion_tokens: tokens } })}\n\n` + 'data: [DONE]\n\n');
   });
   server.keepAliveTimeout = 60_000;
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${server.address().port}/v1`, close: () => new Promise((r) => { server.closeAllConnections(); server.close(r); }) })));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({
+        url: `http://127.0.0.1:${server.address().port}/v1`,
+        close: () =>
+          new Promise((r) => {
+            server.closeAllConnections();
+            server.close(r);
+          }),
+      }),
+    ),
+  );
 }

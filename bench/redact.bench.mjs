@@ -30,9 +30,21 @@ try {
 
   const rows = Array.from({ length: 10_000 }, (_, i) =>
     Object.freeze({
-      session_id: i.toString(16).padStart(12, '0'), title: `Session ${i} about refactoring the parser`, workspace: '/home/user/work',
-      model: 'openai/gpt-5', model_provider: 'openrouter', message_count: 20, created_at: 1_780_000_000 + i, updated_at: 1_780_000_100 + i,
-      pinned: false, archived: false, project_id: null, profile: 'default', input_tokens: 1000, output_tokens: 200, estimated_cost: 0.01,
+      session_id: i.toString(16).padStart(12, '0'),
+      title: `Session ${i} about refactoring the parser`,
+      workspace: '/home/user/work',
+      model: 'openai/gpt-5',
+      model_provider: 'openrouter',
+      message_count: 20,
+      created_at: 1_780_000_000 + i,
+      updated_at: 1_780_000_100 + i,
+      pinned: false,
+      archived: false,
+      project_id: null,
+      profile: 'default',
+      input_tokens: 1000,
+      output_tokens: 200,
+      estimated_cost: 0.01,
     }),
   );
   const list = time(() => {
@@ -40,7 +52,11 @@ try {
   });
   console.log(`redactDeep(10,000 marker-free rows): p50 ${fmt(list.p50)} ms, p95 ${fmt(list.p95)} ms`);
   const titles = rows.map((r) => r.title);
-  const bare = time(() => titles.forEach((t) => redactSecrets(t)));
+  const bare = time(() =>
+    titles.forEach((t) => {
+      redactSecrets(t);
+    }),
+  );
   console.log(`redactSecrets(10,000 marker-free titles): p50 ${fmt(bare.p50)} ms, p95 ${fmt(bare.p95)} ms`);
 
   const para = 'The agent reads the file, explains what it found, and suggests a focused change. ';
@@ -48,8 +64,17 @@ try {
     title: 'A long session',
     messages: Array.from({ length: 200 }, (_, i) =>
       i % 3 === 2
-        ? { role: 'tool', tool_call_id: `c${i}`, name: 'terminal', content: JSON.stringify({ output: `total 12\n-rw-r--r-- 1 u u 120 token.txt\n${para.repeat(10)}`, exit_code: 0 }) }
-        : { role: i % 3 ? 'assistant' : 'user', content: para.repeat(5), tool_calls: i % 3 === 1 ? [{ id: `c${i + 1}`, function: { name: 'terminal', arguments: '{"command": "ls -la"}' } }] : undefined },
+        ? {
+            role: 'tool',
+            tool_call_id: `c${i}`,
+            name: 'terminal',
+            content: JSON.stringify({ output: `total 12\n-rw-r--r-- 1 u u 120 token.txt\n${para.repeat(10)}`, exit_code: 0 }),
+          }
+        : {
+            role: i % 3 ? 'assistant' : 'user',
+            content: para.repeat(5),
+            tool_calls: i % 3 === 1 ? [{ id: `c${i + 1}`, function: { name: 'terminal', arguments: '{"command": "ls -la"}' } }] : undefined,
+          },
     ),
   };
   const transcript = time(() => redactDeep(session));

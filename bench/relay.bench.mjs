@@ -5,7 +5,7 @@ import http from 'node:http';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fmt, percentile, rssMb, startServer, stopServer, verdict } from './lib.mjs';
+import { fmt, percentile, rssMb, startServer, verdict } from './lib.mjs';
 import { startProvider, wallNow } from './provider.mjs';
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
@@ -25,25 +25,27 @@ function post(base, path, body) {
 /** Opens a chat stream; calls onToken(text, receivedAt) per token frame; resolves at stream end. */
 function watch(base, streamId, onToken, onOpen) {
   return new Promise((resolve, reject) => {
-    http.get(`${base}/api/chat/stream?stream_id=${streamId}`, { agent }, (res) => {
-      res.setEncoding('utf8');
-      onOpen?.(res);
-      let buffer = '';
-      let events = 0;
-      res.on('data', (d) => {
-        const at = wallNow();
-        buffer += d;
-        let cut;
-        while ((cut = buffer.indexOf('\n\n')) >= 0) {
-          const frame = buffer.slice(0, cut);
-          buffer = buffer.slice(cut + 2);
-          events++;
-          if (frame.includes('event: token')) onToken(frame, at);
-        }
-      });
-      res.on('end', () => resolve(events));
-      res.on('error', reject);
-    }).on('error', reject);
+    http
+      .get(`${base}/api/chat/stream?stream_id=${streamId}`, { agent }, (res) => {
+        res.setEncoding('utf8');
+        onOpen?.(res);
+        let buffer = '';
+        let events = 0;
+        res.on('data', (d) => {
+          const at = wallNow();
+          buffer += d;
+          let cut;
+          while ((cut = buffer.indexOf('\n\n')) >= 0) {
+            const frame = buffer.slice(0, cut);
+            buffer = buffer.slice(cut + 2);
+            events++;
+            if (frame.includes('event: token')) onToken(frame, at);
+          }
+        });
+        res.on('end', () => resolve(events));
+        res.on('error', reject);
+      })
+      .on('error', reject);
   });
 }
 
@@ -109,13 +111,19 @@ try {
     mode = { tokens: 400, intervalMs: 20, initialDelayMs: 1000 };
     const ids = await Promise.all(Array.from({ length: 200 }, (_, i) => turn(base, `stream ${i}`)));
     const lat = [];
-    await Promise.all(ids.map((id) => watch(base, id, (f, at) => {
-      const l = latencyOf(f, at);
-      if (l !== null) lat.push(l);
-    })));
+    await Promise.all(
+      ids.map((id) =>
+        watch(base, id, (f, at) => {
+          const l = latencyOf(f, at);
+          if (l !== null) lat.push(l);
+        }),
+      ),
+    );
     lat.sort((a, b) => a - b);
     results.manyP99 = percentile(lat, 99);
-    console.log(`200 concurrent streams × 400 tokens (50 tok/s each, ~10,000 events/s): p50 ${fmt(percentile(lat, 50))} ms, p99 ${fmt(results.manyP99)} ms, n=${lat.length}`);
+    console.log(
+      `200 concurrent streams × 400 tokens (50 tok/s each, ~10,000 events/s): p50 ${fmt(percentile(lat, 50))} ms, p99 ${fmt(results.manyP99)} ms, n=${lat.length}`,
+    );
   }
 
   // Throughput: providers write as fast as they can; count events delivered per second.
@@ -142,7 +150,23 @@ try {
     const ids = [];
     for (let i = 0; i < 1000; i += 50) ids.push(...(await Promise.all(Array.from({ length: 50 }, (_, k) => turn(fresh.url, `open ${i + k}`)))));
     const open = [];
-    const attach = (list) => Promise.all(list.map((id) => new Promise((resolve) => watch(fresh.url, id, () => {}, (res) => { open.push(res); resolve(); }))));
+    const attach = (list) =>
+      Promise.all(
+        list.map(
+          (id) =>
+            new Promise((resolve) =>
+              watch(
+                fresh.url,
+                id,
+                () => {},
+                (res) => {
+                  open.push(res);
+                  resolve();
+                },
+              ),
+            ),
+        ),
+      );
     await attach(ids);
     await new Promise((r) => setTimeout(r, 10_000));
     const active = rssMb(fresh.child.pid);
@@ -151,17 +175,23 @@ try {
     const passive = rssMb(fresh.child.pid);
     results.perStreamKb = ((active - before) * 1024) / 1000;
     results.perWatcherKb = ((passive - active) * 1024) / 1000;
-    console.log(`1,000 live turns each with an open stream: RSS ${fmt(before)} MB → ${fmt(active)} MB = ${fmt(results.perStreamKb)} KB per stream (turn + upstream connection + SSE connection)`);
+    console.log(
+      `1,000 live turns each with an open stream: RSS ${fmt(before)} MB → ${fmt(active)} MB = ${fmt(results.perStreamKb)} KB per stream (turn + upstream connection + SSE connection)`,
+    );
     console.log(`+1,000 second watchers on the same turns: → ${fmt(passive)} MB = ${fmt(results.perWatcherKb)} KB per extra watcher`);
     for (const res of open) res.destroy();
     fresh.child.kill('SIGKILL');
   }
 
   console.log('');
-  console.log(`budget 1 stream p50 ≤ 1 ms: ${fmt(results.oneP50)} ms — ${verdict(results.oneP50, 1)}; p99 ≤ 5 ms: ${fmt(results.oneP99)} ms — ${verdict(results.oneP99, 5)}`);
+  console.log(
+    `budget 1 stream p50 ≤ 1 ms: ${fmt(results.oneP50)} ms — ${verdict(results.oneP50, 1)}; p99 ≤ 5 ms: ${fmt(results.oneP99)} ms — ${verdict(results.oneP99, 5)}`,
+  );
   console.log(`budget 200 streams p99 ≤ 5 ms: ${fmt(results.manyP99)} ms — ${verdict(results.manyP99, 5)}`);
   console.log(`budget ≥ 50,000 events/s: ${Math.round(results.eps).toLocaleString('en-US')} — ${verdict(results.eps, 50_000, false)}`);
-  console.log(`budget ≤ 64 KB per open stream: ${fmt(results.perStreamKb)} KB per live turn — ${verdict(results.perStreamKb, 64)}; ${fmt(results.perWatcherKb)} KB per extra watcher`);
+  console.log(
+    `budget ≤ 64 KB per open stream: ${fmt(results.perStreamKb)} KB per live turn — ${verdict(results.perStreamKb, 64)}; ${fmt(results.perWatcherKb)} KB per extra watcher`,
+  );
 } finally {
   server.child.kill('SIGKILL');
   await provider.close();

@@ -6,7 +6,9 @@ import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const only = process.argv[2];
-const benches = readdirSync(here).filter((f) => f.endsWith('.bench.mjs') && (!only || f.includes(only))).sort();
+const benches = readdirSync(here)
+  .filter((f) => f.endsWith('.bench.mjs') && (!only || f.includes(only)))
+  .sort();
 let failed = 0;
 for (const file of benches) {
   console.log(`\n## ${file}`);

@@ -18,10 +18,23 @@ function makeSession(i) {
     timestamp: t + m,
   }));
   return {
-    session_id: id, title: `Session ${i} about something`, workspace: '/home/user/work', model: 'openai/gpt-5',
-    model_provider: 'openrouter', created_at: t, updated_at: t + MESSAGES, pinned: i % 500 === 0, archived: i % 97 === 0,
-    project_id: null, profile: 'default', input_tokens: 1000 + i, output_tokens: 200, estimated_cost: 0.01,
-    message_count: MESSAGES, messages, tool_calls: [],
+    session_id: id,
+    title: `Session ${i} about something`,
+    workspace: '/home/user/work',
+    model: 'openai/gpt-5',
+    model_provider: 'openrouter',
+    created_at: t,
+    updated_at: t + MESSAGES,
+    pinned: i % 500 === 0,
+    archived: i % 97 === 0,
+    project_id: null,
+    profile: 'default',
+    input_tokens: 1000 + i,
+    output_tokens: 200,
+    estimated_cost: 0.01,
+    message_count: MESSAGES,
+    messages,
+    tool_calls: [],
   };
 }
 
@@ -51,13 +64,17 @@ try {
   // Cold start with the index.
   const cold = await startServer({ HOME: home, HERMES_WEBUI_STATE_DIR: stateDir });
   const first = await timeRequest(`${cold.url}/api/sessions`);
-  console.log(`cold start with index: ${fmt(cold.startMs)} ms to listening; first GET /api/sessions ${fmt(first.ms)} ms (${(first.bytes / 1024).toFixed(0)} KB); spawn→first response ${fmt(cold.startMs + first.ms)} ms`);
+  console.log(
+    `cold start with index: ${fmt(cold.startMs)} ms to listening; first GET /api/sessions ${fmt(first.ms)} ms (${(first.bytes / 1024).toFixed(0)} KB); spawn→first response ${fmt(cold.startMs + first.ms)} ms`,
+  );
 
   const series = async (label, path, headers) => {
     const times = [];
     for (let i = 0; i < WARM_REQUESTS; i++) times.push((await timeRequest(`${cold.url}${path}`, headers)).ms);
     times.sort((a, b) => a - b);
-    console.log(`${label} ×${WARM_REQUESTS}: p50 ${fmt(percentile(times, 50))} ms, p95 ${fmt(percentile(times, 95))} ms, p99 ${fmt(percentile(times, 99))} ms, max ${fmt(times.at(-1))} ms`);
+    console.log(
+      `${label} ×${WARM_REQUESTS}: p50 ${fmt(percentile(times, 50))} ms, p95 ${fmt(percentile(times, 95))} ms, p99 ${fmt(percentile(times, 99))} ms, max ${fmt(times.at(-1))} ms`,
+    );
     return percentile(times, 95);
   };
   const p95 = await series(`warm GET /api/sessions (all ${SESSIONS} rows, ${(first.bytes / 1024).toFixed(0)} KB)`, '/api/sessions');
@@ -65,7 +82,9 @@ try {
   // As a browser asks: brotli, compressed once per list revision and ETag.
   await series('warm GET /api/sessions?limit=100, Accept-Encoding: br', '/api/sessions?limit=100', { 'Accept-Encoding': 'br' });
   const brAll = await timeRequest(`${cold.url}/api/sessions`, { 'Accept-Encoding': 'br' });
-  await series(`warm GET /api/sessions (all rows), Accept-Encoding: br (${(brAll.bytes / 1024).toFixed(0)} KB on the wire)`, '/api/sessions', { 'Accept-Encoding': 'br' });
+  await series(`warm GET /api/sessions (all rows), Accept-Encoding: br (${(brAll.bytes / 1024).toFixed(0)} KB on the wire)`, '/api/sessions', {
+    'Accept-Encoding': 'br',
+  });
   // The honest worst case: every request follows a write, so the cached JSON is rebuilt each time.
   {
     const times = [];
@@ -84,8 +103,12 @@ try {
 
   console.log('');
   console.log(`budget warm p95 ≤ 20 ms: ${fmt(p95)} ms — ${verdict(p95, 20)}`);
-  console.log(`budget first request after cold start ≤ 300 ms: ${fmt(first.ms)} ms (spawn→response ${fmt(cold.startMs + first.ms)} ms) — ${verdict(first.ms, 300)}`);
-  console.log(`budget idle RSS ≤ 80 MB: ${fmt(idleEmpty)} MB empty state dir — ${verdict(idleEmpty, 80)}; ${fmt(idleLoaded)} MB with ${SESSIONS} sessions indexed`);
+  console.log(
+    `budget first request after cold start ≤ 300 ms: ${fmt(first.ms)} ms (spawn→response ${fmt(cold.startMs + first.ms)} ms) — ${verdict(first.ms, 300)}`,
+  );
+  console.log(
+    `budget idle RSS ≤ 80 MB: ${fmt(idleEmpty)} MB empty state dir — ${verdict(idleEmpty, 80)}; ${fmt(idleLoaded)} MB with ${SESSIONS} sessions indexed`,
+  );
 } finally {
   rmSync(home, { recursive: true, force: true });
 }

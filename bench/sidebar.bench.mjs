@@ -27,16 +27,35 @@ for (let i = 0; i < SESSIONS; i++) {
   writeFileSync(
     join(sessionsDir, `${id}.json`),
     JSON.stringify({
-      session_id: id, title, workspace: '/home/user/work', model: i % 3 ? 'anthropic/claude-sonnet-4' : 'openai/gpt-5', model_provider: 'openrouter',
-      created_at: at - 3600, updated_at: at, pinned: i % 1000 === 3, archived: i % 97 === 0, project_id: null, profile: 'default',
-      input_tokens: 1000 + ((i * 37) % 90_000), output_tokens: (i * 11) % 9000, estimated_cost: Math.round(((i * 13) % 1000) * 1e-4 * 1e6) / 1e6,
-      messages: [{ role: 'user', content: 'x', timestamp: at - 3600 }, { role: 'assistant', content: 'y', timestamp: at }], tool_calls: [],
+      session_id: id,
+      title,
+      workspace: '/home/user/work',
+      model: i % 3 ? 'anthropic/claude-sonnet-4' : 'openai/gpt-5',
+      model_provider: 'openrouter',
+      created_at: at - 3600,
+      updated_at: at,
+      pinned: i % 1000 === 3,
+      archived: i % 97 === 0,
+      project_id: null,
+      profile: 'default',
+      input_tokens: 1000 + ((i * 37) % 90_000),
+      output_tokens: (i * 11) % 9000,
+      estimated_cost: Math.round(((i * 13) % 1000) * 1e-4 * 1e6) / 1e6,
+      messages: [
+        { role: 'user', content: 'x', timestamp: at - 3600 },
+        { role: 'assistant', content: 'y', timestamp: at },
+      ],
+      tool_calls: [],
     }),
   );
 }
 
 const server = await startServer({ HOME: home, HERMES_HOME: join(home, '.hermes'), HERMES_WEBUI_SKIP_ONBOARDING: '1' });
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'] });
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  headless: true,
+  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+});
 const results = {};
 
 /** Bytes of one GET as it comes over the wire (node:http does not decode). */
@@ -46,7 +65,10 @@ try {
   // 1. Bytes by encoding: the first page (what the sidebar asks) and the whole list.
   const kb = (n) => `${fmt(n / 1024)} KB`;
   const firstPage = '/api/sessions?limit=100';
-  for (const [label, path] of [['first page (100 rows + pinned)', firstPage], [`whole list (unpaged, ${SESSIONS} sessions minus archived)`, '/api/sessions']]) {
+  for (const [label, path] of [
+    ['first page (100 rows + pinned)', firstPage],
+    [`whole list (unpaged, ${SESSIONS} sessions minus archived)`, '/api/sessions'],
+  ]) {
     const [plain, br, gzip] = [await wire(path, ''), await wire(path, 'br'), await wire(path, 'gzip')];
     console.log(`${label}: ${kb(plain)} plain, ${kb(gzip)} gzip, ${kb(br)} brotli`);
     if (path === firstPage) results.pageBr = br;
@@ -69,7 +91,11 @@ try {
   await series('revalidated first page (If-None-Match → 304)', { 'Accept-Encoding': 'br', 'If-None-Match': etag });
   const ids = (await (await fetch(server.url + '/api/sessions?limit=20')).json()).sessions.map((s) => s.session_id);
   await series('first page right after a write (page rebuilt and compressed)', { 'Accept-Encoding': 'br' }, (i) =>
-    fetch(`${server.url}/api/session/rename`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ session_id: ids[i % ids.length], title: `renamed ${i}` }) }).then((r) => r.arrayBuffer()),
+    fetch(`${server.url}/api/session/rename`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ session_id: ids[i % ids.length], title: `renamed ${i}` }),
+    }).then((r) => r.arrayBuffer()),
   );
 
   // 3. Cold sidebar in Chromium: a fresh profile each run (no HTTP cache, no IndexedDB, no
@@ -95,7 +121,8 @@ try {
       await cdp.send('Network.enable');
       await cdp.send('Performance.enable');
       await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
-      if (throttle) await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 50, downloadThroughput: (10e6 / 8), uploadThroughput: (10e6 / 8) });
+      if (throttle)
+        await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 50, downloadThroughput: 10e6 / 8, uploadThroughput: 10e6 / 8 });
       const urls = new Map();
       const bytes = { all: 0, api: 0, requests: 0, apiRequests: 0 };
       cdp.on('Network.responseReceived', (e) => urls.set(e.requestId, new URL(e.response.url).pathname));
@@ -144,12 +171,29 @@ try {
 
   // 4. Brotli quality (last: it keeps the CPU busy for seconds, and the kept-alive sockets idle) on the list's own JSON (what node-compression.ts picks by size).
   const bodyOf = async (path) => Buffer.from(await (await fetch(server.url + path, { headers: { 'Accept-Encoding': 'identity' } })).arrayBuffer());
-  for (const [label, body] of [['first page', await bodyOf(firstPage)], ['whole list', await bodyOf('/api/sessions')]]) {
+  for (const [label, body] of [
+    ['first page', await bodyOf(firstPage)],
+    ['whole list', await bodyOf('/api/sessions')],
+  ]) {
     const n = body.length > 1e6 ? 3 : 50;
-    const time = (f) => { f(); const t = performance.now(); let out; for (let i = 0; i < n; i++) out = f(); return { ms: (performance.now() - t) / n, bytes: out.length }; };
+    const time = (f) => {
+      f();
+      const t = performance.now();
+      let out;
+      for (let i = 0; i < n; i++) out = f();
+      return { ms: (performance.now() - t) / n, bytes: out.length };
+    };
     const row = [];
     for (const q of [1, 3, 4, 5, 6, 9]) {
-      const r = time(() => zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: q, [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length } }));
+      const r = time(() =>
+        zlib.brotliCompressSync(body, {
+          params: {
+            [zlib.constants.BROTLI_PARAM_QUALITY]: q,
+            [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
+            [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+          },
+        }),
+      );
       row.push(`q${q} ${kb(r.bytes)} ${fmt(r.ms)} ms`);
     }
     const g = time(() => zlib.gzipSync(body));
@@ -157,8 +201,12 @@ try {
   }
 
   console.log('');
-  console.log(`budget cold sidebar sessions-API bytes ≤ 60 KB: ${kb(results.fast.atPaint.api)} — ${verdict(results.fast.atPaint.api, 60 * 1024)} (first page alone ${kb(results.pageBr)} brotli)`);
-  console.log(`budget cold first rows painted ≤ 300 ms: ${fmt(results.fast.painted)} ms — ${verdict(results.fast.painted, 300)}; throttled 10 Mbit/s + 50 ms RTT: ${fmt(results.slow.painted)} ms (reported, no budget)`);
+  console.log(
+    `budget cold sidebar sessions-API bytes ≤ 60 KB: ${kb(results.fast.atPaint.api)} — ${verdict(results.fast.atPaint.api, 60 * 1024)} (first page alone ${kb(results.pageBr)} brotli)`,
+  );
+  console.log(
+    `budget cold first rows painted ≤ 300 ms: ${fmt(results.fast.painted)} ms — ${verdict(results.fast.painted, 300)}; throttled 10 Mbit/s + 50 ms RTT: ${fmt(results.slow.painted)} ms (reported, no budget)`,
+  );
   console.log(`budget warm GET /api/sessions first page p95 ≤ 5 ms: ${fmt(results.warmP95)} ms — ${verdict(results.warmP95, 5)}`);
 } finally {
   await browser.close();

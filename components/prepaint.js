@@ -1,6 +1,6 @@
 // Runs before first paint (a blocking classic script in <head>, so the CSP needs no inline
 // script): the theme, font size and panel state the user left, so nothing flashes.
-(function () {
+(() => {
   try {
     const d = document.documentElement;
     d.dataset.theme = localStorage.getItem('hermes:theme') || 'dark';

@@ -66,7 +66,12 @@ export function createApp(appDeps: AppDeps): Hono {
   }
   app.use('/api/*', async (c, next) => {
     if (c.req.path === '/api/upload' || c.req.method === 'GET' || c.req.method === 'HEAD') return next();
-    return bodyLimit({ maxSize: maxJson, onError: () => { throw new TooLarge('Request body too large'); } })(c, next);
+    return bodyLimit({
+      maxSize: maxJson,
+      onError: () => {
+        throw new TooLarge('Request body too large');
+      },
+    })(c, next);
   });
   app.use('/api/*', async (c, next) => {
     await next();

@@ -85,7 +85,10 @@ const flag = z
 const originList = () =>
   z.string().transform((text, ctx) => {
     const origins: string[] = [];
-    for (const part of text.split(',').map((p) => p.trim()).filter(Boolean)) {
+    for (const part of text
+      .split(',')
+      .map((p) => p.trim())
+      .filter(Boolean)) {
       const origin = originOf(part);
       if (!origin) {
         ctx.addIssue({ code: 'custom', message: `"${part}" is not an origin (like https://example.com)` });
@@ -108,11 +111,7 @@ const EnvSchema = z.object({
     .default(8787),
   HERMES_WEBUI_DEFAULT_WORKSPACE: nonEmpty.optional(),
   HERMES_WEBUI_STORAGE: z.enum(['fs', 'memory'], { error: 'must be "fs" or "memory"' }).default('fs'),
-  HERMES_WEBUI_MAX_UPLOAD_MB: z.coerce
-    .number({ error: 'must be a number' })
-    .positive('must be more than 0')
-    .max(4096, 'must be at most 4096')
-    .default(20),
+  HERMES_WEBUI_MAX_UPLOAD_MB: z.coerce.number({ error: 'must be a number' }).positive('must be more than 0').max(4096, 'must be at most 4096').default(20),
   HERMES_WEBUI_EMBED_ORIGINS: originList().optional(),
   HERMES_WEBUI_ALLOWED_ORIGINS: originList().optional(),
   // Trimmed as the incumbent does: a stray newline from an env file is not part of the password.
@@ -123,7 +122,10 @@ const EnvSchema = z.object({
     .min(60, 'must be at least 60 seconds')
     .max(365 * 86400, 'must be at most one year (31536000)')
     .default(30 * 86400),
-  HERMES_WEBUI_COOKIE_NAME: z.string().regex(/^[-!#$%&'*+.^_`|~0-9A-Za-z]+$/, 'must be a cookie name (letters, digits, - _ .)').default('hermes_session'),
+  HERMES_WEBUI_COOKIE_NAME: z
+    .string()
+    .regex(/^[-!#$%&'*+.^_`|~0-9A-Za-z]+$/, 'must be a cookie name (letters, digits, - _ .)')
+    .default('hermes_session'),
   HERMES_WEBUI_SECURE: flag.optional(),
   HERMES_WEBUI_TRUST_FORWARDED_PROTO: flag.default(false),
   HERMES_WEBUI_TRUST_FORWARDED_HOST: flag.default(false),

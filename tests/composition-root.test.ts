@@ -20,9 +20,23 @@ function tsFiles(dir: string): string[] {
 
 /** Building any of these is wiring: it belongs in a composition root, not in a harness or main(). */
 const WIRING = [
-  'FsSessionStore', 'MemorySessionStore', 'FsSettingsStore', 'MemorySettingsStore', 'FsAuthStore', 'MemoryAuthStore',
-  'FsRunJournal', 'MemoryRunJournal', 'RunRegistry', 'InteractionHub', 'BuiltinAgentRuntime', 'GatewayAgentRuntime',
-  'SwitchingRuntime', 'NodeAgentConfigSource', 'NodeToolHost', 'NodeWorkspaceFiles', 'NodeHermesStateDb',
+  'FsSessionStore',
+  'MemorySessionStore',
+  'FsSettingsStore',
+  'MemorySettingsStore',
+  'FsAuthStore',
+  'MemoryAuthStore',
+  'FsRunJournal',
+  'MemoryRunJournal',
+  'RunRegistry',
+  'InteractionHub',
+  'BuiltinAgentRuntime',
+  'GatewayAgentRuntime',
+  'SwitchingRuntime',
+  'NodeAgentConfigSource',
+  'NodeToolHost',
+  'NodeWorkspaceFiles',
+  'NodeHermesStateDb',
 ];
 const builds = (text: string) => [
   ...WIRING.filter((name) => new RegExp(`new\\s+${name}\\s*\\(`).test(text)),
@@ -31,11 +45,17 @@ const builds = (text: string) => [
 ];
 
 /** Code without its comments (an @example may well say `new X(…)`). */
-const code = (file: string) => readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+const code = (file: string) =>
+  readFileSync(file, 'utf8')
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/^\s*\/\/.*$/gm, '');
 
 /** What the app tests run on: tests/helpers, and every other helper that builds on makeTestApp (e.g. tests/gateway/harness.ts). */
 const harnessFiles = tsFiles(join(root, 'tests')).filter(
-  (f) => !f.endsWith('.test.ts') && !/[/\\]tests[/\\](components|fixtures)[/\\]/.test(f) && (/[/\\]tests[/\\]helpers[/\\]/.test(f) || /makeTestApp/.test(readFileSync(f, 'utf8'))),
+  (f) =>
+    !f.endsWith('.test.ts') &&
+    !/[/\\]tests[/\\](components|fixtures)[/\\]/.test(f) &&
+    (/[/\\]tests[/\\]helpers[/\\]/.test(f) || /makeTestApp/.test(readFileSync(f, 'utf8'))),
 );
 
 describe('one composition root for Node', () => {

@@ -131,6 +131,8 @@ describe('config', () => {
     expect(parseConfig({ HERMES_WEBUI_CHAT_BACKEND: 'api_server' }, { home }).chatBackend).toBe('gateway');
     expect(() => parseConfig({ HERMES_WEBUI_CHAT_BACKEND: 'python' }, { home })).toThrow(/HERMES_WEBUI_CHAT_BACKEND: must be "builtin" or "gateway"/);
     expect(() => parseConfig({ HERMES_WEBUI_GATEWAY_BASE_URL: 'localhost:8642' }, { home })).toThrow(/HERMES_WEBUI_GATEWAY_BASE_URL: must be an http\(s\) URL/);
-    expect(() => parseConfig({ HERMES_WEBUI_GATEWAY_READ_TIMEOUT: 'soon' }, { home })).toThrow(/HERMES_WEBUI_GATEWAY_READ_TIMEOUT: must be a number of seconds/);
+    expect(() => parseConfig({ HERMES_WEBUI_GATEWAY_READ_TIMEOUT: 'soon' }, { home })).toThrow(
+      /HERMES_WEBUI_GATEWAY_READ_TIMEOUT: must be a number of seconds/,
+    );
   });
 });

@@ -241,7 +241,7 @@ async function request<T>(method: string, path: string, body?: unknown, init: Re
     // Only a conditional request (If-None-Match) is answered 304: the caller's copy is current.
     if (res.status === 304) return undefined as T;
     const text = await res.text();
-    let data: any = {};
+    let data: { error?: unknown; [key: string]: unknown } = {};
     try {
       data = text ? JSON.parse(text) : {};
     } catch {
@@ -281,36 +281,49 @@ export interface SessionListPage {
  * A page of the session list, or `page: null` when `etag` (from any page of the list) is still
  * current: then nothing in the list changed since it was given.
  */
-async function sessionPage(o: { includeArchived?: boolean; limit: number; cursor?: string | null; etag?: string | null }): Promise<{ page: SessionListPage | null; etag: string | null }> {
+async function sessionPage(o: {
+  includeArchived?: boolean;
+  limit: number;
+  cursor?: string | null;
+  etag?: string | null;
+}): Promise<{ page: SessionListPage | null; etag: string | null }> {
   let etag: string | null = null;
   const path = `/api/sessions?${q({ include_archived: o.includeArchived ? 1 : undefined, limit: o.limit, cursor: o.cursor })}`;
-  const page = await request<SessionListPage | undefined>('GET', path, undefined, o.etag ? { headers: { 'If-None-Match': o.etag } } : {}, { seen: (res) => (etag = res.headers.get('ETag')) });
+  const page = await request<SessionListPage | undefined>('GET', path, undefined, o.etag ? { headers: { 'If-None-Match': o.etag } } : {}, {
+    seen: (res) => (etag = res.headers.get('ETag')),
+  });
   return { page: page ?? null, etag };
 }
 
 /** The HTTP API, one function per endpoint the app uses. */
 export const api = {
   sessionPage,
-  search: (text: string, content = true) => get<{ sessions: Array<SessionRow & { match_type: string; match_preview: string }> }>(`/api/sessions/search?${q({ q: text, content: content ? 1 : 0 })}`),
+  search: (text: string, content = true) =>
+    get<{ sessions: Array<SessionRow & { match_type: string; match_preview: string }> }>(`/api/sessions/search?${q({ q: text, content: content ? 1 : 0 })}`),
   session: (id: string, opts: { msgLimit?: number; msgBefore?: number } = {}) =>
     get<{ session: ApiSession }>(`/api/session?${q({ session_id: id, msg_limit: opts.msgLimit, msg_before: opts.msgBefore })}`).then((r) => r.session),
-  newSession: (body: { workspace?: string; model?: string | null; project_id?: string | null } = {}) => post<{ session: ApiSession }>('/api/session/new', body).then((r) => r.session),
+  newSession: (body: { workspace?: string; model?: string | null; project_id?: string | null } = {}) =>
+    post<{ session: ApiSession }>('/api/session/new', body).then((r) => r.session),
   rename: (id: string, title: string) => post<{ session: SessionRow }>('/api/session/rename', { session_id: id, title }),
-  update: (id: string, patch: { model?: string | null; workspace?: string }) => post<{ session: ApiSession }>('/api/session/update', { session_id: id, ...patch }).then((r) => r.session),
+  update: (id: string, patch: { model?: string | null; workspace?: string }) =>
+    post<{ session: ApiSession }>('/api/session/update', { session_id: id, ...patch }).then((r) => r.session),
   remove: (id: string) => post<{ ok: true }>('/api/session/delete', { session_id: id }),
   pin: (id: string, pinned: boolean) => post<{ session: SessionRow }>('/api/session/pin', { session_id: id, pinned }),
   archive: (id: string, archived: boolean) => post<{ session: SessionRow }>('/api/session/archive', { session_id: id, archived }),
   move: (id: string, projectId: string | null) => post<{ session: SessionRow }>('/api/session/move', { session_id: id, project_id: projectId }),
   clear: (id: string) => post<{ session: SessionRow }>('/api/session/clear', { session_id: id }),
-  truncate: (id: string, keepCount: number) => post<{ session: ApiSession }>('/api/session/truncate', { session_id: id, keep_count: keepCount }).then((r) => r.session),
-  branch: (id: string, keepCount?: number) => post<{ session_id: string; title: string }>('/api/session/branch', { session_id: id, ...(keepCount !== undefined ? { keep_count: keepCount } : {}) }),
+  truncate: (id: string, keepCount: number) =>
+    post<{ session: ApiSession }>('/api/session/truncate', { session_id: id, keep_count: keepCount }).then((r) => r.session),
+  branch: (id: string, keepCount?: number) =>
+    post<{ session_id: string; title: string }>('/api/session/branch', { session_id: id, ...(keepCount !== undefined ? { keep_count: keepCount } : {}) }),
   duplicate: (id: string) => post<{ session: ApiSession }>('/api/session/duplicate', { session_id: id }).then((r) => r.session),
   exportUrl: (id: string, format: 'json' | 'md') => apiLinkUrl(`/api/session/export?${q({ session_id: id, format })}`),
   importSession: (data: unknown) => post<{ session: ApiSession }>('/api/session/import', data).then((r) => r.session),
 
   projects: () => get<{ projects: Project[] }>('/api/projects').then((r) => r.projects),
   createProject: (name: string, color: string | null) => post<{ project: Project }>('/api/projects/create', { name, color }).then((r) => r.project),
-  renameProject: (id: string, name: string, color?: string | null) => post<{ project: Project }>('/api/projects/rename', { project_id: id, name, ...(color !== undefined ? { color } : {}) }).then((r) => r.project),
+  renameProject: (id: string, name: string, color?: string | null) =>
+    post<{ project: Project }>('/api/projects/rename', { project_id: id, name, ...(color !== undefined ? { color } : {}) }).then((r) => r.project),
   deleteProject: (id: string) => post<{ ok: true }>('/api/projects/delete', { project_id: id }),
 
   settings: () => get<Settings>('/api/settings'),
@@ -338,7 +351,8 @@ export const api = {
   respondApproval: (sid: string, choice: 'once' | 'session' | 'always' | 'deny', approvalId?: string) =>
     post('/api/approval/respond', { session_id: sid, choice, ...(approvalId ? { approval_id: approvalId } : {}) }),
   pendingClarify: (sid: string) => get<{ pending: PendingClarify | null }>(`/api/clarify/pending?${q({ session_id: sid })}`),
-  respondClarify: (sid: string, response: string, clarifyId?: string) => post('/api/clarify/respond', { session_id: sid, response, ...(clarifyId ? { clarify_id: clarifyId } : {}) }),
+  respondClarify: (sid: string, response: string, clarifyId?: string) =>
+    post('/api/clarify/respond', { session_id: sid, response, ...(clarifyId ? { clarify_id: clarifyId } : {}) }),
   setYolo: (sid: string, enabled: boolean) => post<{ yolo_enabled: boolean }>('/api/session/yolo', { session_id: sid, enabled }),
   /** What an embed token allows (`{embedded: false}` for the app itself). Token in the query: no preflight, so refusals are readable. */
 
@@ -352,9 +366,12 @@ export const api = {
   logout: () => request<{ ok: true }>('POST', '/api/auth/logout', {}, {}, { signOutOn401: false }).finally(resetCsrfToken),
   /** Sets the first password, or changes it (the current one is then required). */
   setPassword: (newPassword: string, currentPassword?: string) =>
-    post<Settings>('/api/settings', { _set_password: newPassword, ...(currentPassword !== undefined ? { _current_password: currentPassword } : {}) }).finally(resetCsrfToken),
+    post<Settings>('/api/settings', { _set_password: newPassword, ...(currentPassword !== undefined ? { _current_password: currentPassword } : {}) }).finally(
+      resetCsrfToken,
+    ),
   /** Removes the password (anyone who can reach the server may then use it). */
-  clearPassword: (currentPassword: string) => post<Settings>('/api/settings', { _clear_password: true, _current_password: currentPassword }).finally(resetCsrfToken),
+  clearPassword: (currentPassword: string) =>
+    post<Settings>('/api/settings', { _clear_password: true, _current_password: currentPassword }).finally(resetCsrfToken),
   onboardingStatus: () => get<OnboardingStatus>('/api/onboarding/status'),
   /** Asks a provider for its models with these settings (an omitted key: the saved one). */
   probe: (body: { provider: string; base_url?: string; api_key?: string }) => post<ProbeResult>('/api/onboarding/probe', body),
@@ -369,9 +386,16 @@ export const api = {
   /** Removes a provider's key (a custom endpoint: the whole endpoint). */
   removeProvider: (provider: string) => post<{ ok: true }>('/api/providers/delete', { provider }),
   /** Adds or replaces a custom OpenAI-compatible endpoint (`name`: [a-z0-9_-]{1,40}). */
-  saveSelfHosted: (body: { name: string; base_url: string; api_key?: string; models?: string[] }) => post<{ ok: true; provider: ProviderRow }>('/api/providers/self-hosted', body),
+  saveSelfHosted: (body: { name: string; base_url: string; api_key?: string; models?: string[] }) =>
+    post<{ ok: true; provider: ProviderRow }>('/api/providers/self-hosted', body),
 
-  embedWhoami: () => request<{ embedded: boolean; origin?: string; session_id?: string | null; expires_at?: number }>('GET', apiConfig.token ? `/api/embed/whoami?${q({ token: apiConfig.token })}` : '/api/embed/whoami', undefined, { headers: {} }),
+  embedWhoami: () =>
+    request<{ embedded: boolean; origin?: string; session_id?: string | null; expires_at?: number }>(
+      'GET',
+      apiConfig.token ? `/api/embed/whoami?${q({ token: apiConfig.token })}` : '/api/embed/whoami',
+      undefined,
+      { headers: {} },
+    ),
 };
 
 /** GET /api/auth/status (the fields the app reads; the server sends a few more). */
@@ -431,13 +455,13 @@ function uploadOnce(sessionId: string, file: File, csrfValue: string | null, onP
     if (csrfValue) xhr.setRequestHeader(CSRF_HEADER, csrfValue);
     xhr.upload.onprogress = (e) => e.lengthComputable && onProgress?.(e.loaded / e.total);
     xhr.onload = () => {
-      let body: any = {};
+      let body: { error?: unknown; [key: string]: unknown } = {};
       try {
         body = JSON.parse(xhr.responseText);
       } catch {
         /* not JSON */
       }
-      if (xhr.status === 200) return resolve(body);
+      if (xhr.status === 200) return resolve(body as unknown as Uploaded);
       const message = typeof body.error === 'string' ? body.error : `Upload failed (${xhr.status})`;
       if (xhr.status === 401 && message === AUTH_REQUIRED && !apiConfig.token) {
         resetCsrfToken();

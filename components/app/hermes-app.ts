@@ -172,7 +172,12 @@ export class HermesApp extends LitElement {
     const timeout = new Promise<null>((resolve) => setTimeout(() => resolve(null), ONBOARDING_CHECK_MS));
     const status = await Promise.race([api.onboardingStatus().catch(() => null), timeout]);
     if (this.onboarding !== 'checking') return;
-    const shown = status?.needed ? await import('../onboarding/hermes-onboarding.js').then(() => true, () => false) : false;
+    const shown = status?.needed
+      ? await import('../onboarding/hermes-onboarding.js').then(
+          () => true,
+          () => false,
+        )
+      : false;
     this.onboarding = shown ? status : null;
   }
 
@@ -213,9 +218,11 @@ export class HermesApp extends LitElement {
             <button class="icon-button" title="Toggle sidebar (Ctrl+B)" aria-label="Toggle sidebar" @click=${() => ui.toggleSidebar()}>${icons.sidebar()}</button>
             <span class="title">${this.chat.session?.title ?? (this.chat.loading ? '' : 'New chat')}</span>
             <hermes-update-prompt .busy=${this.#reloadRisk}></hermes-update-prompt>
-            ${this.connection.online
-              ? nothing
-              : html`<span class="offline" role="status" data-role="offline-indicator" title="The server cannot be reached; messages you send are queued">Offline</span>`}
+            ${
+              this.connection.online
+                ? nothing
+                : html`<span class="offline" role="status" data-role="offline-indicator" title="The server cannot be reached; messages you send are queued">Offline</span>`
+            }
             <button class="icon-button" title="Workspace" aria-label="Toggle workspace panel" aria-pressed=${ui.panelOpen} @click=${() => ui.togglePanel()}>${icons.panel()}</button>
             <button class="icon-button" title="Settings" aria-label="Settings" data-role="open-settings" @click=${() => this.#openSettings()}>${icons.settings()}</button>
           </header>

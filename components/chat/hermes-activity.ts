@@ -73,12 +73,18 @@ export class HermesActivity extends LitElement {
           ${running ? html`<span class="state" aria-label="Running">${icons.spinner()}</span>` : nothing}
           ${failed ? html`<span class="state error" data-role="activity-error" title="A tool failed" aria-label="A tool failed">${icons.alert()}</span>` : nothing}
         </button>
-        ${this.open
-          ? html`<div class="body">
+        ${
+          this.open
+            ? html`<div class="body">
               ${turn.reasoning ? html`<div class="thinking" data-role="thinking">${turn.reasoning}</div>` : nothing}
-              ${repeat(turn.tools, (t) => t.id, (t) => html`<hermes-tool-card .tool=${t}></hermes-tool-card>`)}
+              ${repeat(
+                turn.tools,
+                (t) => t.id,
+                (t) => html`<hermes-tool-card .tool=${t}></hermes-tool-card>`,
+              )}
             </div>`
-          : nothing}
+            : nothing
+        }
       </div>
     `;
   }

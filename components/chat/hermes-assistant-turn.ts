@@ -48,20 +48,24 @@ export class HermesAssistantTurn extends LitElement {
       ${hasActivity ? html`<hermes-activity .turn=${turn} .sessionId=${this.sessionId} ?live=${this.live}></hermes-activity>` : nothing}
       ${this.#compression(turn)}
       ${waiting && !turn.retrying ? html`<div class="waiting meta" data-role="waiting">${icons.spinner()} Thinking…</div>` : nothing}
-      ${this.live && turn.retrying
-        ? html`<div class="waiting meta" data-role="retrying" role="status" title=${turn.retrying.reason}>${icons.spinner()} Retrying (${turn.retrying.attempt}/${turn.retrying.max})…</div>`
-        : nothing}
+      ${
+        this.live && turn.retrying
+          ? html`<div class="waiting meta" data-role="retrying" role="status" title=${turn.retrying.reason}>${icons.spinner()} Retrying (${turn.retrying.attempt}/${turn.retrying.max})…</div>`
+          : nothing
+      }
       ${turn.text ? html`<hermes-markdown .text=${turn.text} ?streaming=${this.live}></hermes-markdown>` : nothing}
       ${turn.warnings.map((w) => html`<div class="note warning" data-role="warning">${w}</div>`)}
-      ${turn.error
-        ? html`<div class="error-row" role="alert" data-role="error-row">
+      ${
+        turn.error
+          ? html`<div class="error-row" role="alert" data-role="error-row">
             <span class="error-icon">${icons.alert()}</span>
             <div>
               <div class="error-message">${turn.error.message || 'The turn failed.'}</div>
               ${turn.error.hint ? html`<div class="error-hint">${turn.error.hint}</div>` : nothing}
             </div>
           </div>`
-        : nothing}
+          : nothing
+      }
       ${turn.interrupted ? html`<div class="note" data-role="interrupted">Interrupted before it finished.</div>` : nothing}
       ${turn.partial ? html`<div class="note" data-role="partial">Partial response: the stream ended early.</div>` : nothing}
       ${this.live ? nothing : this.#actions(turn)}
@@ -70,13 +74,17 @@ export class HermesAssistantTurn extends LitElement {
 
   #actions(turn: AssistantTurn) {
     return html`<div class="actions">
-      ${turn.text
-        ? html`<button data-role="copy-message" aria-label="Copy response" title="Copy" @click=${this.#copy}>${this.copied ? icons.check() : icons.copy()}</button>`
-        : nothing}
-      ${this.retryable
-        ? html`<button data-role="retry" aria-label="Retry" title=${this.busy ? 'Wait for the reply to finish' : 'Retry'} ?disabled=${this.busy}
+      ${
+        turn.text
+          ? html`<button data-role="copy-message" aria-label="Copy response" title="Copy" @click=${this.#copy}>${this.copied ? icons.check() : icons.copy()}</button>`
+          : nothing
+      }
+      ${
+        this.retryable
+          ? html`<button data-role="retry" aria-label="Retry" title=${this.busy ? 'Wait for the reply to finish' : 'Retry'} ?disabled=${this.busy}
             @click=${() => messageAction(this, { action: 'retry', index: turn.index, end: turn.end })}>${icons.retry()}</button>`
-        : nothing}
+          : nothing
+      }
       <button data-role="fork" aria-label="Fork from here" title="Fork from here" @click=${() => messageAction(this, { action: 'fork', index: turn.index, end: turn.end })}>
         ${icons.fork()}
       </button>

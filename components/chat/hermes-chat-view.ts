@@ -36,24 +36,32 @@ export class HermesChatView extends LitElement {
     if (!chat) return nothing;
     const empty = !chat.loading && !chat.error && !chat.unreachable && chat.messages.length === 0 && !chat.live;
     return html`
-      ${chat.error && !chat.session
-        ? html`<div class="empty"><p>${chat.error}</p></div>`
-        : empty
-          ? html`<div class="empty">
+      ${
+        chat.error && !chat.session
+          ? html`<div class="empty"><p>${chat.error}</p></div>`
+          : empty
+            ? html`<div class="empty">
               <h1>${this.ui?.settings?.bot_name ?? 'Hermes'}</h1>
               <p class="meta">Ask for anything in your workspace. Type <span class="mono">/</span> for commands.</p>
             </div>`
-          : html`<hermes-transcript></hermes-transcript>`}
+            : html`<hermes-transcript></hermes-transcript>`
+      }
       <div class="dock">
-        ${chat.cached && chat.session
-          ? html`<div class="status" role="status" data-role="cached-note">Cached — the copy saved on this device; it updates when the server answers.</div>`
-          : nothing}
-        ${chat.unreachable
-          ? html`<div class="status" role="status" data-role="unreachable-note">Offline — this conversation is not saved on this device. What you send waits here and goes to it when the server is back.</div>`
-          : nothing}
-        ${chat.status === 'reconnecting'
-          ? html`<div class="status" role="status" data-role="reconnecting">${icons.spinner()} Connection lost — reconnecting; the turn goes on on the server…</div>`
-          : nothing}
+        ${
+          chat.cached && chat.session
+            ? html`<div class="status" role="status" data-role="cached-note">Cached — the copy saved on this device; it updates when the server answers.</div>`
+            : nothing
+        }
+        ${
+          chat.unreachable
+            ? html`<div class="status" role="status" data-role="unreachable-note">Offline — this conversation is not saved on this device. What you send waits here and goes to it when the server is back.</div>`
+            : nothing
+        }
+        ${
+          chat.status === 'reconnecting'
+            ? html`<div class="status" role="status" data-role="reconnecting">${icons.spinner()} Connection lost — reconnecting; the turn goes on on the server…</div>`
+            : nothing
+        }
         ${chat.error && chat.session ? html`<div class="error" role="alert">${chat.error}</div>` : nothing}
         ${chat.approval ? html`<hermes-approval-card></hermes-approval-card>` : nothing}
         ${chat.clarify ? html`<hermes-clarify-card></hermes-clarify-card>` : nothing}

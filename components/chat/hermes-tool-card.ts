@@ -45,20 +45,26 @@ export class HermesToolCard extends LitElement {
             ${t.status === 'running' ? icons.spinner() : t.status === 'error' ? icons.alert() : icons.check()}
           </span>
         </button>
-        ${this.open
-          ? html`<div class="body">
+        ${
+          this.open
+            ? html`<div class="body">
               ${args ? html`<div class="label">Arguments</div><pre class="mono" data-role="tool-args">${args}</pre>` : nothing}
-              ${t.result !== undefined
-                ? html`<div class="label">Result</div>
+              ${
+                t.result !== undefined
+                  ? html`<div class="label">Result</div>
                     <pre class="mono" data-role="tool-result">${shown}</pre>
-                    ${long
-                      ? html`<button class="more" data-role="show-more" @click=${() => (this.full = !this.full)}>
+                    ${
+                      long
+                        ? html`<button class="more" data-role="show-more" @click=${() => (this.full = !this.full)}>
                           ${this.full ? 'Show less' : `Show more (${(result.length - RESULT_PREVIEW_CHARS).toLocaleString()} more characters)`}
                         </button>`
-                      : nothing}`
-                : html`<div class="meta">${t.status === 'running' ? 'Waiting for the result…' : 'No result.'}</div>`}
+                        : nothing
+                    }`
+                  : html`<div class="meta">${t.status === 'running' ? 'Waiting for the result…' : 'No result.'}</div>`
+              }
             </div>`
-          : nothing}
+            : nothing
+        }
       </div>
     `;
   }

@@ -157,9 +157,7 @@ export class HermesTranscript extends LitElement {
     return html`
       <div class="scroller" @scroll=${this.#onScroll} @hermes-message-action=${this.#onAction}>
         <div class="column" role="log" aria-live="polite" aria-relevant="additions">
-          ${start > 0
-            ? html`<button class="earlier outline" data-role="show-earlier" @click=${this.#showEarlier}>Show earlier messages</button>`
-            : nothing}
+          ${start > 0 ? html`<button class="earlier outline" data-role="show-earlier" @click=${this.#showEarlier}>Show earlier messages</button>` : nothing}
           ${chat.loading && !turns.length ? html`<div class="meta loading">Loading…</div>` : nothing}
           ${repeat(
             live ? [...visible, live] : visible,
@@ -174,9 +172,11 @@ export class HermesTranscript extends LitElement {
           )}
         </div>
       </div>
-      ${this.atBottom
-        ? nothing
-        : html`<button class="jump" data-role="jump-latest" @click=${() => this.scrollToLatest()}>${icons.chevron()} Jump to latest</button>`}
+      ${
+        this.atBottom
+          ? nothing
+          : html`<button class="jump" data-role="jump-latest" @click=${() => this.scrollToLatest()}>${icons.chevron()} Jump to latest</button>`
+      }
     `;
   }
 

@@ -72,11 +72,13 @@ export class HermesUserMessage extends LitElement {
       <div class="bubble" part="bubble">${turn.text}</div>
       <div class="actions">
         <button data-role="copy-message" aria-label="Copy message" @click=${this.#copy}>${this.copied ? icons.check() : icons.copy()}</button>
-        ${this.editable
-          ? html`<button data-role="edit-message" aria-label="Edit message" title=${this.busy ? 'Wait for the reply to finish' : 'Edit'} ?disabled=${this.busy} @click=${() => (this.editing = true)}>
+        ${
+          this.editable
+            ? html`<button data-role="edit-message" aria-label="Edit message" title=${this.busy ? 'Wait for the reply to finish' : 'Edit'} ?disabled=${this.busy} @click=${() => (this.editing = true)}>
               ${icons.edit()}
             </button>`
-          : nothing}
+            : nothing
+        }
       </div>
     `;
   }

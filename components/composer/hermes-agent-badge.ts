@@ -39,7 +39,10 @@ export class HermesAgentBadge extends LitElement {
   #toggle = () => {
     this.open = !this.open;
     // Asking again when opened: the gateway may have come up (or gone away) meanwhile.
-    if (this.open) void fetch(apiUrl('/api/agent?refresh=1'), { credentials: 'same-origin' }).then(async (r) => (r.ok ? (this.info = (await r.json()) as AgentInfo) : null)).catch(() => {});
+    if (this.open)
+      void fetch(apiUrl('/api/agent?refresh=1'), { credentials: 'same-origin' })
+        .then(async (r) => (r.ok ? (this.info = (await r.json()) as AgentInfo) : null))
+        .catch(() => {});
   };
 
   #onKey = (e: KeyboardEvent) => {
@@ -56,17 +59,19 @@ export class HermesAgentBadge extends LitElement {
   override render() {
     const info = this.info;
     if (!info || info.kind === 'builtin') return nothing;
-    const via = info.reachable ? (info.path ? PATHS[info.path] ?? info.path : 'unusable') : 'unreachable';
+    const via = info.reachable ? (info.path ? (PATHS[info.path] ?? info.path) : 'unusable') : 'unreachable';
     return html`
       <button class="badge" data-role="agent-badge" data-path=${info.path ?? 'none'} ?data-down=${!info.reachable} aria-expanded=${this.open} title="${info.label} at ${info.base_url ?? ''}" @click=${this.#toggle} @keydown=${this.#onKey} @focusout=${this.#onBlur}>
         <span class="dot" aria-hidden="true"></span>${info.label} · ${via}
       </button>
-      ${this.open
-        ? html`<div class="panel" data-role="agent-details" role="note">
+      ${
+        this.open
+          ? html`<div class="panel" data-role="agent-details" role="note">
             ${info.error ? html`<p class="error">${info.error}${info.hint ? html`<br />${info.hint}` : nothing}</p>` : nothing}
             ${info.limitations.length ? html`<ul>${info.limitations.map((l) => html`<li>${l}</li>`)}</ul>` : nothing}
           </div>`
-        : nothing}
+          : nothing
+      }
     `;
   }
 

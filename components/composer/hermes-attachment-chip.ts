@@ -34,11 +34,13 @@ export class HermesAttachmentChip extends LitElement {
         <span class="name">${this.name}</span>
         ${detail ? html`<span class="detail" data-role="attachment-detail">${detail}</span>` : nothing}
         <button class="remove" data-role="attachment-remove" aria-label="Remove ${this.name}" title="Remove" @click=${this.#remove}>${icons.close()}</button>
-        ${this.status === 'uploading'
-          ? html`<span class="bar" role="progressbar" aria-label="Uploading ${this.name}" aria-valuemin="0" aria-valuemax="100" aria-valuenow=${pct}
+        ${
+          this.status === 'uploading'
+            ? html`<span class="bar" role="progressbar" aria-label="Uploading ${this.name}" aria-valuemin="0" aria-valuemax="100" aria-valuenow=${pct}
               ><span style="width: ${pct}%"></span
             ></span>`
-          : nothing}
+            : nothing
+        }
       </div>
     `;
   }

@@ -36,11 +36,13 @@ export class HermesClarifyCard extends LitElement {
     return html`
       <section class="card" data-role="clarify-card" aria-labelledby="q">
         <p id="q" class="question">${c.question}</p>
-        ${c.choices_offered?.length
-          ? html`<div class="choices">
+        ${
+          c.choices_offered?.length
+            ? html`<div class="choices">
               ${c.choices_offered.map((choice) => html`<button class="outline" data-choice=${choice} @click=${() => this.#send(choice)}>${choice}</button>`)}
             </div>`
-          : nothing}
+            : nothing
+        }
         <form
           class="free"
           @submit=${(e: Event) => {

@@ -22,7 +22,11 @@ import './hermes-agent-badge.js';
 import './hermes-slash-menu.js';
 import type { HermesEvent } from '../events.js';
 
-const basename = (path: string) => path.replace(/[\\/]+$/, '').split(/[\\/]/).pop() || path;
+const basename = (path: string) =>
+  path
+    .replace(/[\\/]+$/, '')
+    .split(/[\\/]/)
+    .pop() || path;
 /** Phones: Enter makes a newline there (the on-screen keyboard has no Shift habit). */
 const touchOnly = () => matchMedia('(pointer: coarse)').matches && !matchMedia('(any-pointer: fine)').matches;
 
@@ -56,7 +60,11 @@ export class HermesComposer extends LitElement {
   /** Set while this element moves the chat into a session it created: keep text and files. */
   #adopting = false;
   #creating: Promise<string> | null = null;
-  #menu = new SlashMenuController(this, () => this.catalog?.models.map((m) => m.id) ?? [], (item, run) => this.#onPick(item, run));
+  #menu = new SlashMenuController(
+    this,
+    () => this.catalog?.models.map((m) => m.id) ?? [],
+    (item, run) => this.#onPick(item, run),
+  );
 
   override focus(): void {
     void this.updateComplete.then(() => this.input?.focus());
@@ -65,7 +73,10 @@ export class HermesComposer extends LitElement {
   override connectedCallback(): void {
     super.connectedCallback();
     this.#loadModels();
-    api.workspaces().then((w) => (this.lastWorkspace = w.last || null), () => {});
+    api.workspaces().then(
+      (w) => (this.lastWorkspace = w.last || null),
+      () => {},
+    );
     window.addEventListener('hermes-models-changed', this.#onModelsChanged);
   }
 
@@ -244,7 +255,10 @@ export class HermesComposer extends LitElement {
   /** Attaches and starts uploading (creating the session first in the empty view). */
   async addFiles(files: File[]): Promise<void> {
     if (!files.length || !this.chat) return;
-    await this.#session().then((sid) => this.attachments.add(sid, files), (err: Error) => this.ui?.notify(err.message, 'error'));
+    await this.#session().then(
+      (sid) => this.attachments.add(sid, files),
+      (err: Error) => this.ui?.notify(err.message, 'error'),
+    );
   }
 
   async #setModel(model: string) {
@@ -294,16 +308,21 @@ export class HermesComposer extends LitElement {
         @dragleave=${this.#files.leave}
         @drop=${this.#files.drop}
       >
-        ${items.length
-          ? html`<hermes-slash-menu class="menu" .items=${items} .active=${Math.min(this.#menu.index, items.length - 1)} @hermes-slash-pick=${(e: HermesEvent<'hermes-slash-pick'>) => this.#menu.pick(items, e.detail.index, true)}></hermes-slash-menu>`
-          : nothing}
-        ${this.attachments.items.length
-          ? html`<div class="chips" data-role="attachments">
+        ${
+          items.length
+            ? html`<hermes-slash-menu class="menu" .items=${items} .active=${Math.min(this.#menu.index, items.length - 1)} @hermes-slash-pick=${(e: HermesEvent<'hermes-slash-pick'>) => this.#menu.pick(items, e.detail.index, true)}></hermes-slash-menu>`
+            : nothing
+        }
+        ${
+          this.attachments.items.length
+            ? html`<div class="chips" data-role="attachments">
               ${this.attachments.items.map(
-                (a) => html`<hermes-attachment-chip .name=${a.name} .size=${a.size} .status=${a.status} .progress=${a.progress} .error=${a.error ?? ''} @hermes-attachment-remove=${() => this.attachments.remove(a.key)}></hermes-attachment-chip>`,
+                (a) =>
+                  html`<hermes-attachment-chip .name=${a.name} .size=${a.size} .status=${a.status} .progress=${a.progress} .error=${a.error ?? ''} @hermes-attachment-remove=${() => this.attachments.remove(a.key)}></hermes-attachment-chip>`,
               )}
             </div>`
-          : nothing}
+            : nothing
+        }
         <textarea
           data-role="composer-input"
           rows="1"
@@ -318,11 +337,13 @@ export class HermesComposer extends LitElement {
         <div class="bar">
           <button class="icon-button" title="Attach files" aria-label="Attach files" data-role="attach" @click=${() => this.renderRoot.querySelector<HTMLInputElement>('input[type=file]')?.click()}>${icons.attach()}</button>
           <input type="file" multiple hidden @change=${this.#files.pick} />
-          ${workspace
-            ? html`<button class="chip workspace" data-role="workspace-chip" title=${workspace} aria-pressed=${!!this.ui?.panelOpen} @click=${() => this.ui?.togglePanel()}>
+          ${
+            workspace
+              ? html`<button class="chip workspace" data-role="workspace-chip" title=${workspace} aria-pressed=${!!this.ui?.panelOpen} @click=${() => this.ui?.togglePanel()}>
                 ${icons.folder()}<span class="label">${basename(workspace)}</span>
               </button>`
-            : nothing}
+              : nothing
+          }
           <hermes-model-picker
             .value=${this.#model}
             .catalog=${this.catalog}
@@ -332,9 +353,11 @@ export class HermesComposer extends LitElement {
           ></hermes-model-picker>
           <hermes-agent-badge></hermes-agent-badge>
           <span class="spacer"></span>
-          ${running
-            ? html`<button class="icon-button stop outline" data-role="stop" title="Stop" aria-label="Stop" @click=${() => void chat!.cancel()}>${icons.stop()}</button>`
-            : html`<button class="icon-button send primary" data-role="send" title="Send" aria-label="Send" ?disabled=${!canSend} @click=${() => void this.send()}>${icons.send()}</button>`}
+          ${
+            running
+              ? html`<button class="icon-button stop outline" data-role="stop" title="Stop" aria-label="Stop" @click=${() => void chat!.cancel()}>${icons.stop()}</button>`
+              : html`<button class="icon-button send primary" data-role="send" title="Send" aria-label="Send" ?disabled=${!canSend} @click=${() => void this.send()}>${icons.send()}</button>`
+          }
         </div>
         ${this.#files.dragging ? html`<div class="drop" aria-hidden="true">Drop files to attach</div>` : nothing}
       </div>

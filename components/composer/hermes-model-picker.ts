@@ -53,7 +53,11 @@ export function contextHint(n: number | undefined): string {
 /** Every typed word must appear in the id, the label or the provider's name. */
 function matches(query: string, ...texts: string[]): boolean {
   const hay = texts.join(' ').toLowerCase();
-  return query.toLowerCase().split(/\s+/).filter(Boolean).every((w) => hay.includes(w));
+  return query
+    .toLowerCase()
+    .split(/\s+/)
+    .filter(Boolean)
+    .every((w) => hay.includes(w));
 }
 
 /**
@@ -202,7 +206,8 @@ export class HermesModelPicker extends LitElement {
     const active = Math.min(this.active, Math.max(0, choices.length - 1));
     const index = new Map(choices.map((c, i) => [c.custom ? `\u0000${c.id}` : c.id, i]));
     const q = this.query.trim();
-    const unlisted = choices[0] && !choices[0].custom && current === choices[0].id && !this.#groups().some((g) => g.models.some((m) => m.id === current)) ? choices[0] : null;
+    const unlisted =
+      choices[0] && !choices[0].custom && current === choices[0].id && !this.#groups().some((g) => g.models.some((m) => m.id === current)) ? choices[0] : null;
     const typed = choices.find((c) => c.custom);
     const groups = this.#visibleGroups();
     return html`
@@ -239,11 +244,13 @@ export class HermesModelPicker extends LitElement {
           ${unlisted ? html`<div class="group meta" role="presentation">Current</div>${this.#option(unlisted, 0, active === 0, current)}` : nothing}
           ${groups.map(
             ({ group, models }) => html`<div role="group" aria-label=${group.label ?? group.provider} data-provider=${group.provider}>
-              ${group.provider || group.label
-                ? html`<div class="group meta" data-role="model-group" role="presentation">
+              ${
+                group.provider || group.label
+                  ? html`<div class="group meta" data-role="model-group" role="presentation">
                     <span>${group.label ?? group.provider}</span>${group.provider && group.provider === catalog?.active_provider ? html`<span class="faint">active</span>` : nothing}
                   </div>`
-                : nothing}
+                  : nothing
+              }
               ${group.error && !q ? html`<div class="group-error meta" data-role="model-group-error">${group.error}</div>` : nothing}
               ${models.map((m) => {
                 const i = index.get(m.id) ?? -1;
@@ -251,8 +258,9 @@ export class HermesModelPicker extends LitElement {
               })}
             </div>`,
           )}
-          ${typed
-            ? html`<div
+          ${
+            typed
+              ? html`<div
                 class="option typed"
                 id=${`opt-${index.get(`\u0000${typed.id}`)}`}
                 role="option"
@@ -264,13 +272,16 @@ export class HermesModelPicker extends LitElement {
               >
                 <span class="check"></span><span class="label">Use <span class="mono">${typed.id}</span></span><span class="meta">model id</span>
               </div>`
-            : nothing}
+              : nothing
+          }
         </div>
-        ${!catalog
-          ? html`<div class="empty meta">Loading models…</div>`
-          : !choices.length && !q
-            ? html`<div class="empty meta">${catalog.error ?? 'No models listed. Type a model id above, or add a provider in Settings.'}</div>`
-            : nothing}
+        ${
+          !catalog
+            ? html`<div class="empty meta">Loading models…</div>`
+            : !choices.length && !q
+              ? html`<div class="empty meta">${catalog.error ?? 'No models listed. Type a model id above, or add a provider in Settings.'}</div>`
+              : nothing
+        }
         ${catalog?.stale ? html`<div class="foot meta" data-role="models-stale">This list may be out of date. <button class="link" @click=${() => this.#refresh()}>Refresh</button></div>` : nothing}
       </div>
     `;
@@ -290,7 +301,7 @@ export class HermesModelPicker extends LitElement {
       data-model=${c.id}
       title=${c.id}
       @click=${() => this.#pick(c.id)}
-      @pointermove=${() => i !== this.active && (this.active = i)}
+      @pointermove=${() => i !== this.active && ((this.active = i))}
     >
       <span class="check">${on ? icons.check() : nothing}</span><span class="label">${c.label}</span>
       ${c.id === this.catalog?.default_model ? html`<span class="meta tag">default</span>` : nothing}

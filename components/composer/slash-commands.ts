@@ -190,8 +190,10 @@ export async function runCommand(ctx: CommandContext, text: string): Promise<boo
   }
 }
 
-const ranked = <T>(items: T[], key: (t: T) => string, needle: string) =>
-  [...items.filter((t) => key(t).startsWith(needle)), ...items.filter((t) => !key(t).startsWith(needle) && key(t).includes(needle))];
+const ranked = <T>(items: T[], key: (t: T) => string, needle: string) => [
+  ...items.filter((t) => key(t).startsWith(needle)),
+  ...items.filter((t) => !key(t).startsWith(needle) && key(t).includes(needle)),
+];
 
 /** Menu rows for what is typed: command names, then arguments of /model and /theme. */
 export function suggestions(text: string, models: string[]): SlashItem[] {

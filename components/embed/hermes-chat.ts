@@ -13,7 +13,10 @@ import { emit, type HermesEventMap } from '../events.js';
 import '../chat/hermes-chat-view.js';
 
 /** The events <hermes-chat> fires (all bubble and are composed); declared in the app's one event map. */
-export type HermesChatEventMap = Pick<HermesEventMap, 'hermes-ready' | 'hermes-message' | 'hermes-run-start' | 'hermes-run-end' | 'hermes-approval' | 'hermes-error'>;
+export type HermesChatEventMap = Pick<
+  HermesEventMap,
+  'hermes-ready' | 'hermes-message' | 'hermes-run-start' | 'hermes-run-end' | 'hermes-approval' | 'hermes-error'
+>;
 
 declare global {
   interface HTMLElementTagNameMap {
@@ -23,7 +26,8 @@ declare global {
 
 type Phase = 'connecting' | 'ready' | 'unauthorised' | 'unreachable';
 type Theme = 'dark' | 'light' | 'system';
-const textOf = (m: Message): string => (typeof m.content === 'string' ? m.content : Array.isArray(m.content) ? (m.content as Array<{ text?: string }>).map((p) => p.text ?? '').join('') : '');
+const textOf = (m: Message): string =>
+  typeof m.content === 'string' ? m.content : Array.isArray(m.content) ? (m.content as Array<{ text?: string }>).map((p) => p.text ?? '').join('') : '';
 
 /**
  * A complete Hermes chat for any page: transcript (with Activity rows), composer, approval and
@@ -176,7 +180,8 @@ export class HermesChat extends LitElement {
         const m = chat.messages[i]!;
         if (m._optimistic) break;
         this.#seen = i + 1;
-        if (m.role === 'user' || (m.role === 'assistant' && textOf(m))) this.#emit('hermes-message', { sessionId: sid, role: m.role, content: textOf(m), message: m });
+        if (m.role === 'user' || (m.role === 'assistant' && textOf(m)))
+          this.#emit('hermes-message', { sessionId: sid, role: m.role, content: textOf(m), message: m });
       }
     }
     if (chat.streamId && chat.status !== 'idle' && chat.streamId !== this.#runStream && sid) {
@@ -225,12 +230,14 @@ export class HermesChat extends LitElement {
     }
     const toast = this.ui.toast;
     return html`<div part="frame" class="frame">
-      ${this.compact
-        ? nothing
-        : html`<header part="header">
+      ${
+        this.compact
+          ? nothing
+          : html`<header part="header">
             <span part="title" class="title" data-role="embed-title">${this.chat.session?.title || 'New chat'}</span>
             <button part="new-session" class="ghost" data-role="embed-new" @click=${() => void this.newSession()}>New chat</button>
-          </header>`}
+          </header>`
+      }
       <hermes-chat-view part="chat"></hermes-chat-view>
       ${toast ? html`<div part="toast" class="toast" role="status" data-kind=${toast.kind}>${toast.message}</div>` : nothing}
     </div>`;

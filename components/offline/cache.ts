@@ -140,7 +140,10 @@ export class OfflineCache {
     if (!entries.length) return;
     const sets = entries.filter(([, v]) => v !== null);
     const dels = entries.filter(([, v]) => v === null).map(([k]) => k);
-    const saved = sets.map(([k]) => k).filter((k) => k.startsWith(K.transcript(''))).map((k) => k.slice(K.transcript('').length));
+    const saved = sets
+      .map(([k]) => k)
+      .filter((k) => k.startsWith(K.transcript('')))
+      .map((k) => k.slice(K.transcript('').length));
     if (saved.length) {
       const lru = ((await this.#kv.get<string[]>(K.lru)) ?? []).filter((id) => !saved.includes(id)).concat(saved);
       const evicted = lru.splice(0, Math.max(0, lru.length - MAX_TRANSCRIPTS));
@@ -193,7 +196,11 @@ export class OfflineCache {
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = null;
     const waiters = this.#waiters.splice(0);
-    this.#flushing = this.#flushing.then(() => this.#flushNow()).finally(() => waiters.forEach((w) => w()));
+    this.#flushing = this.#flushing
+      .then(() => this.#flushNow())
+      .finally(() => {
+        for (const w of waiters) w();
+      });
     return this.#flushing;
   }
 
@@ -221,7 +228,10 @@ export class OfflineCache {
         if (!victims.length) return;
         this.#lru = lru;
         for (const id of victims) batch.set(K.transcript(id), DELETE);
-        batch.set(K.lru, (keep ?? lru).filter((id) => !victims.includes(id)));
+        batch.set(
+          K.lru,
+          (keep ?? lru).filter((id) => !victims.includes(id)),
+        );
         try {
           await this.#kv.delMany(victims.map(K.transcript));
         } catch {
@@ -329,7 +339,10 @@ export class OfflineCache {
 
   /** Gives a queued message the session it was waiting for (written at once). */
   async reassign(id: string, sessionId: string): Promise<void> {
-    this.#write(K.outbox, (await this.outbox()).map((i) => (i.id === id ? { ...i, sessionId } : i)));
+    this.#write(
+      K.outbox,
+      (await this.outbox()).map((i) => (i.id === id ? { ...i, sessionId } : i)),
+    );
     await this.flush();
   }
 
@@ -343,7 +356,10 @@ export class OfflineCache {
 
   /** Removes a sent message from the outbox, written at once (it must never be sent twice). */
   async dequeue(id: string): Promise<void> {
-    this.#write(K.outbox, (await this.outbox()).filter((i) => i.id !== id));
+    this.#write(
+      K.outbox,
+      (await this.outbox()).filter((i) => i.id !== id),
+    );
     await this.flush();
   }
 

@@ -30,13 +30,15 @@ export function renderCheckStep(w: WizardView): TemplateResult {
   return html`<form class="step" @submit=${w.submit} novalidate>
     <h2 tabindex="-1">Let’s get you to a first chat</h2>
     <p class="lead">This is what Hermes sees on this machine. Nothing is written until you press Done.</p>
-    ${s.config_error
-      ? html`<div class="problem" role="alert" data-role="config-error">
+    ${
+      s.config_error
+        ? html`<div class="problem" role="alert" data-role="config-error">
           <p class="problem-title">${icons.alert()} <strong>config.yaml cannot be read</strong></p>
           <pre class="mono">${s.config_error}</pre>
           <p>In <span class="mono">${s.config_path}</span>. Hermes did not change the file and will not overwrite it: fix the line above (or move the file aside), then check again.</p>
         </div>`
-      : nothing}
+        : nothing
+    }
     <dl class="facts" data-role="onboarding-facts">
       <div>
         <dt>Configuration</dt>
@@ -49,38 +51,46 @@ export function renderCheckStep(w: WizardView): TemplateResult {
       <div>
         <dt>Agent</dt>
         <dd>
-          ${s.backend === 'gateway'
-            ? html`Hermes Agent${s.gateway_base_url ? html` at <span class="mono">${s.gateway_base_url}</span>` : nothing}`
-            : html`${s.agent_runtime === 'builtin' ? 'Built-in agent' : s.agent_runtime} <span class="state ok">${icons.check()} ready</span>`}
+          ${
+            s.backend === 'gateway'
+              ? html`Hermes Agent${s.gateway_base_url ? html` at <span class="mono">${s.gateway_base_url}</span>` : nothing}`
+              : html`${s.agent_runtime === 'builtin' ? 'Built-in agent' : s.agent_runtime} <span class="state ok">${icons.check()} ready</span>`
+          }
           ${s.backend_fixed ? html`<span class="meta" data-role="backend-fixed">set by HERMES_WEBUI_CHAT_BACKEND</span>` : nothing}
         </dd>
       </div>
       <div>
         <dt>Provider</dt>
         <dd data-role="provider-state">
-          ${p.usable
-            ? html`${current?.label ?? p.id}${s.default_model ? html` · <span class="mono">${s.default_model}</span>` : nothing} <span class="state ok">${icons.check()} works</span>`
-            : p.id
-              ? html`${current?.label ?? p.id} <span class="state warn">${p.error ?? 'not usable yet'}</span>`
-              : html`<span class="state warn">None configured yet</span>`}
+          ${
+            p.usable
+              ? html`${current?.label ?? p.id}${s.default_model ? html` · <span class="mono">${s.default_model}</span>` : nothing} <span class="state ok">${icons.check()} works</span>`
+              : p.id
+                ? html`${current?.label ?? p.id} <span class="state warn">${p.error ?? 'not usable yet'}</span>`
+                : html`<span class="state warn">None configured yet</span>`
+          }
         </dd>
       </div>
       <div>
         <dt>Password</dt>
         <dd data-role="password-state">
-          ${s.password_enabled
-            ? html`<span class="state ok">${icons.check()} set</span>`
-            : html`<span class="muted">Not set — fine while only this machine can reach Hermes.</span>`}
+          ${
+            s.password_enabled
+              ? html`<span class="state ok">${icons.check()} set</span>`
+              : html`<span class="muted">Not set — fine while only this machine can reach Hermes.</span>`
+          }
         </dd>
       </div>
     </dl>
     <div class="actions">
-      ${s.config_error
-        ? html`<button type="button" class="primary" data-role="onboarding-recheck" ?disabled=${!!w.busy} @click=${() => w.recheck()}>${w.busy === 'recheck' ? 'Checking…' : 'Check again'}</button>`
-        : p.usable
-          ? html`<button type="button" class="outline" data-role="onboarding-next" @click=${() => w.go('provider')}>Choose another provider</button>
+      ${
+        s.config_error
+          ? html`<button type="button" class="primary" data-role="onboarding-recheck" ?disabled=${!!w.busy} @click=${() => w.recheck()}>${w.busy === 'recheck' ? 'Checking…' : 'Check again'}</button>`
+          : p.usable
+            ? html`<button type="button" class="outline" data-role="onboarding-next" @click=${() => w.go('provider')}>Choose another provider</button>
               <button type="button" class="primary" data-role="onboarding-start" ?disabled=${!!w.busy} @click=${() => w.skip()}>Start chatting</button>`
-          : html`<button type="submit" class="primary" data-role="onboarding-next">Choose a provider</button>`}
+            : html`<button type="submit" class="primary" data-role="onboarding-next">Choose a provider</button>`
+      }
     </div>
   </form>`;
 }

@@ -31,48 +31,59 @@ export function renderConnectStep(w: WizardView): TemplateResult {
   const showTyped = w.typing || !models.length || (!!w.model && !inList);
   return html`<form class="step" @submit=${w.submit} novalidate>
     <h2 tabindex="-1">${p.id === 'custom' ? 'Connect your OpenAI-compatible server' : `Connect ${p.label}`}</h2>
-    ${p.group === 'local'
-      ? html`<p class="lead">Point Hermes at the server’s OpenAI-compatible API root — usually ending in <span class="mono">/v1</span>.</p>`
-      : html`<p class="lead">
+    ${
+      p.group === 'local'
+        ? html`<p class="lead">Point Hermes at the server’s OpenAI-compatible API root — usually ending in <span class="mono">/v1</span>.</p>`
+        : html`<p class="lead">
           Paste an API key${KEY_PAGE[p.id] ? html` (from <a href=${KEY_PAGE[p.id]!} target="_blank" rel="noopener noreferrer">${new URL(KEY_PAGE[p.id]!).host}</a>)` : nothing}. It is saved in
           <span class="mono">${w.status.env_path}</span> and never shown again.
-        </p>`}
+        </p>`
+    }
     <div class="fields">
-      ${needsBaseUrl(p)
-        ? input(w, 'base_url', 'Base URL', w.baseUrl, (v) => (w.baseUrl = v), {
-            type: 'url',
-            placeholder: p.default_base_url ?? 'http://127.0.0.1:8000/v1',
-            hint: html`From inside Docker, <span class="mono">localhost</span> is the container itself: use <span class="mono">host.docker.internal</span> (Linux: <span class="mono">api.local</span> with <span class="mono">extra_hosts: "api.local:host-gateway"</span>).`,
-            mono: true,
-          })
-        : nothing}
-      ${needsKeyField(p)
-        ? input(w, 'api_key', p.needs_key ? 'API key' : 'API key (optional)', w.apiKey, (v) => (w.apiKey = v), {
-            type: 'password',
-            placeholder: p.key_set ? 'A saved key was found — leave empty to keep it' : p.needs_key ? 'Paste the key' : 'Only if the server asks for one',
-            hint: p.key_env ? html`Saved as <span class="mono">${p.key_env}</span>.` : nothing,
-            mono: true,
-          })
-        : nothing}
+      ${
+        needsBaseUrl(p)
+          ? input(w, 'base_url', 'Base URL', w.baseUrl, (v) => (w.baseUrl = v), {
+              type: 'url',
+              placeholder: p.default_base_url ?? 'http://127.0.0.1:8000/v1',
+              hint: html`From inside Docker, <span class="mono">localhost</span> is the container itself: use <span class="mono">host.docker.internal</span> (Linux: <span class="mono">api.local</span> with <span class="mono">extra_hosts: "api.local:host-gateway"</span>).`,
+              mono: true,
+            })
+          : nothing
+      }
+      ${
+        needsKeyField(p)
+          ? input(w, 'api_key', p.needs_key ? 'API key' : 'API key (optional)', w.apiKey, (v) => (w.apiKey = v), {
+              type: 'password',
+              placeholder: p.key_set ? 'A saved key was found — leave empty to keep it' : p.needs_key ? 'Paste the key' : 'Only if the server asks for one',
+              hint: p.key_env ? html`Saved as <span class="mono">${p.key_env}</span>.` : nothing,
+              mono: true,
+            })
+          : nothing
+      }
       <div class="probe-row">
         <button type="button" class="outline" data-role="probe" ?disabled=${running} @click=${() => void w.runProbe()}>
           ${running ? html`${icons.spinner()} Testing…` : 'Test connection'}
         </button>
-        ${result?.ok
-          ? html`<span class="state ok" role="status" data-role="probe-ok">${icons.check()} Connected — ${result.models.length === 1 ? '1 model' : `${result.models.length} models`}</span>`
-          : html`<span class="meta" role="status">${running ? 'Asking for its model list…' : !result ? 'Lists the models it offers.' : ''}</span>`}
+        ${
+          result?.ok
+            ? html`<span class="state ok" role="status" data-role="probe-ok">${icons.check()} Connected — ${result.models.length === 1 ? '1 model' : `${result.models.length} models`}</span>`
+            : html`<span class="meta" role="status">${running ? 'Asking for its model list…' : !result ? 'Lists the models it offers.' : ''}</span>`
+        }
       </div>
-      ${result && !result.ok
-        ? html`<div class="problem" role="alert" data-role="probe-error" data-kind=${result.error}>
+      ${
+        result && !result.ok
+          ? html`<div class="problem" role="alert" data-role="probe-error" data-kind=${result.error}>
             <p>${probeMessage(result, w.baseUrl || (p.default_base_url ?? ''), p.label)}</p>
             ${result.detail ? html`<p class="meta mono detail">${result.detail}</p>` : nothing}
             ${w.unverified ? html`<p class="meta">Press Continue again to use these settings anyway.</p>` : nothing}
           </div>`
-        : nothing}
+          : nothing
+      }
       <div class="field">
         <label for="model-select">Model</label>
-        ${models.length
-          ? html`<select
+        ${
+          models.length
+            ? html`<select
               id="model-select"
               name=${showTyped ? 'model-choice' : 'model'}
               data-role="model-select"
@@ -89,9 +100,11 @@ export function renderConnectStep(w: WizardView): TemplateResult {
               ${models.map((m) => html`<option value=${m.id} ?selected=${!showTyped && m.id === w.model}>${m.label !== m.id ? `${m.label} — ${m.id}` : m.id}</option>`)}
               <option value=${OTHER} ?selected=${showTyped}>Another model id…</option>
             </select>`
-          : nothing}
-        ${showTyped
-          ? html`<input
+            : nothing
+        }
+        ${
+          showTyped
+            ? html`<input
               id=${models.length ? 'model-input' : 'model-select'}
               name="model"
               class="mono"
@@ -108,7 +121,8 @@ export function renderConnectStep(w: WizardView): TemplateResult {
                 w.errors = { ...w.errors, model: undefined };
               }}
             />`
-          : nothing}
+            : nothing
+        }
         <p class="field-error" id="model-error" role="alert">${w.errors.model ?? nothing}</p>
         ${!result?.ok && models.length ? html`<p class="hint meta">Test the connection to see every model ${p.label} offers.</p>` : nothing}
       </div>
@@ -149,29 +163,39 @@ export function renderGatewayStep(w: WizardView, p: OnboardingProvider): Templat
         <button type="button" class="outline" data-role="probe" ?disabled=${running} @click=${() => void w.runProbe()}>
           ${running ? html`${icons.spinner()} Testing…` : 'Test connection'}
         </button>
-        ${result?.ok
-          ? html`<span class="state ok" role="status" data-role="probe-ok">${icons.check()} Connected — ${agent?.label ?? 'Hermes Agent'}${via ? ` · ${via}` : ''}</span>`
-          : html`<span class="meta" role="status">${running ? 'Asking Hermes what it offers…' : !result ? 'Checks it answers, and how.' : ''}</span>`}
+        ${
+          result?.ok
+            ? html`<span class="state ok" role="status" data-role="probe-ok">${icons.check()} Connected — ${agent?.label ?? 'Hermes Agent'}${via ? ` · ${via}` : ''}</span>`
+            : html`<span class="meta" role="status">${running ? 'Asking Hermes what it offers…' : !result ? 'Checks it answers, and how.' : ''}</span>`
+        }
       </div>
-      ${result?.ok
-        ? html`<div class="agent-facts meta" data-role="probe-agent">
-            ${result.models.length
-              ? html`<p>Model: <span class="mono">${result.models.map((m) => m.id).join(', ')}</span> — chosen by your Hermes.</p>`
-              : html`<p>Your Hermes chooses the model.</p>`}
-            ${agent?.limitations.length
-              ? html`<ul class="limits" data-role="probe-limitations" aria-label="What this path cannot do">
+      ${
+        result?.ok
+          ? html`<div class="agent-facts meta" data-role="probe-agent">
+            ${
+              result.models.length
+                ? html`<p>Model: <span class="mono">${result.models.map((m) => m.id).join(', ')}</span> — chosen by your Hermes.</p>`
+                : html`<p>Your Hermes chooses the model.</p>`
+            }
+            ${
+              agent?.limitations.length
+                ? html`<ul class="limits" data-role="probe-limitations" aria-label="What this path cannot do">
                   ${agent.limitations.map((l) => html`<li>${l}</li>`)}
                 </ul>`
-              : nothing}
+                : nothing
+            }
           </div>`
-        : nothing}
-      ${result && !result.ok
-        ? html`<div class="problem" role="alert" data-role="probe-error" data-kind=${result.error}>
+          : nothing
+      }
+      ${
+        result && !result.ok
+          ? html`<div class="problem" role="alert" data-role="probe-error" data-kind=${result.error}>
             <p>${withCode(gatewayProbeMessage(result, w.baseUrl || (p.default_base_url ?? '')))}</p>
             ${result.detail ? html`<p class="meta mono detail">${result.detail}</p>` : nothing}
             ${w.unverified ? html`<p class="meta">Press Continue again to use these settings anyway.</p>` : nothing}
           </div>`
-        : nothing}
+          : nothing
+      }
     </div>
     <div class="actions">
       <button type="button" data-role="onboarding-back" @click=${() => w.go('provider')}>Back</button>

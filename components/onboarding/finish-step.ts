@@ -16,14 +16,16 @@ export function renderFinishStep(w: WizardView): TemplateResult {
         role: 'workspace',
       })}
       ${s.workspaces.length ? html`<datalist id="workspaces">${s.workspaces.map((ws) => html`<option value=${ws.path}>${ws.name}</option>`)}</datalist>` : nothing}
-      ${s.password_enabled
-        ? html`<p class="meta" data-role="password-already">${icons.check()} A password is already set; change it later in Settings → Security.</p>`
-        : html`<fieldset class="password">
+      ${
+        s.password_enabled
+          ? html`<p class="meta" data-role="password-already">${icons.check()} A password is already set; change it later in Settings → Security.</p>`
+          : html`<fieldset class="password">
             <legend>Password <span class="meta">(optional)</span></legend>
             <p class="hint meta">Leave empty while only this machine can reach Hermes. Set one before opening it to a phone, your network or the internet.</p>
             ${input(w, 'password', 'Password', w.password, (v) => (w.password = v), { type: 'password', autocomplete: 'new-password', hint: `At least ${MIN_PASSWORD_LENGTH} characters.`, role: 'password' })}
             ${input(w, 'confirm', 'Confirm password', w.confirm, (v) => (w.confirm = v), { type: 'password', autocomplete: 'new-password', role: 'password-confirm' })}
-          </fieldset>`}
+          </fieldset>`
+      }
     </div>
     <p class="summary meta" data-role="onboarding-summary">
       ${w.provider?.label}${w.gateway ? nothing : html` · <span class="mono">${w.model}</span>`}${w.provider && needsBaseUrl(w.provider) && w.baseUrl ? html` · <span class="mono">${w.baseUrl}</span>` : nothing}

@@ -1,6 +1,6 @@
 import { LitElement, html, nothing, type TemplateResult } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
-import { api, ApiError, type CatalogModel, type OnboardingProvider, type OnboardingStatus, type ProbeResult, type SetupRequest } from '../api/client.js';
+import { api, type ApiError, type CatalogModel, type OnboardingProvider, type OnboardingStatus, type ProbeResult, type SetupRequest } from '../api/client.js';
 import { baseStyles } from '../shared/styles.js';
 import { icons } from '../shared/icons.js';
 import { announceModelsChanged } from '../events.js';
@@ -274,29 +274,75 @@ export class HermesOnboarding extends LitElement {
 
   /** The step templates' window on this element: reads and writes go straight to its state. */
   #view: WizardView = ((el: HermesOnboarding): WizardView => ({
-    get status() { return el.status; },
-    get provider() { return el.provider; },
-    get baseUrl() { return el.baseUrl; },
-    set baseUrl(v) { el.baseUrl = v; },
-    get apiKey() { return el.apiKey; },
-    set apiKey(v) { el.apiKey = v; },
-    get model() { return el.model; },
-    set model(v) { el.model = v; },
-    get typing() { return el.typing; },
-    set typing(v) { el.typing = v; },
-    get probe() { return el.probe; },
-    get probeResult() { return el.#probeResult; },
-    get unverified() { return el.unverified; },
-    get workspace() { return el.workspace; },
-    set workspace(v) { el.workspace = v; },
-    get password() { return el.password; },
-    set password(v) { el.password = v; },
-    get confirm() { return el.confirm; },
-    set confirm(v) { el.confirm = v; },
-    get busy() { return el.busy; },
-    get errors() { return el.errors; },
-    set errors(v) { el.errors = v; },
-    get gateway() { return el.#gateway; },
+    get status() {
+      return el.status;
+    },
+    get provider() {
+      return el.provider;
+    },
+    get baseUrl() {
+      return el.baseUrl;
+    },
+    set baseUrl(v) {
+      el.baseUrl = v;
+    },
+    get apiKey() {
+      return el.apiKey;
+    },
+    set apiKey(v) {
+      el.apiKey = v;
+    },
+    get model() {
+      return el.model;
+    },
+    set model(v) {
+      el.model = v;
+    },
+    get typing() {
+      return el.typing;
+    },
+    set typing(v) {
+      el.typing = v;
+    },
+    get probe() {
+      return el.probe;
+    },
+    get probeResult() {
+      return el.#probeResult;
+    },
+    get unverified() {
+      return el.unverified;
+    },
+    get workspace() {
+      return el.workspace;
+    },
+    set workspace(v) {
+      el.workspace = v;
+    },
+    get password() {
+      return el.password;
+    },
+    set password(v) {
+      el.password = v;
+    },
+    get confirm() {
+      return el.confirm;
+    },
+    set confirm(v) {
+      el.confirm = v;
+    },
+    get busy() {
+      return el.busy;
+    },
+    get errors() {
+      return el.errors;
+    },
+    set errors(v) {
+      el.errors = v;
+    },
+    get gateway() {
+      return el.#gateway;
+    },
     go: (step) => el.#go(step),
     choose: (p) => el.#choose(p),
     submit: (e) => el.#submit(e),
@@ -318,13 +364,15 @@ export class HermesOnboarding extends LitElement {
         </header>
         ${!s.may_setup ? renderNotAllowed(this.#view) : this.#stepBody()}
         ${this.error ? html`<p class="alert" role="alert" data-role="onboarding-error">${icons.alert()}<span>${this.error}</span></p>` : nothing}
-        ${s.may_setup
-          ? html`<footer class="quiet">
+        ${
+          s.may_setup
+            ? html`<footer class="quiet">
               <button type="button" class="link" data-role="onboarding-skip" ?disabled=${!!this.busy} @click=${() => this.#skip()}>
                 ${this.busy === 'skip' ? 'Skipping…' : 'Skip setup — I’ll edit config.yaml myself'}
               </button>
             </footer>`
-          : nothing}
+            : nothing
+        }
       </div>
     </div>`;
   }

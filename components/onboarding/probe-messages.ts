@@ -41,7 +41,8 @@ export function probeMessage(failure: ProbeFailure, baseUrl: string, providerLab
     case 'timeout':
       return `${at} did not answer in time. The server may be busy loading a model, or a firewall is dropping the connection. Try again in a moment.`;
     case 'http_4xx':
-      if (status === 401 || status === 403) return `${providerLabel} answered, but the key was refused (HTTP ${status}). Check the API key — copy it again, without spaces.`;
+      if (status === 401 || status === 403)
+        return `${providerLabel} answered, but the key was refused (HTTP ${status}). Check the API key — copy it again, without spaces.`;
       if (status === 404) return `${at} has no model list (HTTP 404) — is it the API root (…/v1)?`;
       if (status === 429) return `${providerLabel} is limiting requests right now (HTTP 429). Wait a moment and test again.`;
       return `${providerLabel} refused the request${status ? ` (HTTP ${status})` : ''}. Check the base URL and the key.`;
@@ -49,7 +50,6 @@ export function probeMessage(failure: ProbeFailure, baseUrl: string, providerLab
       return `${providerLabel} had an error of its own${status ? ` (HTTP ${status})` : ''}. It is not your settings; try again in a moment.`;
     case 'parse':
       return `That URL answered, but not with a model list — is it the API root (…/v1)? A web page or a proxy may be answering instead.`;
-    case 'unreachable':
     default:
       return `Hermes could not reach ${at}. Check the address and that this server can reach it over the network.`;
   }

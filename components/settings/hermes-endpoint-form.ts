@@ -144,15 +144,22 @@ export class HermesEndpointForm extends LitElement {
         ${this.#input('name', 'Name', { placeholder: 'lab' })} ${this.#input('base_url', 'Base URL', { type: 'url', placeholder: 'http://127.0.0.1:8000/v1' })}
         ${this.#input('api_key', 'API key (optional)', { type: 'password' })} ${this.#input('models', 'Models (optional)', { placeholder: 'Only if it lists none: qwen3-8b, …' })}
       </div>
-      ${probe?.ok
-        ? html`<p class="probe" role="status" data-role="endpoint-probe" data-ok="true">
-            ${icons.check()} Connected — ${probe.models.length === 1 ? '1 model' : `${probe.models.length} models`}${probe.models.length
-              ? `: ${probe.models.slice(0, 3).map((m) => m.id).join(', ')}${probe.models.length > 3 ? ', …' : ''}`
-              : ''}
+      ${
+        probe?.ok
+          ? html`<p class="probe" role="status" data-role="endpoint-probe" data-ok="true">
+            ${icons.check()} Connected — ${probe.models.length === 1 ? '1 model' : `${probe.models.length} models`}${
+              probe.models.length
+                ? `: ${probe.models
+                    .slice(0, 3)
+                    .map((m) => m.id)
+                    .join(', ')}${probe.models.length > 3 ? ', …' : ''}`
+                : ''
+            }
           </p>`
-        : probe
-          ? html`<p class="probe" role="alert" data-role="endpoint-probe" data-ok="false" data-kind=${probe.error}>${probeMessage(probe, this.#value('base_url'), 'The endpoint')}</p>`
-          : nothing}
+          : probe
+            ? html`<p class="probe" role="alert" data-role="endpoint-probe" data-ok="false" data-kind=${probe.error}>${probeMessage(probe, this.#value('base_url'), 'The endpoint')}</p>`
+            : nothing
+      }
       <p id="endpoint-error" class="field-error" role="alert">${this.error || nothing}</p>
       <div class="buttons">
         <button type="button" class="test" data-action="test" ?disabled=${!!this.busy} @click=${() => void this.#test()}>

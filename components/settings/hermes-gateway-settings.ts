@@ -78,12 +78,14 @@ export class HermesGatewaySettings extends LitElement {
       const via = agent?.path ? (AGENT_PATHS[agent.path] ?? agent.path) : null;
       return html`<div class="result" data-role="gateway-probe" data-ok="true" role="status">
         <p class="probe" data-ok="true">${icons.check()} Connected — ${agent?.label ?? 'Hermes Agent'}${via ? ` · ${via}` : ''}</p>
-        ${agent?.limitations.length
-          ? html`<details class="limits meta" data-role="gateway-limitations">
+        ${
+          agent?.limitations.length
+            ? html`<details class="limits meta" data-role="gateway-limitations">
               <summary>What this path cannot do (${agent.limitations.length})</summary>
               <ul>${agent.limitations.map((l) => html`<li>${l}</li>`)}</ul>
             </details>`
-          : nothing}
+            : nothing
+        }
       </div>`;
     }
     return html`<div class="result" data-role="gateway-probe" data-ok="false" data-kind=${result.error} role="alert">

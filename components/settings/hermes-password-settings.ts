@@ -160,12 +160,14 @@ export class HermesPasswordSettings extends LitElement {
     // The status line stays in place, so its text is announced when it changes.
     return html`<div class="actions">
         <span class="done meta" role="status">${this.done ? html`${icons.check()} ${this.done}` : nothing}</span>
-        ${mode
-          ? nothing
-          : s?.auth_enabled
-            ? html`<button class="outline" data-action="change" @click=${() => this.#show('change')}>Change…</button>
+        ${
+          mode
+            ? nothing
+            : s?.auth_enabled
+              ? html`<button class="outline" data-action="change" @click=${() => this.#show('change')}>Change…</button>
                 <button class="outline" data-action="remove" @click=${() => this.#show('remove')}>Remove…</button>`
-            : html`<button class="outline" data-action="set" @click=${() => this.#show('set')}>Set password…</button>`}
+              : html`<button class="outline" data-action="set" @click=${() => this.#show('set')}>Set password…</button>`
+        }
       </div>
       ${mode ? this.#form(mode) : nothing}`;
   }

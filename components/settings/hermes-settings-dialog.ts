@@ -53,7 +53,10 @@ export class HermesSettingsDialog extends LitElement {
   }
 
   #loadModels() {
-    api.models().then((m) => (this.models = m), () => (this.models ??= { default_model: null, models: [] }));
+    api.models().then(
+      (m) => (this.models = m),
+      () => (this.models ??= { default_model: null, models: [] }),
+    );
   }
 
   #loadProviders() {
@@ -181,7 +184,11 @@ export class HermesSettingsDialog extends LitElement {
   #matches(row: Row): boolean {
     const words = `${row.section} ${row.label} ${row.hint ?? ''} ${row.keywords}`.toLowerCase().split(/[^a-z0-9$+]+/);
     // The query is cut like the text, so a variable name (ANTHROPIC_API_KEY) finds its row.
-    return this.query.toLowerCase().split(/[^a-z0-9$+]+/).filter(Boolean).every((q) => words.some((w) => w.startsWith(q)));
+    return this.query
+      .toLowerCase()
+      .split(/[^a-z0-9$+]+/)
+      .filter(Boolean)
+      .every((q) => words.some((w) => w.startsWith(q)));
   }
 
   #onSearchKey(e: KeyboardEvent): void {

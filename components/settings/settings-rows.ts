@@ -78,7 +78,13 @@ export function settingsRows(c: SettingsRowsContext): Row[] {
   const models = c.models;
   const model = models?.models.find((m) => m.id === models.default_model);
   return [
-    { id: 'theme', section: 'Appearance', label: 'Theme', keywords: 'dark light system color mode', control: () => segmented('theme', THEMES, s?.theme, (theme) => c.save({ theme })) },
+    {
+      id: 'theme',
+      section: 'Appearance',
+      label: 'Theme',
+      keywords: 'dark light system color mode',
+      control: () => segmented('theme', THEMES, s?.theme, (theme) => c.save({ theme })),
+    },
     {
       id: 'font_size',
       section: 'Appearance',
@@ -88,34 +94,49 @@ export function settingsRows(c: SettingsRowsContext): Row[] {
         ${FONT_SIZES.map((o) => html`<option value=${o.value} ?selected=${o.value === s?.font_size}>${o.label}</option>`)}
       </select>`,
     },
-    { id: 'send_key', section: 'Chat', label: 'Send with', hint: 'The other combination adds a new line.', keywords: 'send key enter ctrl keyboard shortcut newline', control: () => segmented('send_key', SEND_KEYS, s?.send_key, (send_key) => c.save({ send_key })) },
+    {
+      id: 'send_key',
+      section: 'Chat',
+      label: 'Send with',
+      hint: 'The other combination adds a new line.',
+      keywords: 'send key enter ctrl keyboard shortcut newline',
+      control: () => segmented('send_key', SEND_KEYS, s?.send_key, (send_key) => c.save({ send_key })),
+    },
     {
       id: 'show_thinking',
       section: 'Chat',
       label: 'Show thinking',
       hint: 'Show the model’s reasoning in each reply’s activity.',
       keywords: 'reasoning thoughts',
-      control: () => html`<input id="show_thinking" type="checkbox" role="switch" class="switch" .checked=${s?.show_thinking ?? true} @change=${(e: Event) => c.save({ show_thinking: (e.target as HTMLInputElement).checked })} />`,
+      control: () =>
+        html`<input id="show_thinking" type="checkbox" role="switch" class="switch" .checked=${s?.show_thinking ?? true} @change=${(e: Event) => c.save({ show_thinking: (e.target as HTMLInputElement).checked })} />`,
     },
     {
       id: 'default_model',
       section: 'Chat',
       label: 'Default model',
-      hint: models && !models.models.length ? 'No model is configured yet: set model.default in $HERMES_HOME/config.yaml.' : 'Used by new conversations (saved as model.default in config.yaml).',
+      hint:
+        models && !models.models.length
+          ? 'No model is configured yet: set model.default in $HERMES_HOME/config.yaml.'
+          : 'Used by new conversations (saved as model.default in config.yaml).',
       keywords: 'model llm provider config',
       control: () =>
         models?.models.length
           ? html`<select id="default_model" @change=${(e: Event) => c.saveModel((e.target as HTMLSelectElement).value)}>
-              ${models.default_model && !models.models.some((m) => m.id === models.default_model)
-                ? html`<option value=${models.default_model} selected>${models.default_model}</option>`
-                : nothing}
-              ${models.groups?.length
-                ? models.groups.map(
-                    (g) => html`<optgroup label=${g.label ?? g.provider}>
+              ${
+                models.default_model && !models.models.some((m) => m.id === models.default_model)
+                  ? html`<option value=${models.default_model} selected>${models.default_model}</option>`
+                  : nothing
+              }
+              ${
+                models.groups?.length
+                  ? models.groups.map(
+                      (g) => html`<optgroup label=${g.label ?? g.provider}>
                       ${g.models.map((m) => html`<option value=${m.id} ?selected=${m.id === models.default_model}>${m.label}</option>`)}
                     </optgroup>`,
-                  )
-                : models.models.map((m) => html`<option value=${m.id} ?selected=${m.id === models.default_model}>${m.label}</option>`)}
+                    )
+                  : models.models.map((m) => html`<option value=${m.id} ?selected=${m.id === models.default_model}>${m.label}</option>`)
+              }
             </select>`
           : html`<span class="readonly mono" title=${models?.default_model ?? ''}>${models ? (model?.label ?? models.default_model ?? 'Not configured') : '…'}</span>`,
     },
@@ -152,7 +173,14 @@ export function settingsRows(c: SettingsRowsContext): Row[] {
             </span>`
           : nothing,
     },
-    { id: 'import', section: 'Conversation', label: 'Import conversation', hint: 'From a JSON export.', keywords: 'upload load json restore', control: () => html`<hermes-session-import></hermes-session-import>` },
+    {
+      id: 'import',
+      section: 'Conversation',
+      label: 'Import conversation',
+      hint: 'From a JSON export.',
+      keywords: 'upload load json restore',
+      control: () => html`<hermes-session-import></hermes-session-import>`,
+    },
     {
       id: 'password',
       section: 'Security',
@@ -167,7 +195,8 @@ export function settingsRows(c: SettingsRowsContext): Row[] {
       label: 'Mask secrets',
       hint: 'Hide API keys, tokens and passwords in conversations, tool output and exports. Stored data is unchanged.',
       keywords: 'redact redaction hide api key token secret mask privacy',
-      control: () => html`<input id="api_redact_enabled" type="checkbox" role="switch" class="switch" .checked=${s?.api_redact_enabled !== false} @change=${(e: Event) => c.save({ api_redact_enabled: (e.target as HTMLInputElement).checked })} />`,
+      control: () =>
+        html`<input id="api_redact_enabled" type="checkbox" role="switch" class="switch" .checked=${s?.api_redact_enabled !== false} @change=${(e: Event) => c.save({ api_redact_enabled: (e.target as HTMLInputElement).checked })} />`,
     },
     ...(s?.auth_enabled
       ? [
@@ -247,7 +276,10 @@ function providerRows(c: SettingsRowsContext): Row[] {
       id: 'add_provider',
       section: 'Providers',
       label: 'Hosted provider',
-      hint: `Add an API key for ${keyless.map((h) => h.label).join(', ').replace(/, ([^,]*)$/, ' or $1')}.`,
+      hint: `Add an API key for ${keyless
+        .map((h) => h.label)
+        .join(', ')
+        .replace(/, ([^,]*)$/, ' or $1')}.`,
       keywords: `${common} add hosted ${keyless.map((h) => `${h.id} ${h.key_env}`).join(' ')}`,
       control: () => html`<hermes-provider-add .options=${keyless} @hermes-provider-changed=${c.onProviderChanged}></hermes-provider-add>`,
     });

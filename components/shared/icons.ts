@@ -17,7 +17,10 @@ export const icons = {
   copy: () => icon(svg`<rect x="9" y="9" width="11" height="11" rx="2"/><path d="M5 15V5a2 2 0 0 1 2-2h8"/>`),
   edit: () => icon(svg`<path d="M4 20h4L19 9l-4-4L4 16z"/>`),
   retry: () => icon(svg`<path d="M20 11a8 8 0 1 0-2.3 5.7M20 4v7h-7"/>`),
-  fork: () => icon(svg`<circle cx="6" cy="5" r="2"/><circle cx="18" cy="5" r="2"/><circle cx="12" cy="19" r="2"/><path d="M6 7v2a4 4 0 0 0 4 4h4a4 4 0 0 0 4-4V7M12 13v4"/>`),
+  fork: () =>
+    icon(
+      svg`<circle cx="6" cy="5" r="2"/><circle cx="18" cy="5" r="2"/><circle cx="12" cy="19" r="2"/><path d="M6 7v2a4 4 0 0 0 4 4h4a4 4 0 0 0 4-4V7M12 13v4"/>`,
+    ),
   stop: () => icon(svg`<rect x="6" y="6" width="12" height="12" rx="2"/>`),
   send: () => icon(svg`<path d="M12 19V5M5 12l7-7 7 7"/>`),
   attach: () => icon(svg`<path d="m21 11-8.5 8.5a5 5 0 0 1-7-7L14 4a3.5 3.5 0 0 1 5 5l-8.5 8.5a2 2 0 0 1-3-3L15 7"/>`),
@@ -31,6 +34,9 @@ export const icons = {
   download: () => icon(svg`<path d="M12 4v12M6 10l6 6 6-6M5 20h14"/>`),
   archive: () => icon(svg`<rect x="3" y="4" width="18" height="5" rx="1"/><path d="M5 9v10h14V9M10 13h4"/>`),
   trash: () => icon(svg`<path d="M4 7h16M9 7V4h6v3M6 7l1 13h10l1-13"/>`),
-  spinner: () => icon(svg`<path d="M12 3a9 9 0 1 0 9 9"><animateTransform attributeName="transform" type="rotate" from="0 12 12" to="360 12 12" dur="0.9s" repeatCount="indefinite"/></path>`),
+  spinner: () =>
+    icon(
+      svg`<path d="M12 3a9 9 0 1 0 9 9"><animateTransform attributeName="transform" type="rotate" from="0 12 12" to="360 12 12" dur="0.9s" repeatCount="indefinite"/></path>`,
+    ),
   think: () => icon(svg`<path d="M9 18h6M10 21h4M12 3a6 6 0 0 0-4 10.5V16h8v-2.5A6 6 0 0 0 12 3z"/>`),
 };

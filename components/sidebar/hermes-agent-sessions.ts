@@ -38,7 +38,9 @@ async function getJson<T>(path: string): Promise<T | null> {
 function when(seconds: number): string {
   const d = new Date(seconds * 1000);
   const today = new Date();
-  return d.toDateString() === today.toDateString() ? d.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }) : d.toLocaleDateString([], { month: 'short', day: 'numeric' });
+  return d.toDateString() === today.toDateString()
+    ? d.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })
+    : d.toLocaleDateString([], { month: 'short', day: 'numeric' });
 }
 
 /**
@@ -118,21 +120,25 @@ export class HermesAgentSessions extends LitElement {
           </button>
           <button class="hide meta" data-role="agent-sessions-hide" title="Stop listing Hermes sessions" @click=${() => void this.#setEnabled(false)}>Hide</button>
         </header>
-        ${this.expanded
-          ? html`<ul role="list">
-              ${this.rows.length
-                ? this.rows.map(
-                    (r) => html`<li>
+        ${
+          this.expanded
+            ? html`<ul role="list">
+              ${
+                this.rows.length
+                  ? this.rows.map(
+                      (r) => html`<li>
                       <button class="row" data-role="agent-session-row" data-source=${r.source} title="${r.title} (${r.source_label}, read-only)" @click=${() => void this.#open(r)}>
                         <span class="badge" data-role="source-badge">${r.source_label}</span>
                         <span class="title">${r.title}</span>
                         <span class="meta">${this.loadingId === r.session_id ? icons.spinner() : when(r.updated_at)}</span>
                       </button>
                     </li>`,
-                  )
-                : html`<li class="meta empty">No Hermes sessions yet</li>`}
+                    )
+                  : html`<li class="meta empty">No Hermes sessions yet</li>`
+              }
             </ul>`
-          : nothing}
+            : nothing
+        }
       </section>
       <dialog data-role="agent-session-viewer" aria-labelledby="viewer-title" @close=${() => (this.viewing = null)} @cancel=${this.#close}>
         ${this.viewing ? this.#viewer(this.viewing) : nothing}

@@ -74,10 +74,12 @@ export class HermesProjectChips extends LitElement {
 
   #form() {
     return html`
-      <form class="create" data-role="project-form" @submit=${this.#submit} @keydown=${(e: KeyboardEvent) => e.key === 'Escape' && (e.stopPropagation(), void this.#openForm(false))}>
+      <form class="create" data-role="project-form" @submit=${this.#submit} @keydown=${(e: KeyboardEvent) => e.key === 'Escape' && ((e.stopPropagation(), void this.#openForm(false)))}>
         <input name="name" placeholder="Project name" aria-label="Project name" maxlength="128" required autocomplete="off" />
         <div class="swatches" role="radiogroup" aria-label="Colour" @keydown=${this.#swatchKey}>
-          ${Array.from({ length: PALETTE_SIZE }, (_, i) => html`
+          ${Array.from(
+            { length: PALETTE_SIZE },
+            (_, i) => html`
             <button
               type="button"
               class="swatch"
@@ -91,7 +93,8 @@ export class HermesProjectChips extends LitElement {
             >
               <span class="fill"></span>
             </button>
-          `)}
+          `,
+          )}
         </div>
         <div class="actions">
           <button type="button" @click=${() => void this.#openForm(false)}>Cancel</button>
@@ -114,9 +117,11 @@ export class HermesProjectChips extends LitElement {
             <span class="dot" style=${color ? `--chip-color: ${color}` : ''}></span><span class="name">${p.name}</span>
           </button>`;
         })}
-        ${this.creating
-          ? nothing
-          : html`<button class="chip add" data-role="new-project" aria-label="New project" title="New project" @click=${() => void this.#openForm(true)}>${icons.plus()}</button>`}
+        ${
+          this.creating
+            ? nothing
+            : html`<button class="chip add" data-role="new-project" aria-label="New project" title="New project" @click=${() => void this.#openForm(true)}>${icons.plus()}</button>`
+        }
       </div>
       ${this.creating ? this.#form() : nothing}
     `;

@@ -196,7 +196,8 @@ export class HermesSessionList extends LitElement {
             (i) => {
               const item = this.#items[i]!;
               const y = `transform: translateY(${i * h}px)`;
-              if (item.kind === 'header') return html`<div class="header" role="heading" aria-level="2" data-role="bucket-header" style=${y}>${item.label}</div>`;
+              if (item.kind === 'header')
+                return html`<div class="header" role="heading" aria-level="2" data-role="bucket-header" style=${y}>${item.label}</div>`;
               const r = item.row;
               return html`<hermes-session-row
                 data-role="session-row"

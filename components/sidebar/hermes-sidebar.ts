@@ -151,9 +151,11 @@ export class HermesSidebar extends LitElement {
           ${s.searching ? icons.spinner() : icons.search()}
           <span class="visually-hidden">Search chats</span>
           <input type="search" data-role="session-search" placeholder="Search chats" autocomplete="off" spellcheck="false" .value=${s.query} @input=${(e: InputEvent) => s.setQuery((e.target as HTMLInputElement).value)} @keydown=${this.#onSearchKey} />
-          ${s.query
-            ? html`<button class="clear icon-button" data-role="clear-search" aria-label="Clear search" @click=${() => this.#clearSearch()}>${icons.close()}</button>`
-            : nothing}
+          ${
+            s.query
+              ? html`<button class="clear icon-button" data-role="clear-search" aria-label="Clear search" @click=${() => this.#clearSearch()}>${icons.close()}</button>`
+              : nothing
+          }
         </label>
       </header>
       <hermes-project-chips class="chips"></hermes-project-chips>
@@ -178,8 +180,9 @@ export class HermesSidebar extends LitElement {
         </button>
         <span class="meta count" data-role="session-count">${rows.length.toLocaleString()} ${rows.length === 1 ? 'chat' : 'chats'}</span>
       </footer>
-      ${menuRow
-        ? html`<hermes-session-menu
+      ${
+        menuRow
+          ? html`<hermes-session-menu
             .row=${menuRow}
             .projects=${s.projects}
             .anchor=${this.menu!.anchor}
@@ -187,7 +190,8 @@ export class HermesSidebar extends LitElement {
             @hermes-menu-rename=${this.#onMenuRename}
             @hermes-menu-close=${(e: HermesEvent<'hermes-menu-close'>) => this.#closeMenu(e.detail.restoreFocus)}
           ></hermes-session-menu>`
-        : nothing}
+          : nothing
+      }
     `;
   }
 

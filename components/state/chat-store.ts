@@ -214,7 +214,12 @@ export class ChatStore extends Store {
     this.messages = [...this.messages, optimistic];
     this.changed();
     try {
-      const r = await api.startChat({ session_id: session.session_id, message, ...(options.attachments?.length ? { attachments: options.attachments } : {}), ...(options.model ? { model: options.model } : {}) });
+      const r = await api.startChat({
+        session_id: session.session_id,
+        message,
+        ...(options.attachments?.length ? { attachments: options.attachments } : {}),
+        ...(options.model ? { model: options.model } : {}),
+      });
       if (this.sessionId !== session.session_id) return;
       // Replace the optimistic message with what the server stored.
       const stored = await api.session(session.session_id);

@@ -49,7 +49,9 @@ export class Outbox {
   /** `messages` followed by the entries for `sessionId`, as queued user messages. */
   shownWith(messages: Message[], sessionId: string | null): Message[] {
     const settled = messages.filter((m) => !m._queued);
-    const queued = this.items.filter((i) => i.sessionId === sessionId).map((i): Message => ({ role: 'user', content: i.text, timestamp: i.createdAt / 1000, _queued: true, _outbox_id: i.id }));
+    const queued = this.items
+      .filter((i) => i.sessionId === sessionId)
+      .map((i): Message => ({ role: 'user', content: i.text, timestamp: i.createdAt / 1000, _queued: true, _outbox_id: i.id }));
     return queued.length ? [...settled, ...queued] : settled;
   }
 

@@ -62,7 +62,11 @@ function liveTurnHandlers(live: () => AssistantTurn, changed: { frame(): void; n
  * Every run event's handler for the open chat: the live turn's (above), and what the rest do
  * to the store — approval and clarify cards, todos, the title, and settling on a closing event.
  */
-export function runHandlers(chat: ChatStore, live: () => AssistantTurn, changed: { frame(): void; now(): void; settle(session: ApiSession | undefined): void }): RunEventHandlers {
+export function runHandlers(
+  chat: ChatStore,
+  live: () => AssistantTurn,
+  changed: { frame(): void; now(): void; settle(session: ApiSession | undefined): void },
+): RunEventHandlers {
   const attention = () => chat.onSessionChanged?.(chat.sessionId!, { attention: true });
   return {
     ...liveTurnHandlers(live, changed),

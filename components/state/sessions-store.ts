@@ -155,7 +155,11 @@ export class SessionsStore extends Store {
 
   /** Keeps the list for an offline start (the unarchived view only: that is what startup shows). */
   #persist(): void {
-    if (!this.showArchived) offlineCache.saveRows(this.rows.map(({ attention: _a, match_preview: _m, ...r }) => r), { etag: this.#etag, next: this.#next });
+    if (!this.showArchived)
+      offlineCache.saveRows(
+        this.rows.map(({ attention: _a, match_preview: _m, ...r }) => r),
+        { etag: this.#etag, next: this.#next },
+      );
   }
 
   /** The rows to show: search results when searching, else the list, filtered by project. */

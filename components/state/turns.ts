@@ -103,7 +103,11 @@ export function groupTurns(messages: readonly Message[], offset = 0): Turn[] {
       return;
     }
     if (m._error === true) {
-      turn.error = { message: messageText(m).split('\n\n')[0] ?? '', type: String(m.error_type ?? 'error'), hint: messageText(m).split('\n\n').slice(1).join('\n\n') || undefined };
+      turn.error = {
+        message: messageText(m).split('\n\n')[0] ?? '',
+        type: String(m.error_type ?? 'error'),
+        hint: messageText(m).split('\n\n').slice(1).join('\n\n') || undefined,
+      };
       if (m._interrupted === true) turn.interrupted = true;
       return;
     }
@@ -113,7 +117,13 @@ export function groupTurns(messages: readonly Message[], offset = 0): Turn[] {
     if (typeof m.reasoning === 'string' && m.reasoning) turn.reasoning = turn.reasoning ? `${turn.reasoning}\n\n${m.reasoning}` : m.reasoning;
     for (const call of (m.tool_calls as Array<{ id: string; function: { name: string; arguments: string } }> | undefined) ?? []) {
       const args = toolArgs(call.function?.arguments);
-      turn.tools.push({ id: call.id, name: call.function?.name ?? 'tool', preview: toolRowTarget(call.function?.name ?? 'tool', args), args, status: m._partial ? 'error' : 'running' });
+      turn.tools.push({
+        id: call.id,
+        name: call.function?.name ?? 'tool',
+        preview: toolRowTarget(call.function?.name ?? 'tool', args),
+        args,
+        status: m._partial ? 'error' : 'running',
+      });
     }
   });
   // A call whose result never came (cancelled) is not still running.

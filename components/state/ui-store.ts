@@ -79,10 +79,13 @@ export class UiStore extends Store {
   notify(message: string, kind: 'info' | 'error' = 'info'): void {
     this.toast = { message, kind };
     if (this.#toastTimer) clearTimeout(this.#toastTimer);
-    this.#toastTimer = setTimeout(() => {
-      this.toast = null;
-      this.changed();
-    }, kind === 'error' ? 8000 : 2800);
+    this.#toastTimer = setTimeout(
+      () => {
+        this.toast = null;
+        this.changed();
+      },
+      kind === 'error' ? 8000 : 2800,
+    );
     this.changed();
   }
 }

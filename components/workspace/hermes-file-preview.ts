@@ -143,9 +143,11 @@ export class HermesFilePreview extends LitElement {
         </span>
         ${v.kind === 'text' || v.kind === 'markdown' ? html`<span class="meta size">${formatSize(v.size)}</span>` : nothing}
         ${editable ? html`<button class="icon-button" title="Edit" aria-label="Edit file" data-action="edit" @click=${() => (this.editing = true)}>${icons.edit()}</button>` : nothing}
-        ${this.sessionId && v.kind !== 'download' && v.kind !== 'error'
-          ? html`<a class="icon-button" title="Download" aria-label="Download file" href=${api.rawUrl(this.sessionId, this.path, true)} download>${icons.download()}</a>`
-          : nothing}
+        ${
+          this.sessionId && v.kind !== 'download' && v.kind !== 'error'
+            ? html`<a class="icon-button" title="Download" aria-label="Download file" href=${api.rawUrl(this.sessionId, this.path, true)} download>${icons.download()}</a>`
+            : nothing
+        }
         <button class="icon-button" title="Close preview" aria-label="Close preview" data-action="close-preview" @click=${() => emit(this, 'hermes-preview-close', null, { local: true })}>${icons.close()}</button>
       </header>
       ${this.#body()}

@@ -158,7 +158,10 @@ export class HermesFileTree extends LitElement {
       return;
     }
     const rows = this.#rows();
-    const at = Math.max(0, rows.findIndex((r) => r.entry.path === this.focused));
+    const at = Math.max(
+      0,
+      rows.findIndex((r) => r.entry.path === this.focused),
+    );
     const row = rows[at];
     if (!row) return;
     const { entry } = row;

@@ -101,28 +101,34 @@ export class HermesWorkspacePanel extends LitElement {
       <header>
         <span class="icon">${icons.folder()}</span>
         <span class="name" title=${root} data-role="workspace-name">${name}</span>
-        ${sid
-          ? html`<button class="icon-button" title="New file" aria-label="New file" data-action="new-file" @click=${() => this.tree?.startCreate('file')}>${newFileIcon}</button>
+        ${
+          sid
+            ? html`<button class="icon-button" title="New file" aria-label="New file" data-action="new-file" @click=${() => this.tree?.startCreate('file')}>${newFileIcon}</button>
               <button class="icon-button" title="New folder" aria-label="New folder" data-action="new-dir" @click=${() => this.tree?.startCreate('dir')}>${newFolderIcon}</button>
               <button class="icon-button" title="Refresh" aria-label="Refresh files" data-action="refresh" @click=${() => this.tree?.refresh()}>${icons.retry()}</button>`
-          : nothing}
+            : nothing
+        }
         <button class="icon-button close" title="Close panel" aria-label="Close workspace panel" data-action="close" @click=${() => emit(this, 'hermes-panel-close', null, { local: true })}>${icons.close()}</button>
       </header>
-      ${sid
-        ? html`<div class="body" ?data-file=${!!this.openPath}>
+      ${
+        sid
+          ? html`<div class="body" ?data-file=${!!this.openPath}>
             <hermes-file-tree
               .sessionId=${sid}
               .selected=${this.openPath}
               @hermes-file-renamed=${this.#onRenamed}
               @hermes-file-deleted=${this.#onDeleted}
             ></hermes-file-tree>
-            ${this.openPath
-              ? html`<hermes-file-preview .sessionId=${sid} .path=${this.openPath} @hermes-preview-close=${this.#closePreview}></hermes-file-preview>`
-              : nothing}
+            ${
+              this.openPath
+                ? html`<hermes-file-preview .sessionId=${sid} .path=${this.openPath} @hermes-preview-close=${this.#closePreview}></hermes-file-preview>`
+                : nothing
+            }
           </div>`
-        : filesAvailable
-          ? html`<p class="note meta" data-role="no-session">Open a conversation to browse its workspace files.</p>`
-          : html`<p class="note meta" data-role="files-unavailable">Files are not available on this deployment: it runs on Cloudflare Workers, which has no file system. The agent can still chat, plan with todos, remember and ask you questions.</p>`}
+          : filesAvailable
+            ? html`<p class="note meta" data-role="no-session">Open a conversation to browse its workspace files.</p>`
+            : html`<p class="note meta" data-role="files-unavailable">Files are not available on this deployment: it runs on Cloudflare Workers, which has no file system. The agent can still chat, plan with todos, remember and ask you questions.</p>`
+      }
     `;
   }
 

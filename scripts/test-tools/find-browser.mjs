@@ -25,7 +25,14 @@ import { delimiter, join } from 'node:path';
 
 /** The usual install locations, most specific first. */
 export const KNOWN_BROWSERS = {
-  linux: ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable', '/snap/bin/chromium', '/opt/google/chrome/chrome'],
+  linux: [
+    '/usr/bin/chromium',
+    '/usr/bin/chromium-browser',
+    '/usr/bin/google-chrome',
+    '/usr/bin/google-chrome-stable',
+    '/snap/bin/chromium',
+    '/opt/google/chrome/chrome',
+  ],
   darwin: [
     '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',
     '/Applications/Chromium.app/Contents/MacOS/Chromium',
@@ -47,9 +54,17 @@ function playwrightCacheDir(m) {
 function playwrightInner(m) {
   if (m.platform === 'darwin') {
     const cft = ['Google Chrome for Testing.app', 'Contents', 'MacOS', 'Google Chrome for Testing'];
-    return [['chrome-mac-arm64', ...cft], ['chrome-mac-x64', ...cft], ['chrome-mac', 'Chromium.app', 'Contents', 'MacOS', 'Chromium']];
+    return [
+      ['chrome-mac-arm64', ...cft],
+      ['chrome-mac-x64', ...cft],
+      ['chrome-mac', 'Chromium.app', 'Contents', 'MacOS', 'Chromium'],
+    ];
   }
-  return [['chrome-linux64', 'chrome'], ['chrome-linux-arm64', 'chrome'], ['chrome-linux', 'chrome']];
+  return [
+    ['chrome-linux64', 'chrome'],
+    ['chrome-linux-arm64', 'chrome'],
+    ['chrome-linux', 'chrome'],
+  ];
 }
 
 /** @param {string} name @param {Machine} m */
@@ -70,7 +85,10 @@ export function findBrowser(m) {
   if (explicit) {
     if (m.isExecutable(explicit)) return { kind: 'found', path: explicit, source: 'CHROMIUM_PATH' };
     // An explicit choice is never replaced by a guess.
-    return { kind: 'invalid', message: `CHROMIUM_PATH is ${explicit}, which is not an executable file. Point it at a Chrome or Chromium executable, or unset it so the tests find or install one.` };
+    return {
+      kind: 'invalid',
+      message: `CHROMIUM_PATH is ${explicit}, which is not an executable file. Point it at a Chrome or Chromium executable, or unset it so the tests find or install one.`,
+    };
   }
   /** @type {string[]} */
   const searched = [];
@@ -79,10 +97,18 @@ export function findBrowser(m) {
     .listDir(cache)
     .filter((d) => /^chromium-\d+$/.test(d))
     .sort((a, b) => Number(b.slice(9)) - Number(a.slice(9)));
-  const fromPlaywright = [...(m.playwrightExecutable ? [m.playwrightExecutable] : []), ...revisions.flatMap((r) => playwrightInner(m).map((inner) => join(cache, r, ...inner)))];
+  const fromPlaywright = [
+    ...(m.playwrightExecutable ? [m.playwrightExecutable] : []),
+    ...revisions.flatMap((r) => playwrightInner(m).map((inner) => join(cache, r, ...inner))),
+  ];
   searched.push(`Playwright's browsers in ${cache}`);
   for (const p of fromPlaywright) if (m.isExecutable(p)) return { kind: 'found', path: p, source: 'Playwright' };
-  const known = m.platform === 'darwin' ? [...KNOWN_BROWSERS.darwin, ...KNOWN_BROWSERS.darwin.map((p) => join(m.home, p))] : m.platform === 'linux' ? KNOWN_BROWSERS.linux : [];
+  const known =
+    m.platform === 'darwin'
+      ? [...KNOWN_BROWSERS.darwin, ...KNOWN_BROWSERS.darwin.map((p) => join(m.home, p))]
+      : m.platform === 'linux'
+        ? KNOWN_BROWSERS.linux
+        : [];
   searched.push(...known);
   for (const p of known) if (m.isExecutable(p)) return { kind: 'found', path: p, source: 'known location' };
   searched.push(`PATH (${BROWSER_COMMANDS.join(', ')})`);

@@ -79,13 +79,19 @@ export async function ensureTools(deps) {
     }
     if (result.code !== 0) {
       const tail = result.output.trim().split('\n').slice(-5).join('\n');
-      throw new ProvisionError(helpFor(step.what, `installing it failed (${step.command} ${step.args.join(' ')} exited ${result.code})${tail ? `:\n${tail.replace(/^/gm, '  ')}` : '.'}`));
+      throw new ProvisionError(
+        helpFor(
+          step.what,
+          `installing it failed (${step.command} ${step.args.join(' ')} exited ${result.code})${tail ? `:\n${tail.replace(/^/gm, '  ')}` : '.'}`,
+        ),
+      );
     }
   }
   m = await deps.machine();
   browser = wantBrowser ? findBrowser(m) : undefined;
   rg = onPath('rg', m);
-  if (browser && browser.kind !== 'found') throw new ProvisionError(browser.kind === 'invalid' ? browser.message : browserHelp('none found after installing one.'));
+  if (browser && browser.kind !== 'found')
+    throw new ProvisionError(browser.kind === 'invalid' ? browser.message : browserHelp('none found after installing one.'));
   if (!rg) throw new ProvisionError(ripgrepHelp('not found after installing it.'));
   return { browser: browser?.kind === 'found' ? browser.path : undefined, ripgrep: rg };
 }

@@ -56,7 +56,8 @@ export function settingsBackendChoice(
   return async () => {
     const stored = fixed.backend && fixed.gatewayBaseUrl ? {} : await settings.read().catch(() => ({}) as Record<string, unknown>);
     const backend = fixed.backend ?? (stored.chat_backend === 'gateway' ? 'gateway' : 'builtin');
-    const url = fixed.gatewayBaseUrl ?? (typeof stored.gateway_base_url === 'string' && stored.gateway_base_url ? stored.gateway_base_url : DEFAULT_GATEWAY_URL);
+    const url =
+      fixed.gatewayBaseUrl ?? (typeof stored.gateway_base_url === 'string' && stored.gateway_base_url ? stored.gateway_base_url : DEFAULT_GATEWAY_URL);
     return { backend, gatewayBaseUrl: trimUrl(url) };
   };
 }

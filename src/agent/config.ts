@@ -15,7 +15,14 @@ export interface AgentConfig {
     contextLength: number | null;
     maxTokens: number | null;
   };
-  customProviders: Array<{ name: string; baseUrl: string; apiKey: string | null; keyEnv: string | null; apiMode: string | null; models: Record<string, { contextLength?: number }> }>;
+  customProviders: Array<{
+    name: string;
+    baseUrl: string;
+    apiKey: string | null;
+    keyEnv: string | null;
+    apiMode: string | null;
+    models: Record<string, { contextLength?: number }>;
+  }>;
   maxTurns: number;
   /** `agent.api_max_retries`: model requests asked again after a transient failure (3: up to 4 requests). */
   apiMaxRetries: number;
@@ -69,10 +76,7 @@ const FileSchema = z
       .passthrough()
       .nullish(),
     command_allowlist: z.union([z.array(str), str]).nullish(),
-    compression: z
-      .object({ enabled: z.boolean().nullish(), threshold: num.nullish(), protect_last_n: num.nullish() })
-      .passthrough()
-      .nullish(),
+    compression: z.object({ enabled: z.boolean().nullish(), threshold: num.nullish(), protect_last_n: num.nullish() }).passthrough().nullish(),
     terminal: z.object({ timeout: num.nullish() }).passthrough().nullish(),
   })
   .passthrough();
@@ -127,7 +131,7 @@ export function parseAgentConfig(input: { configYaml: string | null; dotenv: str
   Object.assign(env, input.dotenv ? parseDotenv(input.dotenv) : {});
 
   let raw: unknown = {};
-  if (input.configYaml && input.configYaml.trim()) {
+  if (input.configYaml?.trim()) {
     try {
       raw = parseYaml(input.configYaml) ?? {};
     } catch (err) {

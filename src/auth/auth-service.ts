@@ -19,10 +19,7 @@ export const AUTH_DEFAULTS: AuthConfig = {
   allowedOrigins: [],
 };
 
-export type LoginResult =
-  | { ok: true; cookieValue: string }
-  | { ok: false; reason: 'invalid' }
-  | { ok: false; reason: 'rate-limited'; retryAfter: number };
+export type LoginResult = { ok: true; cookieValue: string } | { ok: false; reason: 'invalid' } | { ok: false; reason: 'rate-limited'; retryAfter: number };
 
 /**
  * Password login: where the password comes from, checking it (with the failed-login limit),
@@ -66,7 +63,8 @@ export class AuthService {
       const hash = s.password_hash;
       if (hash === null || hash === undefined || hash === '') return null;
       // A damaged hash still means "a password is set": fail closed, and say why.
-      if (!isUsableHash(hash)) this.#logger.error({ msg: 'settings.json password_hash is not a hash this server can check; no password will be accepted until it is reset' });
+      if (!isUsableHash(hash))
+        this.#logger.error({ msg: 'settings.json password_hash is not a hash this server can check; no password will be accepted until it is reset' });
       return typeof hash === 'string' ? hash : String(hash);
     });
     this.#storedHash.catch(() => (this.#storedHash = null));

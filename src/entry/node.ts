@@ -39,9 +39,7 @@ async function main() {
 
   const server: ServerType = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, (info) => {
     const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
-    process.stdout.write(
-      `Hermes WebUI ${VERSION} listening on http://${host}:${info.port} · state dir ${config.stateDir} · storage ${deps.sessions.kind}\n`,
-    );
+    process.stdout.write(`Hermes WebUI ${VERSION} listening on http://${host}:${info.port} · state dir ${config.stateDir} · storage ${deps.sessions.kind}\n`);
   });
   server.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code === 'EADDRINUSE') fail(`port ${config.port} on ${config.host} is already in use; set HERMES_WEBUI_PORT to another port`);

@@ -36,7 +36,7 @@ let passwordCheck: { at: number; ok: boolean } | null = null;
 async function hasPassword(env: WorkerEnv): Promise<boolean> {
   if (typeof env.HERMES_WEBUI_PASSWORD === 'string' && env.HERMES_WEBUI_PASSWORD.trim()) return true;
   if (env.HERMES_WEBUI_ALLOW_NO_PASSWORD === '1' || env.HERMES_WEBUI_ALLOW_NO_PASSWORD === 'true') return true;
-  if (passwordCheck && passwordCheck.ok && Date.now() - passwordCheck.at < 5000) return true;
+  if (passwordCheck?.ok && Date.now() - passwordCheck.at < 5000) return true;
   const stored = await new D1SettingsStore(env.DB).read().catch(() => ({}) as Record<string, unknown>);
   const ok = typeof stored.password_hash === 'string' && !!stored.password_hash;
   passwordCheck = { at: Date.now(), ok };
@@ -48,7 +48,10 @@ export default {
   async fetch(request: Request, env: WorkerEnv, ctx: { waitUntil(p: Promise<unknown>): void }): Promise<Response> {
     await ready(env);
     if (new URL(request.url).pathname !== '/health' && !(await hasPassword(env))) {
-      return new Response(JSON.stringify({ error: OPEN_REFUSED }), { status: 503, headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' } });
+      return new Response(JSON.stringify({ error: OPEN_REFUSED }), {
+        status: 503,
+        headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' },
+      });
     }
     if (!front || front.env !== env) front = { env, app: createApp(buildWorkerDeps(env, { kind: 'front' })) };
     return front.app.fetch(request, env, ctx as never);
@@ -90,7 +93,11 @@ export class SessionRuns extends DurableObject<WorkerEnv> {
     const started = await storage.list<string>({ prefix: ACTIVE_PREFIX });
     for (const [key, sessionId] of started) {
       const d = this.#deps;
-      await recoverInterruptedTurn({ sessions: d.sessions, journal: d.agent.registry.journal, logger: d.logger, now: () => d.clock.now() }, sessionId, key.slice(ACTIVE_PREFIX.length));
+      await recoverInterruptedTurn(
+        { sessions: d.sessions, journal: d.agent.registry.journal, logger: d.logger, now: () => d.clock.now() },
+        sessionId,
+        key.slice(ACTIVE_PREFIX.length),
+      );
     }
     if (started.size) await storage.delete([...started.keys()]);
   }
@@ -101,7 +108,10 @@ export class SessionRuns extends DurableObject<WorkerEnv> {
     const url = new URL(request.url);
     if (request.method === 'POST' && url.pathname === '/api/chat/start' && res.ok) {
       // The front Worker finds this object again from the stream id alone (GET /api/chat/stream).
-      const body = (await res.clone().json().catch(() => null)) as { stream_id?: string; session_id?: string } | null;
+      const body = (await res
+        .clone()
+        .json()
+        .catch(() => null)) as { stream_id?: string; session_id?: string } | null;
       if (body?.stream_id && body.session_id) {
         // Remembered until this object next starts: if it dies mid-turn, that start closes the turn.
         await (this.ctx.storage as unknown as { put(k: string, v: string): Promise<void> }).put(ACTIVE_PREFIX + body.stream_id, body.session_id);

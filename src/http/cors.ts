@@ -124,7 +124,7 @@ export function embedCors(deps: AppDeps, tokens: EmbedTokens | null, config: Pic
       const grant = token && tokens ? await tokens.verify(token, origin) : null;
       if (!grant) return refuse(401, TOKEN_REQUIRED);
       const route = EMBED_ROUTES[path];
-      if (!route || !route.methods.includes(c.req.method)) return refuse(403, `An embed token cannot use ${c.req.method} ${path}`);
+      if (!route?.methods.includes(c.req.method)) return refuse(403, `An embed token cannot use ${c.req.method} ${path}`);
       if (grant.session_id) {
         if (route.unboundOnly) return refuse(403, 'This embed token is limited to one session');
         if (!route.noSession && (await targetSession(c, deps)) !== grant.session_id) return refuse(401, 'This embed token is not valid for that session');

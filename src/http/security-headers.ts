@@ -45,6 +45,7 @@ export function securityHeaders(): MiddlewareHandler {
     if (!embed) h.set('X-Frame-Options', 'DENY');
     h.set('Referrer-Policy', 'same-origin');
     h.set('Permissions-Policy', PERMISSIONS_POLICY);
-    if (!h.has('Content-Security-Policy')) h.set('Content-Security-Policy', embed ? CONTENT_SECURITY_POLICY.replace("frame-ancestors 'none'", "frame-ancestors *") : CONTENT_SECURITY_POLICY);
+    if (!h.has('Content-Security-Policy'))
+      h.set('Content-Security-Policy', embed ? CONTENT_SECURITY_POLICY.replace("frame-ancestors 'none'", 'frame-ancestors *') : CONTENT_SECURITY_POLICY);
   };
 }

@@ -32,7 +32,10 @@ export function agentRoutes(deps: AppDeps) {
           label: runtime.kind === 'builtin' ? 'Built-in agent' : runtime.kind,
           path: runtime.kind,
           reachable: true,
-          features: runtime.kind === 'builtin' ? { streaming: true, tool_events: true, reasoning: true, approvals: true, clarify: true, stop: true, sessions: true } : {},
+          features:
+            runtime.kind === 'builtin'
+              ? { streaming: true, tool_events: true, reasoning: true, approvals: true, clarify: true, stop: true, sessions: true }
+              : {},
           limitations: [],
         };
     return c.json(info);

@@ -14,7 +14,16 @@ import type { Message } from '../shared/session.js';
 
 const Attachment = z.union([
   z.string().min(1),
-  z.object({ path: z.string().min(1), filename: z.string().optional(), name: z.string().optional(), mime: z.string().optional(), size: z.number().optional(), is_image: z.boolean().optional() }).passthrough(),
+  z
+    .object({
+      path: z.string().min(1),
+      filename: z.string().optional(),
+      name: z.string().optional(),
+      mime: z.string().optional(),
+      size: z.number().optional(),
+      is_image: z.boolean().optional(),
+    })
+    .passthrough(),
 ]);
 
 const StartBody = z.object({
@@ -81,12 +90,13 @@ export function chatRoutes(deps: AppDeps) {
       throw err;
     }
     if (b.workspace) await deps.workspaces.setLast(workspace);
-    const turn = driveTurn(
-      { sessions: deps.sessions, registry, logger: deps.logger, now: () => deps.clock.now(), present },
-      runtime,
-      run,
-      { session: stored, streamId, model, workspace, signal: run.abort.signal },
-    );
+    const turn = driveTurn({ sessions: deps.sessions, registry, logger: deps.logger, now: () => deps.clock.now(), present }, runtime, run, {
+      session: stored,
+      streamId,
+      model,
+      workspace,
+      signal: run.abort.signal,
+    });
     // The turn outlives this request; a runtime that ends work with the response (a Durable Object) is told.
     deps.background?.(turn);
     return c.json({ stream_id: streamId, session_id: session.session_id, pending_started_at: now, turn_id: streamId, title: present(stored.title) });

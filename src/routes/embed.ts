@@ -10,7 +10,12 @@ import { SessionId } from './session-common.js';
 const MintBody = z.object({
   origin: z.string({ error: 'origin is required' }).max(300),
   session_id: SessionId.nullable().optional(),
-  ttl_seconds: z.number({ error: 'ttl_seconds must be a number' }).int('ttl_seconds must be a whole number').min(60, 'ttl_seconds must be at least 60').max(MAX_TTL_SECONDS, `ttl_seconds must be at most ${MAX_TTL_SECONDS}`).optional(),
+  ttl_seconds: z
+    .number({ error: 'ttl_seconds must be a number' })
+    .int('ttl_seconds must be a whole number')
+    .min(60, 'ttl_seconds must be at least 60')
+    .max(MAX_TTL_SECONDS, `ttl_seconds must be at most ${MAX_TTL_SECONDS}`)
+    .optional(),
 });
 const RevokeBody = z.object({ id: z.string({ error: 'id is required' }).max(64) });
 

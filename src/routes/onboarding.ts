@@ -65,7 +65,13 @@ async function probeGateway(deps: AppDeps, baseUrl: string | undefined, apiKey: 
   const { info, models } = await backend.probeGateway(parsed.data, apiKey?.trim() || undefined);
   if (!info.reachable) {
     const detail = [info.error, info.hint].filter(Boolean).join(' ');
-    const kind = /401|403|key/i.test(detail) ? 'http_4xx' : /refused|ECONNREFUSED/i.test(detail) ? 'connect_refused' : /timed out|timeout/i.test(detail) ? 'timeout' : 'unreachable';
+    const kind = /401|403|key/i.test(detail)
+      ? 'http_4xx'
+      : /refused|ECONNREFUSED/i.test(detail)
+        ? 'connect_refused'
+        : /timed out|timeout/i.test(detail)
+          ? 'timeout'
+          : 'unreachable';
     return { ok: false, error: kind, detail: detail || `Hermes Agent did not answer at ${parsed.data}` };
   }
   return { ok: true, base_url: parsed.data, models: models?.groups.flatMap((g) => g.models) ?? [], agent: info };
@@ -95,7 +101,16 @@ export function onboardingRoutes(deps: AppDeps, auth: AuthService) {
     const onGateway = choice.backend === 'gateway';
     const agent = setup
       ? await setup.status()
-      : { config_path: '', env_path: '', config_exists: false, config_error: null, agent_runtime: deps.agent.runtime.kind, provider: { id: null, usable: true, error: null }, default_model: null, providers: [] };
+      : {
+          config_path: '',
+          env_path: '',
+          config_exists: false,
+          config_error: null,
+          agent_runtime: deps.agent.runtime.kind,
+          provider: { id: null, usable: true, error: null },
+          default_model: null,
+          providers: [],
+        };
     const skip = !!deps.options.onboarding?.skip;
     const done = settings.onboarding_completed === true;
     return {
@@ -113,7 +128,8 @@ export function onboardingRoutes(deps: AppDeps, auth: AuthService) {
       may_setup: maySetup(c, deps),
       hermes_found: true,
       imports_ok: true,
-      default_workspace: typeof settings.default_workspace === 'string' && settings.default_workspace ? settings.default_workspace : deps.options.defaultWorkspace,
+      default_workspace:
+        typeof settings.default_workspace === 'string' && settings.default_workspace ? settings.default_workspace : deps.options.defaultWorkspace,
       workspaces: await deps.workspaces.list(),
       password_enabled: await auth.enabled(),
       bot_name: settings.bot_name,

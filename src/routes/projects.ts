@@ -6,7 +6,10 @@ import { newSessionId } from '../domain/session-rows.js';
 import { jsonBody } from '../http/validate.js';
 
 const Name = z.string().trim().min(1, 'name must not be empty').max(128, 'name must be at most 128 characters');
-const Color = z.string().regex(/^#[0-9a-fA-F]{3,8}$/, 'color must be # and 3-8 hex digits').nullable();
+const Color = z
+  .string()
+  .regex(/^#[0-9a-fA-F]{3,8}$/, 'color must be # and 3-8 hex digits')
+  .nullable();
 const ProjectId = z.string().min(1).max(64);
 
 const CreateBody = z.object({ name: Name, color: Color.optional() });

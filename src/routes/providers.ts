@@ -10,7 +10,10 @@ const Key = z.string().min(1, 'api_key is required').max(4096);
 
 const SelfHostedBody = z
   .object({
-    name: z.string().trim().regex(/^[a-z0-9_-]{1,40}$/, 'name must be 1-40 lowercase letters, digits, - or _'),
+    name: z
+      .string()
+      .trim()
+      .regex(/^[a-z0-9_-]{1,40}$/, 'name must be 1-40 lowercase letters, digits, - or _'),
     base_url: z.string().trim().min(1, 'base_url is required').max(2048),
     api_key: z.string().max(4096).optional(),
     models: z.array(z.string().trim().min(1).max(256)).max(500).optional(),

@@ -84,7 +84,11 @@ export function sessionListRoutes(deps: AppDeps) {
       const etag = `W/"${page.revision}.${variant}"`;
       if (c.req.header('If-None-Match') === etag) return c.body(null, 304, { ETag: etag });
       const problems = await deps.sessions.problems();
-      const body = cache.body(page.revision, variant, () => `{"sessions":${rowsJson(page.rows, present)},"total":${page.total},"archived_count":${page.archivedCount}${problemsField(problems, present)}}`);
+      const body = cache.body(
+        page.revision,
+        variant,
+        () => `{"sessions":${rowsJson(page.rows, present)},"total":${page.total},"archived_count":${page.archivedCount}${problemsField(problems, present)}}`,
+      );
       return c.body(body, 200, { 'Content-Type': 'application/json; charset=utf-8', ETag: etag });
     }
 

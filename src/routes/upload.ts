@@ -17,7 +17,12 @@ export function uploadRoutes(deps: AppDeps) {
   const tooLarge = () => new TooLarge(`File too large (limit ${limit})`);
   return new Hono().post(
     '/api/upload',
-    bodyLimit({ maxSize: max + MULTIPART_OVERHEAD, onError: () => { throw tooLarge(); } }),
+    bodyLimit({
+      maxSize: max + MULTIPART_OVERHEAD,
+      onError: () => {
+        throw tooLarge();
+      },
+    }),
     async (c) => {
       if (!(c.req.header('content-type') ?? '').toLowerCase().startsWith('multipart/form-data')) {
         throw new BadRequest('Upload must be multipart/form-data with a "file" field');

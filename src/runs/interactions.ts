@@ -44,7 +44,13 @@ export class InteractionHub {
    * Queues an approval and waits for the answer. Resolves `deny` when the timeout passes and
    * rejects when the run is aborted (the queue entry is removed either way).
    */
-  requestApproval(sessionId: string, runId: string, request: ApprovalRequest, timeoutMs: number, signal: AbortSignal): { pending: PendingApproval; answer: Promise<ApprovalChoice> } {
+  requestApproval(
+    sessionId: string,
+    runId: string,
+    request: ApprovalRequest,
+    timeoutMs: number,
+    signal: AbortSignal,
+  ): { pending: PendingApproval; answer: Promise<ApprovalChoice> } {
     const pending: PendingApproval = {
       ...request,
       approval_id: crypto.randomUUID().replace(/-/g, '').slice(0, 16),
@@ -58,7 +64,13 @@ export class InteractionHub {
     return { pending, answer };
   }
 
-  requestClarify(sessionId: string, question: string, choices: string[], timeoutMs: number, signal: AbortSignal): { pending: PendingClarify; answer: Promise<string | null> } {
+  requestClarify(
+    sessionId: string,
+    question: string,
+    choices: string[],
+    timeoutMs: number,
+    signal: AbortSignal,
+  ): { pending: PendingClarify; answer: Promise<string | null> } {
     const pending: PendingClarify = {
       clarify_id: crypto.randomUUID().replace(/-/g, '').slice(0, 16),
       session_id: sessionId,

@@ -52,7 +52,9 @@ export class MemoryRunJournal implements RunJournal {
   }
 
   async unclosed() {
-    return [...this.#runs].filter(([, run]) => !CLOSING_EVENTS.has(run.events.at(-1)?.event ?? '')).map(([streamId, run]) => ({ sessionId: run.sessionId, streamId }));
+    return [...this.#runs]
+      .filter(([, run]) => !CLOSING_EVENTS.has(run.events.at(-1)?.event ?? ''))
+      .map(([streamId, run]) => ({ sessionId: run.sessionId, streamId }));
   }
 
   async deleteSession(sessionId: string) {

@@ -69,7 +69,9 @@ export async function recoverInterruptedTurn(deps: RecoveryDeps, sid: string, st
       const noticed = finished || !!last?._error || !!last?._interrupted;
       await deps.sessions.appendMessages(
         sid,
-        noticed ? [] : [{ role: 'assistant', content: INTERRUPTED_MESSAGE, _error: true, _interrupted: true, error_type: 'interrupted', timestamp: deps.now() }],
+        noticed
+          ? []
+          : [{ role: 'assistant', content: INTERRUPTED_MESSAGE, _error: true, _interrupted: true, error_type: 'interrupted', timestamp: deps.now() }],
         { active_stream_id: null, pending_started_at: null },
       );
     }

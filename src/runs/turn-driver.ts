@@ -23,7 +23,6 @@ export interface DriverDeps {
   present?: <T>(value: T) => T;
 }
 
-
 /** The longest error detail sent to a browser (the incumbent's cap). */
 const MAX_DETAILS = 1200;
 
@@ -126,7 +125,13 @@ export async function driveTurn(deps: DriverDeps, runtime: AgentRuntime, run: Ru
     } else if (run.abort.signal.aborted && run.abort.signal.reason instanceof CancelledByUser) {
       status = 'cancelled';
       const session = await settle(deps, sid, null);
-      run.emit('cancel', { message: 'Cancelled by user', type: 'cancelled', status: 'cancelled', session_id: sid, ...(session ? { session: present(presentSession(session)) } : {}) });
+      run.emit('cancel', {
+        message: 'Cancelled by user',
+        type: 'cancelled',
+        status: 'cancelled',
+        session_id: sid,
+        ...(session ? { session: present(presentSession(session)) } : {}),
+      });
     } else {
       status = 'errored';
       const stopped = run.abort.signal.aborted;
@@ -135,8 +140,15 @@ export async function driveTurn(deps: DriverDeps, runtime: AgentRuntime, run: Ru
           ? err
           : stopped
             ? new ProviderError('interrupted', INTERRUPTED_MESSAGE, INTERRUPTED_HINT)
-            : new ProviderError('error', 'The agent stopped because of an internal error', 'Try again; if it keeps happening, check the server log.', undefined, String((err as Error)?.message ?? err));
-      if (!(err instanceof ProviderError) && !stopped) logger.error({ msg: 'turn failed', session_id: sid, stream_id: run.streamId, error: String((err as Error)?.stack ?? err) });
+            : new ProviderError(
+                'error',
+                'The agent stopped because of an internal error',
+                'Try again; if it keeps happening, check the server log.',
+                undefined,
+                String((err as Error)?.message ?? err),
+              );
+      if (!(err instanceof ProviderError) && !stopped)
+        logger.error({ msg: 'turn failed', session_id: sid, stream_id: run.streamId, error: String((err as Error)?.stack ?? err) });
       const details = e.details ? e.details.slice(0, MAX_DETAILS) : undefined;
       const session = await settle(deps, sid, {
         role: 'assistant',

@@ -100,7 +100,20 @@ const NOT_A_VALUE = /^(?:\$[A-Z_{(]|%\(|\{\{|<)|^(?:true|false|null|nil|none|und
 const IDENTIFIER = /^[A-Za-z_][A-Za-z_]*(?:\.[A-Za-z_][A-Za-z_]*)*$/;
 const ENV_NAME = /^[A-Z][A-Z0-9_]*$/;
 
-function maskAssignment(m: string, q1: string, key: string, q2: string, sp: string, sep: string, vq1: string | undefined, quoted: string | undefined, vq2: string | undefined, bare: string | undefined, offset: number, whole: string): string {
+function maskAssignment(
+  m: string,
+  q1: string,
+  key: string,
+  q2: string,
+  sp: string,
+  sep: string,
+  vq1: string | undefined,
+  quoted: string | undefined,
+  vq2: string | undefined,
+  bare: string | undefined,
+  offset: number,
+  whole: string,
+): string {
   const value = quoted ?? bare ?? '';
   if (!value.trim() || value.includes(MASK) || NOT_A_VALUE.test(value.trim())) return m;
   if (quoted === undefined) {
@@ -168,8 +181,18 @@ export function redactSecrets(text: string): string {
 /** Letters, digits and the punctuation keys, tokens, base64 and URLs are made of. */
 function isTokenChar(code: number): boolean {
   return (
-    (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) ||
-    code === 95 /* _ */ || code === 45 /* - */ || code === 43 /* + */ || code === 47 /* / */ || code === 61 /* = */ || code === 46 /* . */ || code === 126 /* ~ */ || code === 58 /* : */ || code === 37 /* % */
+    (code >= 48 && code <= 57) ||
+    (code >= 65 && code <= 90) ||
+    (code >= 97 && code <= 122) ||
+    code === 95 /* _ */ ||
+    code === 45 /* - */ ||
+    code === 43 /* + */ ||
+    code === 47 /* / */ ||
+    code === 61 /* = */ ||
+    code === 46 /* . */ ||
+    code === 126 /* ~ */ ||
+    code === 58 /* : */ ||
+    code === 37 /* % */
   );
 }
 

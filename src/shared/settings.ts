@@ -41,7 +41,15 @@ export const SETTINGS_DEFAULTS = {
   password_hash: null as string | null,
 } as const;
 
-export type Settings = { -readonly [K in keyof typeof SETTINGS_DEFAULTS]: (typeof SETTINGS_DEFAULTS)[K] extends boolean ? boolean : (typeof SETTINGS_DEFAULTS)[K] extends number ? number : (typeof SETTINGS_DEFAULTS)[K] extends string ? string : string | null };
+export type Settings = {
+  -readonly [K in keyof typeof SETTINGS_DEFAULTS]: (typeof SETTINGS_DEFAULTS)[K] extends boolean
+    ? boolean
+    : (typeof SETTINGS_DEFAULTS)[K] extends number
+      ? number
+      : (typeof SETTINGS_DEFAULTS)[K] extends string
+        ? string
+        : string | null;
+};
 
 /** What POST /api/settings accepts: any subset of the known keys, each checked. */
 export const SettingsPatchSchema = z
@@ -79,7 +87,10 @@ export const SettingsPatchSchema = z
         .string()
         .trim()
         .max(2048)
-        .refine((v) => /^https?:\/\/[^\s/?#@]+/i.test(v) && URL.canParse(v), 'gateway_base_url must be an http(s) URL like http://127.0.0.1:8642 (no user or password in it)')
+        .refine(
+          (v) => /^https?:\/\/[^\s/?#@]+/i.test(v) && URL.canParse(v),
+          'gateway_base_url must be an http(s) URL like http://127.0.0.1:8642 (no user or password in it)',
+        )
         .transform((v) => v.replace(/\/+$/, '')),
     ]),
     api_redact_enabled: z.boolean(),

@@ -11,7 +11,12 @@ let t: TestApp;
 afterEach(async () => t?.close());
 
 /** A request as a browser page of this server makes it. */
-function browser(app: { request: (url: string, init?: RequestInit) => Response | Promise<Response> }, method: string, path: string, opts: { cookie?: string; csrf?: string; body?: unknown; origin?: string } = {}) {
+function browser(
+  app: { request: (url: string, init?: RequestInit) => Response | Promise<Response> },
+  method: string,
+  path: string,
+  opts: { cookie?: string; csrf?: string; body?: unknown; origin?: string } = {},
+) {
   const headers: Record<string, string> = { Origin: opts.origin ?? SELF, 'Sec-Fetch-Site': opts.origin && opts.origin !== SELF ? 'cross-site' : 'same-origin' };
   if (opts.cookie) headers.Cookie = opts.cookie;
   if (opts.csrf) headers['X-Hermes-CSRF-Token'] = opts.csrf;
@@ -113,7 +118,11 @@ describe('auth on', () => {
     await t.setPassword(PASSWORD);
     let now = Date.now() / 1000;
     const app = createApp({ ...t.deps, clock: { now: () => now } });
-    const login = await app.request('/api/auth/login', { method: 'POST', body: JSON.stringify({ password: PASSWORD }), headers: { 'Content-Type': 'application/json' } });
+    const login = await app.request('/api/auth/login', {
+      method: 'POST',
+      body: JSON.stringify({ password: PASSWORD }),
+      headers: { 'Content-Type': 'application/json' },
+    });
     const cookie = login.headers.get('Set-Cookie')!.split(';')[0]!;
     const value = cookie.split('=')[1]!;
     const [token, sig] = value.split('.') as [string, string];
@@ -143,7 +152,11 @@ describe('auth on', () => {
     expect(plain.res.headers.get('Set-Cookie')).toMatch(/^hermes_b=.*; Max-Age=3600$/);
     const proxied = await t.call('POST', '/api/auth/login', { password: PASSWORD }, { 'X-Forwarded-Proto': 'https' });
     expect(proxied.res.headers.get('Set-Cookie')).toMatch(/; Secure$/);
-    const tls = await t.app.request('https://hermes.example/api/auth/login', { method: 'POST', body: JSON.stringify({ password: PASSWORD }), headers: { 'Content-Type': 'application/json' } });
+    const tls = await t.app.request('https://hermes.example/api/auth/login', {
+      method: 'POST',
+      body: JSON.stringify({ password: PASSWORD }),
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(tls.headers.get('Set-Cookie')).toMatch(/; Secure$/);
     await t.close();
     // Without the opt-in, X-Forwarded-Proto is not believed.
@@ -209,7 +222,8 @@ describe('login rate limit', () => {
     let now = 1_800_000_000;
     let address = '198.51.100.1';
     const app = createApp({ ...t.deps, clock: { now: () => now }, clientAddress: () => address });
-    const login = (password: string) => app.request('/api/auth/login', { method: 'POST', body: JSON.stringify({ password }), headers: { 'Content-Type': 'application/json' } });
+    const login = (password: string) =>
+      app.request('/api/auth/login', { method: 'POST', body: JSON.stringify({ password }), headers: { 'Content-Type': 'application/json' } });
     for (let i = 0; i < 5; i++) expect((await login(`wrong ${i}`)).status).toBe(401);
     const limited = await login(PASSWORD);
     expect(limited.status).toBe(429);
@@ -233,7 +247,9 @@ describe('login rate limit', () => {
     await t.setPassword(PASSWORD);
     const { cookie } = await t.signIn(PASSWORD);
     for (let i = 0; i < 5; i++) {
-      expect((await t.call('POST', '/api/settings', { _set_password: 'another password', _current_password: `guess ${i}` }, { Cookie: cookie })).status).toBe(403);
+      expect((await t.call('POST', '/api/settings', { _set_password: 'another password', _current_password: `guess ${i}` }, { Cookie: cookie })).status).toBe(
+        403,
+      );
     }
     expect((await t.call('POST', '/api/settings', { _set_password: 'another password', _current_password: PASSWORD }, { Cookie: cookie })).status).toBe(429);
   });
@@ -247,7 +263,11 @@ describe('login rate limit', () => {
 
     // A new process: fresh adapter instances over the same state directory.
     const restarted = createApp({ ...t.deps, auth: new FsAuthStore(t.stateDir) });
-    const again = await restarted.request('/api/auth/login', { method: 'POST', body: JSON.stringify({ password: PASSWORD }), headers: { 'Content-Type': 'application/json' } });
+    const again = await restarted.request('/api/auth/login', {
+      method: 'POST',
+      body: JSON.stringify({ password: PASSWORD }),
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(again.status).toBe(429);
     // The signed-in browser is still signed in after the restart.
     expect((await restarted.request('/api/sessions', { headers: { Cookie: cookie } })).status).toBe(200);
@@ -278,7 +298,11 @@ describe('incumbent state', () => {
     expect((await app.request('/api/sessions', { headers: { Cookie: `hermes_session=${token}.${sig}` } })).status).toBe(200);
     // Its older 32-character signatures too.
     expect((await app.request('/api/sessions', { headers: { Cookie: `hermes_session=${token}.${sig.slice(0, 32)}` } })).status).toBe(200);
-    const login = await app.request('/api/auth/login', { method: 'POST', body: JSON.stringify({ password: 'python password' }), headers: { 'Content-Type': 'application/json' } });
+    const login = await app.request('/api/auth/login', {
+      method: 'POST',
+      body: JSON.stringify({ password: 'python password' }),
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(login.status).toBe(200);
     // Its CSRF token derivation matches.
     const csrf = createHmac('sha256', signing).update(`csrf:${token}`).digest('hex');
@@ -306,7 +330,13 @@ describe('CSRF', () => {
     }
     expect((await t.deps.sessions.list()).total).toBe(0);
     // Same origin, by Origin, Referer or Sec-Fetch-Site, and tools that send none of them, pass.
-    for (const headers of <Record<string, string>[]>[{ Origin: SELF }, { Referer: `${SELF}/session/x` }, { 'Sec-Fetch-Site': 'same-origin' }, {}, { Origin: 'http://127.0.0.1' , Host: '127.0.0.1:80' }]) {
+    for (const headers of <Record<string, string>[]>[
+      { Origin: SELF },
+      { Referer: `${SELF}/session/x` },
+      { 'Sec-Fetch-Site': 'same-origin' },
+      {},
+      { Origin: 'http://127.0.0.1', Host: '127.0.0.1:80' },
+    ]) {
       const res = await t.app.request(SELF + '/api/session/new', { method: 'POST', body: '{}', headers: { 'Content-Type': 'application/json', ...headers } });
       expect(res.status, JSON.stringify(headers)).toBe(200);
     }
@@ -316,17 +346,31 @@ describe('CSRF', () => {
     const proxyHeaders = { Origin: 'https://hermes.example.com', Host: '127.0.0.1:8787', 'Sec-Fetch-Site': 'same-origin', 'Content-Type': 'application/json' };
     t = await makeTestApp();
     expect((await t.app.request(SELF + '/api/session/new', { method: 'POST', body: '{}', headers: proxyHeaders })).status).toBe(403);
-    expect((await t.app.request(SELF + '/api/session/new', { method: 'POST', body: '{}', headers: { ...proxyHeaders, 'X-Forwarded-Host': 'hermes.example.com' } })).status).toBe(403);
+    expect(
+      (await t.app.request(SELF + '/api/session/new', { method: 'POST', body: '{}', headers: { ...proxyHeaders, 'X-Forwarded-Host': 'hermes.example.com' } }))
+        .status,
+    ).toBe(403);
     await t.close();
     t = await makeTestApp({ auth: { allowedOrigins: ['https://hermes.example.com'] } });
     expect((await t.app.request(SELF + '/api/session/new', { method: 'POST', body: '{}', headers: proxyHeaders })).status).toBe(200);
     await t.close();
     t = await makeTestApp({ auth: { trustForwardedHost: true } });
-    expect((await t.app.request(SELF + '/api/session/new', { method: 'POST', body: '{}', headers: { ...proxyHeaders, 'X-Forwarded-Host': 'hermes.example.com' } })).status).toBe(200);
+    expect(
+      (await t.app.request(SELF + '/api/session/new', { method: 'POST', body: '{}', headers: { ...proxyHeaders, 'X-Forwarded-Host': 'hermes.example.com' } }))
+        .status,
+    ).toBe(200);
     // A proxy that passes Host through and ends TLS needs nothing at all.
     await t.close();
     t = await makeTestApp();
-    expect((await t.app.request('http://hermes.example.com/api/session/new', { method: 'POST', body: '{}', headers: { ...proxyHeaders, Host: 'hermes.example.com' } })).status).toBe(200);
+    expect(
+      (
+        await t.app.request('http://hermes.example.com/api/session/new', {
+          method: 'POST',
+          body: '{}',
+          headers: { ...proxyHeaders, Host: 'hermes.example.com' },
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it('with auth on, a browser must send the session CSRF token; tools without Origin need only the cookie', async () => {
@@ -341,7 +385,11 @@ describe('CSRF', () => {
     expect((await browser(t.app, 'POST', '/api/session/new', { cookie, csrf: other.csrf, body: {} })).status).toBe(403);
     expect((await browser(t.app, 'POST', '/api/session/new', { cookie, csrf: csrf.toUpperCase(), body: {} })).status).toBe(403);
     expect((await browser(t.app, 'POST', '/api/session/new', { cookie, csrf, body: {} })).status).toBe(200);
-    const viaHeader = await t.app.request(SELF + '/api/session/new', { method: 'POST', body: '{}', headers: { 'Content-Type': 'application/json', Origin: SELF, Cookie: cookie, 'X-CSRF-Token': csrf } });
+    const viaHeader = await t.app.request(SELF + '/api/session/new', {
+      method: 'POST',
+      body: '{}',
+      headers: { 'Content-Type': 'application/json', Origin: SELF, Cookie: cookie, 'X-CSRF-Token': csrf },
+    });
     expect(viaHeader.status).toBe(200);
     expect((await t.call('POST', '/api/session/new', {}, { Cookie: cookie })).status).toBe(200);
     // Reads need no token.

@@ -1,4 +1,4 @@
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeChatApp, type ChatHarness } from '../helpers/chat.js';
@@ -66,7 +66,20 @@ describe('chat: tools', () => {
   it('todo emits todo_state and is stored on the session', async () => {
     const sid = await t.newSession();
     t.model.enqueue(
-      [{ toolCall: { id: 't1', name: 'todo', args: { todos: [{ id: '1', content: 'Plan', status: 'in_progress' }, { id: '2', content: 'Ship', status: 'pending' }] } } }],
+      [
+        {
+          toolCall: {
+            id: 't1',
+            name: 'todo',
+            args: {
+              todos: [
+                { id: '1', content: 'Plan', status: 'in_progress' },
+                { id: '2', content: 'Ship', status: 'pending' },
+              ],
+            },
+          },
+        },
+      ],
       [{ text: 'Planned.' }],
     );
     const frames = await t.stream((await t.start(sid, 'plan')).body.stream_id);
@@ -106,7 +119,11 @@ describe('chat: approvals', () => {
     const { frames, approval } = await dangerousTurn(sid, 'mkdir -p build/x && rm -rf build && echo removed', async (f) => {
       const pending = (await t.call('GET', `/api/approval/pending?session_id=${sid}`)).body;
       expect(pending.pending_count).toBe(1);
-      expect(pending.pending).toMatchObject({ approval_id: f.data.approval_id, command: 'mkdir -p build/x && rm -rf build && echo removed', choices: ['once', 'session', 'always', 'deny'] });
+      expect(pending.pending).toMatchObject({
+        approval_id: f.data.approval_id,
+        command: 'mkdir -p build/x && rm -rf build && echo removed',
+        choices: ['once', 'session', 'always', 'deny'],
+      });
       const r = await t.call('POST', '/api/approval/respond', { session_id: sid, choice: 'once', approval_id: f.data.approval_id });
       expect(r.body).toMatchObject({ ok: true, choice: 'once', pending: null, pending_count: 0 });
     });
@@ -201,7 +218,11 @@ describe('chat: clarify', () => {
       });
       expect(frames.some((f) => f.event === 'clarify')).toBe(true);
       expect(toolResult(t.turnRequests()[1], 'q1')).toContain('blue');
-      const stale = await t.call('POST', '/api/clarify/respond', { session_id: sid, response: 'red', clarify_id: frames.find((f) => f.event === 'clarify')!.data.clarify_id });
+      const stale = await t.call('POST', '/api/clarify/respond', {
+        session_id: sid,
+        response: 'red',
+        clarify_id: frames.find((f) => f.event === 'clarify')!.data.clarify_id,
+      });
       expect(stale.status).toBe(409);
       expect(stale.body).toMatchObject({ stale: true });
     } finally {

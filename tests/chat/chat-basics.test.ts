@@ -13,7 +13,12 @@ describe('chat: a plain answer', () => {
 
   it('streams tokens and reasoning, stores the turn, sums usage, then titles the session', async () => {
     const sid = await t.newSession();
-    t.model.enqueue([{ reasoning: 'The user greets me.' }, { text: 'Hello' }, { text: ', world' }, { usage: { inputTokens: 120, outputTokens: 7, cost: 0.002 } }]);
+    t.model.enqueue([
+      { reasoning: 'The user greets me.' },
+      { text: 'Hello' },
+      { text: ', world' },
+      { usage: { inputTokens: 120, outputTokens: 7, cost: 0.002 } },
+    ]);
     const start = await t.start(sid, '  Say hello to the world please  ');
     expect(start.status).toBe(200);
     expect(start.body).toMatchObject({ session_id: sid, title: 'Say hello to the world please' });
@@ -24,7 +29,12 @@ describe('chat: a plain answer', () => {
     expect(names.filter((n) => n === 'token')).toHaveLength(2);
     expect(names.indexOf('reasoning')).toBeLessThan(names.indexOf('token'));
     expect(names.slice(-3)).toEqual(['done', 'title', 'stream_end']);
-    expect(frames.filter((f) => f.event === 'token').map((f) => f.data.text).join('')).toBe('Hello, world');
+    expect(
+      frames
+        .filter((f) => f.event === 'token')
+        .map((f) => f.data.text)
+        .join(''),
+    ).toBe('Hello, world');
     // Every frame carries id <stream_id>:<seq>, seq counting from 1 with no gaps.
     expect(frames.map((f) => f.id)).toEqual(frames.map((_, i) => `${start.body.stream_id}:${i + 1}`));
 

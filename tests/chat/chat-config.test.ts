@@ -88,13 +88,22 @@ describe('chat: an Anthropic model', () => {
       const sid = await t.newSession();
       await writeFile(join(t.workspace, 'notes.md'), '# Notes\nbuy milk\n');
       model.enqueue(
-        [{ reasoning: 'Read the notes first.' }, { toolCall: { id: 'toolu_1', name: 'read_file', args: { path: 'notes.md' } } }, { usage: { inputTokens: 50, outputTokens: 10 } }],
+        [
+          { reasoning: 'Read the notes first.' },
+          { toolCall: { id: 'toolu_1', name: 'read_file', args: { path: 'notes.md' } } },
+          { usage: { inputTokens: 50, outputTokens: 10 } },
+        ],
         [{ text: 'Your notes say: buy milk.' }, { usage: { inputTokens: 80, outputTokens: 8 } }],
       );
       const start = await t.call('POST', '/api/chat/start', { session_id: sid, message: 'what do my notes say?' });
       expect(start.status).toBe(200);
       const frames = await readStream(await t.app.request(`/api/chat/stream?stream_id=${start.body.stream_id}`));
-      expect(frames.filter((f) => f.event === 'reasoning').map((f) => f.data.text).join('')).toBe('Read the notes first.');
+      expect(
+        frames
+          .filter((f) => f.event === 'reasoning')
+          .map((f) => f.data.text)
+          .join(''),
+      ).toBe('Read the notes first.');
       expect(frames.find((f) => f.event === 'tool_complete')!.data).toMatchObject({ name: 'read_file', is_error: false });
       const done = frames.find((f) => f.event === 'done')!.data;
       expect(done.session.messages.at(-1).content).toBe('Your notes say: buy milk.');

@@ -47,7 +47,11 @@ describe('chat: provider failures end the turn with apperror and a stored notice
   }
 
   it('the classified types are exact for HTTP failures', async () => {
-    for (const [status, type] of [[401, 'auth_mismatch'], [429, 'rate_limit'], [404, 'model_not_found']] as const) {
+    for (const [status, type] of [
+      [401, 'auth_mismatch'],
+      [429, 'rate_limit'],
+      [404, 'model_not_found'],
+    ] as const) {
       const sid = await t.newSession();
       t.model.enqueue({ status, body: { error: { message: `status ${status}` } } });
       const frames = await t.stream((await t.start(sid, 'x')).body.stream_id);

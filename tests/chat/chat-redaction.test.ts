@@ -62,7 +62,11 @@ describe('chat: redaction of what the stream shows', () => {
     expect(replay.map((f) => f.event)).toEqual(frames.map((f) => f.event));
     expect(leaked(JSON.stringify(presented(replay)))).toEqual([]);
     const journal = await readFile(join(t.stateDir, 'sessions', '_run_journal', sid, `${start.body.stream_id}.jsonl`), 'utf8');
-    const journalEvents = journal.trim().split('\n').map((l) => JSON.parse(l)).filter((e) => e.event !== 'token' && e.event !== 'reasoning');
+    const journalEvents = journal
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+      .filter((e) => e.event !== 'token' && e.event !== 'reasoning');
     expect(leaked(JSON.stringify(journalEvents))).toEqual([]);
   });
 

@@ -7,7 +7,7 @@ const slowTokens = (n: number, gapMs = 4) => Array.from({ length: n }, (_, i) =>
 
 /** A deterministic pseudo-random sequence, so a failure can be reproduced. */
 function rng(seed: number) {
-  return () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  return () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 }
 
 describe('chat: resumable streams', () => {

@@ -22,17 +22,28 @@ describe('chat: model calls are retried before the answer starts', () => {
 
   it('429 with Retry-After: 0 is asked again at once; the stream says so before the tokens', async () => {
     t = await makeChatApp({ backoff: BACKOFF });
-    t.model.enqueue({ status: 429, headers: { 'Retry-After': '0' }, body: { error: { message: 'Rate limit reached' } } }, [{ text: 'Hello ' }, { text: 'again' }]);
+    t.model.enqueue({ status: 429, headers: { 'Retry-After': '0' }, body: { error: { message: 'Rate limit reached' } } }, [
+      { text: 'Hello ' },
+      { text: 'again' },
+    ]);
     const { sid, frames } = await turn();
     // The computed backoff would be 6 ms: 0 is the provider's Retry-After.
     expect(retrying(frames)).toEqual([{ attempt: 1, max: 3, reason: 'rate limited (429)', delay_ms: 0 }]);
     const order = names(frames);
     expect(order.indexOf('retrying')).toBeLessThan(order.indexOf('token'));
-    expect(frames.filter((f) => f.event === 'token').map((f) => f.data.text).join('')).toBe('Hello again');
+    expect(
+      frames
+        .filter((f) => f.event === 'token')
+        .map((f) => f.data.text)
+        .join(''),
+    ).toBe('Hello again');
     expect(order.at(-1)).toBe('stream_end');
     expect(t.turnRequests()).toHaveLength(2);
     const s = (await t.call('GET', `/api/session?session_id=${sid}`)).body.session;
-    expect(s.messages.map((m: any) => [m.role, m.content])).toEqual([['user', 'hello'], ['assistant', 'Hello again']]);
+    expect(s.messages.map((m: any) => [m.role, m.content])).toEqual([
+      ['user', 'hello'],
+      ['assistant', 'Hello again'],
+    ]);
   });
 
   it('Retry-After in seconds sets the wait (delay_ms 1000 for "1")', async () => {
@@ -60,7 +71,12 @@ describe('chat: model calls are retried before the answer starts', () => {
     t.model.enqueue({ reset: true }, [{ text: 'reconnected' }]);
     const { frames } = await turn();
     expect(retrying(frames)).toEqual([{ attempt: 1, max: 3, reason: 'connection reset', delay_ms: 6 }]);
-    expect(frames.filter((f) => f.event === 'token').map((f) => f.data.text).join('')).toBe('reconnected');
+    expect(
+      frames
+        .filter((f) => f.event === 'token')
+        .map((f) => f.data.text)
+        .join(''),
+    ).toBe('reconnected');
     expect(t.turnRequests()).toHaveLength(2);
   });
 
@@ -189,7 +205,12 @@ describe('chat: retries over the Anthropic Messages API', () => {
       const start = await t.call('POST', '/api/chat/start', { session_id: sid, message: 'hi' });
       const frames = await readStream(await t.app.request(`/api/chat/stream?stream_id=${start.body.stream_id}`));
       expect(retrying(frames).map((r) => r.reason)).toEqual(['server error (529)', 'connection reset', 'server error (529)']);
-      expect(frames.filter((f) => f.event === 'token').map((f) => f.data.text).join('')).toBe('finally');
+      expect(
+        frames
+          .filter((f) => f.event === 'token')
+          .map((f) => f.data.text)
+          .join(''),
+      ).toBe('finally');
       expect(model.requests.filter((r) => !isTitle(r))).toHaveLength(4);
     } finally {
       await t.close();

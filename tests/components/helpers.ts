@@ -37,7 +37,7 @@ export async function nextFrame(times = 2): Promise<void> {
 }
 
 /** Polls until `check` passes (or throws its last error after `timeoutMs`). */
-export async function waitFor(check: () => void | boolean, timeoutMs = 3000): Promise<void> {
+export async function waitFor(check: () => boolean | undefined, timeoutMs = 3000): Promise<void> {
   const deadline = performance.now() + timeoutMs;
   let last: unknown;
   for (;;) {

@@ -22,14 +22,21 @@ describe('end to end: the chat backend, fixed or a choice', () => {
   });
 
   const client = (server: RunningServer) => async (method: 'GET' | 'POST', path: string, body?: unknown) => {
-    const res = await fetch(server.url + path, { method, ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } }) });
+    const res = await fetch(server.url + path, {
+      method,
+      ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } }),
+    });
     return { status: res.status, body: (await res.json()) as any };
   };
   /** A server over its own HERMES_HOME with `env` on top. */
   const start = (name: string, env: Record<string, string>) => startServer({ HOME: home, HERMES_HOME: join(home, name), ...env });
 
   it('HERMES_WEBUI_CHAT_BACKEND=gateway: settings and onboarding say fixed, and every switch is refused with 409', async () => {
-    const server = await start('fixed', { HERMES_WEBUI_CHAT_BACKEND: 'gateway', HERMES_WEBUI_GATEWAY_BASE_URL: gw.url, HERMES_WEBUI_GATEWAY_API_KEY: 'gw-e2e-fixed-123' });
+    const server = await start('fixed', {
+      HERMES_WEBUI_CHAT_BACKEND: 'gateway',
+      HERMES_WEBUI_GATEWAY_BASE_URL: gw.url,
+      HERMES_WEBUI_GATEWAY_API_KEY: 'gw-e2e-fixed-123',
+    });
     try {
       const api = client(server);
       const settings = await api('GET', '/api/settings');
@@ -60,7 +67,11 @@ describe('end to end: the chat backend, fixed or a choice', () => {
     const server = await start('choice', { HERMES_WEBUI_GATEWAY_API_KEY: 'gw-e2e-fixed-123' });
     try {
       const api = client(server);
-      expect((await api('GET', '/api/settings')).body).toMatchObject({ chat_backend: 'builtin', gateway_base_url: 'http://127.0.0.1:8642', chat_backend_fixed: false });
+      expect((await api('GET', '/api/settings')).body).toMatchObject({
+        chat_backend: 'builtin',
+        gateway_base_url: 'http://127.0.0.1:8642',
+        chat_backend_fixed: false,
+      });
       const status = await api('GET', '/api/onboarding/status');
       expect(status.body).toMatchObject({ backend: 'builtin', backend_fixed: false, needed: true });
       expect(status.body.providers.at(-1)).toMatchObject({ id: 'gateway', group: 'agent' });

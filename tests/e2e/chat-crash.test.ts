@@ -76,7 +76,12 @@ describe('end to end: a crash mid-turn', () => {
     const replay = await readStream(await fetch(`${server.url}/api/chat/stream?stream_id=${start.body.stream_id}`));
     const replayed = replay.filter((f) => f.event === 'token');
     expect(replayed.length).toBeGreaterThan(0);
-    expect(replayed.map((f) => [f.id, f.data])).toEqual(seen.filter((f) => f.event === 'token').slice(0, replayed.length).map((f) => [f.id, f.data]));
+    expect(replayed.map((f) => [f.id, f.data])).toEqual(
+      seen
+        .filter((f) => f.event === 'token')
+        .slice(0, replayed.length)
+        .map((f) => [f.id, f.data]),
+    );
     expect(replay.at(-1)).toMatchObject({ event: 'apperror', data: { type: 'interrupted' } });
     expect(Number(replay.at(-1)!.id!.split(':')[1])).toBe(Number(replay.at(-2)!.id!.split(':')[1]) + 1);
     const status = await get(`/api/chat/stream/status?stream_id=${start.body.stream_id}`);
@@ -163,7 +168,7 @@ describe('end to end: a crash mid-turn', () => {
 
   it('kill -9 at random moments of busy turns never corrupts a session file', async () => {
     let seed = 11;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const sids: string[] = [];
     for (let round = 0; round < 6; round++) {
       const sid = (await post('/api/session/new', {})).body.session.session_id;

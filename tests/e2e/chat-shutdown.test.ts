@@ -90,7 +90,10 @@ describe('end to end: SIGTERM with open streams and running turns', () => {
     expect(tabA.map((f) => f.id)).toEqual(tabB.map((f) => f.id));
 
     server = await startServer(env());
-    for (const [sid, message, frames] of [[slow, 'stream slowly', tabA], [hung, 'hang', tabHung]] as const) {
+    for (const [sid, message, frames] of [
+      [slow, 'stream slowly', tabA],
+      [hung, 'hang', tabHung],
+    ] as const) {
       const s = (await get(`/api/session?session_id=${sid}`)).session;
       expect(s.active_stream_id).toBeNull();
       // One notice, stored by the stop, not a second one from recovery; text that streamed before

@@ -51,7 +51,20 @@ describe('response compression on the built server', () => {
     for (let i = 0; i < 300; i++) {
       const id = `e${i.toString(16).padStart(11, '0')}`;
       const at = now - i * 60;
-      await writeFile(join(sessions, `${id}.json`), JSON.stringify({ session_id: id, title: `Compressed chat ${i}`, created_at: at, updated_at: at, pinned: i === 150, archived: false, project_id: null, messages: [], tool_calls: [] }));
+      await writeFile(
+        join(sessions, `${id}.json`),
+        JSON.stringify({
+          session_id: id,
+          title: `Compressed chat ${i}`,
+          created_at: at,
+          updated_at: at,
+          pinned: i === 150,
+          archived: false,
+          project_id: null,
+          messages: [],
+          tool_calls: [],
+        }),
+      );
     }
     model = await startScriptedOpenAI();
     model.setRouter((req) => (isTitleRequest(req) ? [{ text: 'A title' }] : undefined));
@@ -116,7 +129,8 @@ describe('response compression on the built server', () => {
   });
 
   it('an SSE stream is neither compressed nor held back', async () => {
-    const post = async (path: string, body: unknown) => (await fetch(server.url + path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })).json();
+    const post = async (path: string, body: unknown) =>
+      (await fetch(server.url + path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })).json();
     const { session } = await post('/api/session/new', {});
     // The turn stays open for a minute after its first token: a buffered stream would never answer.
     model.enqueue([{ text: 'streamed '.repeat(300) }, { delayMs: 60_000 }, { text: 'never' }]);

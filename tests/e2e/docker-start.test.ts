@@ -23,10 +23,11 @@ async function readDockerfile(): Promise<ImageSpec> {
   const text = (await readFile(join(root, 'Dockerfile'), 'utf8')).replace(/\\\n/g, ' ');
   const final = text.slice(text.lastIndexOf('\nFROM '));
   const env: Record<string, string> = {};
-  for (const m of final.matchAll(/^ENV\s+(.+)$/gm)) for (const pair of m[1]!.trim().split(/\s+/)) {
-    const [k, v] = pair.split('=');
-    env[k!] = v!;
-  }
+  for (const m of final.matchAll(/^ENV\s+(.+)$/gm))
+    for (const pair of m[1]!.trim().split(/\s+/)) {
+      const [k, v] = pair.split('=');
+      env[k!] = v!;
+    }
   const cmd = JSON.parse(/^CMD\s+(\[.*\])$/m.exec(final)![1]!) as string[];
   const healthcheck = JSON.parse(/HEALTHCHECK.*CMD\s+(\[.*\])\s*$/m.exec(final)![1]!) as string[];
   const user = /^USER\s+(\S+)/m.exec(final)![1]!;
@@ -35,7 +36,11 @@ async function readDockerfile(): Promise<ImageSpec> {
 
 const started: ChildProcess[] = [];
 function run(cmd: string[], env: Record<string, string>) {
-  const child = spawn(cmd[0] === 'node' ? process.execPath : cmd[0]!, cmd.slice(1), { cwd: root, env: { PATH: process.env.PATH ?? '', ...trackedEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(cmd[0] === 'node' ? process.execPath : cmd[0]!, cmd.slice(1), {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '', ...trackedEnv(), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   track(child, cmd.join(' '));
   started.push(child);
   let out = '';
@@ -61,7 +66,12 @@ describe('the Docker image start command', () => {
 
   it('runs as a non-root user, keeps HERMES_HOME and the state dir under /data, and listens on 0.0.0.0', () => {
     expect(spec.user).toBe('hermes');
-    expect(spec.env).toMatchObject({ HERMES_HOME: '/data/hermes', HERMES_WEBUI_STATE_DIR: '/data/webui', HERMES_WEBUI_HOST: '0.0.0.0', HERMES_WEBUI_PORT: '8787' });
+    expect(spec.env).toMatchObject({
+      HERMES_HOME: '/data/hermes',
+      HERMES_WEBUI_STATE_DIR: '/data/webui',
+      HERMES_WEBUI_HOST: '0.0.0.0',
+      HERMES_WEBUI_PORT: '8787',
+    });
     expect(spec.cmd).toEqual(['node', 'dist/server.js']);
   });
 
@@ -78,7 +88,13 @@ describe('the Docker image start command', () => {
   });
 
   it('refuses to start without a password, saying how to set one', async () => {
-    const env = { ...spec.env, HERMES_HOME: join(data, 'hermes'), HERMES_WEBUI_STATE_DIR: join(data, 'webui'), HERMES_WEBUI_DEFAULT_WORKSPACE: join(data, 'ws'), HOME: data };
+    const env = {
+      ...spec.env,
+      HERMES_HOME: join(data, 'hermes'),
+      HERMES_WEBUI_STATE_DIR: join(data, 'webui'),
+      HERMES_WEBUI_DEFAULT_WORKSPACE: join(data, 'ws'),
+      HOME: data,
+    };
     const r = run(spec.cmd, env);
     expect(await r.exited).toBe(1);
     expect(r.output()).toContain('refusing to listen on 0.0.0.0 without a password');
@@ -87,7 +103,16 @@ describe('the Docker image start command', () => {
 
   it('with a password: serves /health (the HEALTHCHECK passes) and stops cleanly on SIGTERM', async () => {
     // Tests bind loopback only: the host is the one thing changed from the image's environment.
-    const env = { ...spec.env, HERMES_WEBUI_HOST: '127.0.0.1', HERMES_WEBUI_PORT: '0', HERMES_WEBUI_PASSWORD: 'a docker password', HERMES_HOME: join(data, 'hermes'), HERMES_WEBUI_STATE_DIR: join(data, 'webui'), HERMES_WEBUI_DEFAULT_WORKSPACE: join(data, 'ws'), HOME: data };
+    const env = {
+      ...spec.env,
+      HERMES_WEBUI_HOST: '127.0.0.1',
+      HERMES_WEBUI_PORT: '0',
+      HERMES_WEBUI_PASSWORD: 'a docker password',
+      HERMES_HOME: join(data, 'hermes'),
+      HERMES_WEBUI_STATE_DIR: join(data, 'webui'),
+      HERMES_WEBUI_DEFAULT_WORKSPACE: join(data, 'ws'),
+      HOME: data,
+    };
     const r = run(spec.cmd, env);
     await expect.poll(() => /listening on (http:\/\/\S+)/.exec(r.output())?.[1], { timeout: 15_000 }).toBeTruthy();
     const url = /listening on (http:\/\/\S+)/.exec(r.output())![1]!;

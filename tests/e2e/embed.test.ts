@@ -80,7 +80,11 @@ describe('embedding <hermes-chat> on another origin', () => {
     foreign = await startSite(() => embedPage({ script: '/embed/hermes-chat.js', server: url, token }));
     hermes = await startServer({ HOME: home, HERMES_HOME: hermesHome, HERMES_WEBUI_EMBED_ORIGINS: allowed.origin });
     url = hermes.url;
-    const res = await fetch(`${url}/api/embed/tokens`, { method: 'POST', body: JSON.stringify({ origin: allowed.origin }), headers: { 'Content-Type': 'application/json' } });
+    const res = await fetch(`${url}/api/embed/tokens`, {
+      method: 'POST',
+      body: JSON.stringify({ origin: allowed.origin }),
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(res.status).toBe(200);
     token = ((await res.json()) as { token: string }).token;
     browser = await launchBrowser();
@@ -127,7 +131,10 @@ describe('embedding <hermes-chat> on another origin', () => {
     expect(await page.evaluate(() => (document.querySelector('hermes-chat') as any).session)).toBe(sessionId);
 
     // A dangerous command waits for approval in the element's card.
-    model.enqueue([{ toolCall: { id: 't-embed', name: 'terminal', args: { command: 'mkdir -p embedded/x && rm -rf embedded/x && touch embedded.ran' } } }], [{ text: 'ran it from the embed' }]);
+    model.enqueue(
+      [{ toolCall: { id: 't-embed', name: 'terminal', args: { command: 'mkdir -p embedded/x && rm -rf embedded/x && touch embedded.ran' } } }],
+      [{ text: 'ran it from the embed' }],
+    );
     await page.evaluate(() => (document.querySelector('hermes-chat') as any).send('please run it'));
     const card = page.locator(hooks.approvalCard);
     await expect.poll(() => card.count()).toBe(1);
@@ -147,7 +154,13 @@ describe('embedding <hermes-chat> on another origin', () => {
     await page.evaluate(() => ((document.querySelector('hermes-chat') as any).theme = 'light'));
     await expect.poll(() => page.evaluate(() => document.querySelector('hermes-chat')!.getAttribute('data-theme'))).toBe('light');
     await expect.poll(bg).not.toBe(dark);
-    expect(await page.evaluate(() => [document.documentElement.dataset.theme ?? null, getComputedStyle(document.body).backgroundColor, getComputedStyle(document.body).fontFamily])).toEqual([null, 'rgb(1, 2, 3)', 'serif']);
+    expect(
+      await page.evaluate(() => [
+        document.documentElement.dataset.theme ?? null,
+        getComputedStyle(document.body).backgroundColor,
+        getComputedStyle(document.body).fontFamily,
+      ]),
+    ).toEqual([null, 'rgb(1, 2, 3)', 'serif']);
     // Custom properties from the page reach inside.
     await page.addStyleTag({ content: 'hermes-chat { --hermes-bg: rgb(9, 8, 7); }' });
     await expect.poll(bg).toBe('rgb(9, 8, 7)');
@@ -188,7 +201,11 @@ describe('embedding <hermes-chat> on another origin', () => {
 
   it('a revoked token turns the element to "not authorised" on the allowed origin too', async () => {
     const list = (await (await fetch(`${hermes.url}/api/embed/tokens`)).json()) as { tokens: Array<{ id: string }> };
-    const res = await fetch(`${hermes.url}/api/embed/tokens/revoke`, { method: 'POST', body: JSON.stringify({ id: list.tokens[0]!.id }), headers: { 'Content-Type': 'application/json' } });
+    const res = await fetch(`${hermes.url}/api/embed/tokens/revoke`, {
+      method: 'POST',
+      body: JSON.stringify({ id: list.tokens[0]!.id }),
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(res.status).toBe(200);
     const page = await open(allowed.origin);
     const notice = page.locator('hermes-chat').locator('[data-role="embed-unauthorised"]');

@@ -19,10 +19,19 @@ async function prepare(stateDir: string) {
   await writeFile(
     join(dir, `${ONE}.json`),
     JSON.stringify({
-      ...base, session_id: ONE, title: 'First offline chat', created_at: now - 100, updated_at: now - 100,
+      ...base,
+      session_id: ONE,
+      title: 'First offline chat',
+      created_at: now - 100,
+      updated_at: now - 100,
       messages: [
         { role: 'user', content: 'What is in a.txt?', timestamp: now - 100 },
-        { role: 'assistant', content: '', tool_calls: [{ id: 't1', type: 'function', function: { name: 'read_file', arguments: '{"path":"a.txt"}' } }], timestamp: now - 99 },
+        {
+          role: 'assistant',
+          content: '',
+          tool_calls: [{ id: 't1', type: 'function', function: { name: 'read_file', arguments: '{"path":"a.txt"}' } }],
+          timestamp: now - 99,
+        },
         { role: 'tool', tool_call_id: 't1', content: 'hello', timestamp: now - 98 },
         { role: 'assistant', content: 'Answer one: it says hello.', timestamp: now - 97 },
       ],
@@ -31,7 +40,11 @@ async function prepare(stateDir: string) {
   await writeFile(
     join(dir, `${TWO}.json`),
     JSON.stringify({
-      ...base, session_id: TWO, title: 'Second offline chat', created_at: now - 50, updated_at: now - 50,
+      ...base,
+      session_id: TWO,
+      title: 'Second offline chat',
+      created_at: now - 50,
+      updated_at: now - 50,
       messages: [
         { role: 'user', content: 'Second question', timestamp: now - 50 },
         { role: 'assistant', content: 'Answer two.', timestamp: now - 49 },
@@ -121,7 +134,9 @@ describe('web app: offline', () => {
     await expect.poll(() => deepText(page.locator(hooks.message('assistant')).last()), { timeout: 15_000 }).toContain('got its answer.');
     expect(await page.locator('[data-role="queued"]').count()).toBe(0);
     await expect.poll(() => page.locator('[data-role="offline-indicator"]').count()).toBe(0);
-    const sent = ui.model.requests.filter((r) => !isTitleRequest(r) && r.body?.messages?.at(-1)?.role === 'user' && JSON.stringify(r.body.messages.at(-1).content).includes('queued hello'));
+    const sent = ui.model.requests.filter(
+      (r) => !isTitleRequest(r) && r.body?.messages?.at(-1)?.role === 'user' && JSON.stringify(r.body.messages.at(-1).content).includes('queued hello'),
+    );
     expect(sent).toHaveLength(1);
     const stored = await ui.api(`/api/session?session_id=${ONE}`);
     expect(stored.session.messages.filter((m: { role: string; content: unknown }) => m.role === 'user' && m.content === 'queued hello')).toHaveLength(1);
@@ -129,7 +144,9 @@ describe('web app: offline', () => {
     await page.reload();
     await expect.poll(() => transcriptText(page)).toContain('got its answer.');
     await page.waitForTimeout(500);
-    expect(ui.model.requests.filter((r) => !isTitleRequest(r) && JSON.stringify(r.body?.messages?.at(-1)?.content ?? '').includes('queued hello'))).toHaveLength(1);
+    expect(
+      ui.model.requests.filter((r) => !isTitleRequest(r) && JSON.stringify(r.body?.messages?.at(-1)?.content ?? '').includes('queued hello')),
+    ).toHaveLength(1);
 
     // An Activity row opened stays open across a reload and a chat switch.
     const activity = page.locator(hooks.activity).first();
@@ -218,7 +235,12 @@ describe('web app: offline', () => {
     expect(list.total).toBe(sessionsBefore + 1);
     expect(list.sessions.map((r: { session_id: string }) => r.session_id)).toContain(page.url().split('/').pop());
     await page.waitForTimeout(500);
-    expect(ui.model.requests.filter((r) => !isTitleRequest(r)).slice(before).filter((r) => JSON.stringify(r.body.messages).includes('a brand new question'))).toHaveLength(1);
+    expect(
+      ui.model.requests
+        .filter((r) => !isTitleRequest(r))
+        .slice(before)
+        .filter((r) => JSON.stringify(r.body.messages).includes('a brand new question')),
+    ).toHaveLength(1);
   });
 
   it('offline on /session/<id> with no copy on this device, a message is queued for that session and lands there', async () => {
@@ -243,7 +265,9 @@ describe('web app: offline', () => {
     expect(page.url()).toMatch(new RegExp(`/session/${sid}$`));
     await expect.poll(() => page.locator('[data-role="queued"]').count()).toBe(0);
     const stored = await ui.api(`/api/session?session_id=${sid}`);
-    expect(stored.session.messages.filter((m: { role: string; content: unknown }) => m.role === 'user').map((m: { content: unknown }) => m.content)).toEqual(['for the named session']);
+    expect(stored.session.messages.filter((m: { role: string; content: unknown }) => m.role === 'user').map((m: { content: unknown }) => m.content)).toEqual([
+      'for the named session',
+    ]);
     // No conversation was started for it elsewhere.
     expect((await ui.api('/api/sessions')).total).toBe(sessionsBefore);
     const sent = ui.model.requests.filter((r) => !isTitleRequest(r)).slice(before);

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { connect } from 'node:net';
 import { join } from 'node:path';
@@ -12,7 +12,10 @@ describe('end to end: the Node server', () => {
   let server: RunningServer;
   const env = () => ({ HERMES_HOME: join(home, '.hermes'), HOME: home });
   const api = async (path: string, body?: unknown) => {
-    const res = await fetch(server.url + path, body === undefined ? {} : { method: 'POST', body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } });
+    const res = await fetch(
+      server.url + path,
+      body === undefined ? {} : { method: 'POST', body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } },
+    );
     return { status: res.status, body: (await res.json()) as any, res };
   };
 
@@ -26,7 +29,10 @@ describe('end to end: the Node server', () => {
   });
 
   it('prints one startup line with the URL, state dir and storage', () => {
-    const line = server.output().split('\n').find((l) => l.includes('listening on'))!;
+    const line = server
+      .output()
+      .split('\n')
+      .find((l) => l.includes('listening on'))!;
     expect(line).toMatch(/^Hermes WebUI \S+ listening on http:\/\/127\.0\.0\.1:\d+ · state dir .*\/\.hermes\/webui · storage fs$/);
   });
 
@@ -54,9 +60,9 @@ describe('end to end: the Node server', () => {
     expect(listing.body.entries.map((e: { name: string }) => e.name)).toEqual(['todo.md']);
     const file = await api(`/api/file?session_id=${sid}&path=notes/todo.md`);
     expect(file.body).toMatchObject({ path: 'notes/todo.md', content: '# Todo\n- ship\n', lines: 3 });
-    const escape = await api(`/api/file?session_id=${sid}&path=../../../../etc/passwd`);
-    expect(escape.status).toBe(403);
-    expect(escape.body.error).toMatch(/outside the workspace/);
+    const outside = await api(`/api/file?session_id=${sid}&path=../../../../etc/passwd`);
+    expect(outside.status).toBe(403);
+    expect(outside.body.error).toMatch(/outside the workspace/);
 
     // An upload lands under attachments/<sid>/.
     const form = new FormData();
@@ -81,7 +87,10 @@ describe('end to end: the Node server', () => {
     expect(missing).toMatchObject({ status: 404, body: { error: 'not found' } });
 
     // One JSON log line per request.
-    const logLines = server.output().split('\n').filter((l) => l.startsWith('{"ts"'));
+    const logLines = server
+      .output()
+      .split('\n')
+      .filter((l) => l.startsWith('{"ts"'));
     const rename = logLines.map((l) => JSON.parse(l)).find((r) => r.path === '/api/session/rename' && r.status === 200);
     expect(rename).toMatchObject({ method: 'POST', status: 200 });
     expect(typeof rename.ms).toBe('number');
@@ -110,10 +119,22 @@ describe('end to end: the Node server', () => {
     }
     // Each request is logged once it settles.
     const deadline = Date.now() + 5000;
-    while ((server.output().slice(before).match(/"method":"POST"/g) ?? []).length < 5 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    while (
+      (
+        server
+          .output()
+          .slice(before)
+          .match(/"method":"POST"/g) ?? []
+      ).length < 5 &&
+      Date.now() < deadline
+    )
+      await new Promise((r) => setTimeout(r, 50));
     const log = server.output().slice(before);
     expect(log).not.toMatch(/unhandled|"level":"error"|\n\s+at /);
-    const lines = log.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
+    const lines = log
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l));
     expect(lines.filter((l) => l.method === 'POST').map((l) => l.status)).toEqual([400, 400, 400, 400, 400]);
     expect((await api(`/api/session?session_id=${sid}`)).status).toBe(200);
   });
@@ -138,7 +159,10 @@ describe('end to end: switching from the incumbent', () => {
     try {
       const list = (await (await fetch(server.url + '/api/sessions')).json()) as { sessions: Array<{ session_id: string; message_count: number }> };
       expect(list.sessions).toEqual([expect.objectContaining({ session_id: 'a1b2c3d4e5f6', message_count: 4 })]);
-      const res = await fetch(server.url + '/api/session/rename', { method: 'POST', body: JSON.stringify({ session_id: 'a1b2c3d4e5f6', title: 'Renamed here' }) });
+      const res = await fetch(server.url + '/api/session/rename', {
+        method: 'POST',
+        body: JSON.stringify({ session_id: 'a1b2c3d4e5f6', title: 'Renamed here' }),
+      });
       expect(res.status).toBe(200);
       const onDisk = JSON.parse(await readFile(join(stateDir, 'sessions', 'a1b2c3d4e5f6.json'), 'utf8'));
       expect(onDisk).toMatchObject({ title: 'Renamed here', user_id: 'local', last_usage: { prompt_tokens: 1520 }, context_messages: [] });

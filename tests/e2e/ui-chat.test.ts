@@ -61,8 +61,14 @@ describe('web app: chatting', () => {
 
   it('asks before a dangerous command: Allow once runs it, Deny does not', async () => {
     const { page } = await ui.open('/');
-    for (const [choice, file] of [['once', 'allowed'], ['deny', 'denied']] as const) {
-      ui.model.enqueue([{ toolCall: { id: `t-${choice}`, name: 'terminal', args: { command: `mkdir -p ${file}/x && rm -rf ${file}/x && touch ${file}.ran` } } }], [{ text: `answered ${choice}` }]);
+    for (const [choice, file] of [
+      ['once', 'allowed'],
+      ['deny', 'denied'],
+    ] as const) {
+      ui.model.enqueue(
+        [{ toolCall: { id: `t-${choice}`, name: 'terminal', args: { command: `mkdir -p ${file}/x && rm -rf ${file}/x && touch ${file}.ran` } } }],
+        [{ text: `answered ${choice}` }],
+      );
       await page.locator(hooks.composer).fill(`please run it (${choice})`);
       await page.locator(hooks.send).click();
       const card = page.locator(hooks.approvalCard);
@@ -132,7 +138,10 @@ describe('web app: chatting', () => {
     await expect.poll(() => assistant.locator('.katex').count(), { timeout: 10_000 }).toBeGreaterThan(1);
     expect(await deepText(assistant.locator('pre code'))).toContain('print("hi")');
     expect(await deepText(assistant)).toMatch(/python/i);
-    await assistant.getByText('click').click().catch(() => {});
+    await assistant
+      .getByText('click')
+      .click()
+      .catch(() => {});
     await page.waitForTimeout(200);
     expect(await page.evaluate(() => (window as any).__xss)).toBeUndefined();
     // KaTeX (fonts, styles), highlight.js and the app itself run under the strict policy. The

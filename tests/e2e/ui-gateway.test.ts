@@ -53,7 +53,14 @@ describe('web app: driving a Hermes Agent gateway', () => {
   });
 
   it("shows Hermes' tool events as one Activity row of tool cards", async () => {
-    gw.enqueue({ steps: [{ delta: 'Looking.' }, { tool: 'terminal', preview: 'ls -la', duration: 0.2 }, { tool: 'read_file', preview: 'README.md' }, { delta: ' Done: two tools.' }] });
+    gw.enqueue({
+      steps: [
+        { delta: 'Looking.' },
+        { tool: 'terminal', preview: 'ls -la', duration: 0.2 },
+        { tool: 'read_file', preview: 'README.md' },
+        { delta: ' Done: two tools.' },
+      ],
+    });
     const { page } = await ui.open('/');
     await page.locator(hooks.composer).fill('look around');
     await page.locator(hooks.send).click();

@@ -16,7 +16,23 @@ async function writeSessions(stateDir: string) {
       const t = now - i * 600;
       return writeFile(
         join(dir, `${id}.json`),
-        JSON.stringify({ session_id: id, title: `Session number ${i}`, workspace: null, model: null, created_at: t, updated_at: t, pinned: i === 5, archived: false, project_id: null, message_count: 2, messages: [{ role: 'user', content: `hello ${i}`, timestamp: t }, { role: 'assistant', content: `answer ${i}`, timestamp: t }], tool_calls: [] }),
+        JSON.stringify({
+          session_id: id,
+          title: `Session number ${i}`,
+          workspace: null,
+          model: null,
+          created_at: t,
+          updated_at: t,
+          pinned: i === 5,
+          archived: false,
+          project_id: null,
+          message_count: 2,
+          messages: [
+            { role: 'user', content: `hello ${i}`, timestamp: t },
+            { role: 'assistant', content: `answer ${i}`, timestamp: t },
+          ],
+          tool_calls: [],
+        }),
       );
     }),
   );

@@ -100,7 +100,9 @@ describe('web app: first run', () => {
       expect(box.height).toBeGreaterThanOrEqual(44);
     }
     await ui.screenshot(page, 'onboarding-phone-provider');
-    for (const h of await page.locator('[data-role="onboarding-back"], [data-role="onboarding-skip"]').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().height))) {
+    for (const h of await page
+      .locator('[data-role="onboarding-back"], [data-role="onboarding-skip"]')
+      .evaluateAll((els) => els.map((e) => e.getBoundingClientRect().height))) {
       expect(h).toBeGreaterThanOrEqual(44);
     }
     await page.locator('[data-provider="custom"]').click();
@@ -126,7 +128,11 @@ describe('web app: first run', () => {
     await page.locator('[data-role="probe"]').click();
     await expect.poll(async () => deepText(page.locator('[data-role="probe-ok"]'))).toContain('Connected — 2 models');
     const select = page.locator('[data-role="model-select"]');
-    expect(await select.locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value))).toEqual(['scripted-model', 'scripted-model-large', '__other__']);
+    expect(await select.locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value))).toEqual([
+      'scripted-model',
+      'scripted-model-large',
+      '__other__',
+    ]);
     await select.selectOption('scripted-model-large');
     await select.selectOption('scripted-model');
     await ui.screenshot(page, 'onboarding-connect');
@@ -142,7 +148,9 @@ describe('web app: first run', () => {
     const composer = page.locator(hooks.composer);
     await composer.waitFor();
     expect(await page.locator(wizard).count()).toBe(0);
-    await expect.poll(() => composer.evaluate((el) => el.getRootNode() instanceof ShadowRoot && (el.getRootNode() as ShadowRoot).activeElement === el)).toBe(true);
+    await expect
+      .poll(() => composer.evaluate((el) => el.getRootNode() instanceof ShadowRoot && (el.getRootNode() as ShadowRoot).activeElement === el))
+      .toBe(true);
     const config = await readFile(join(ui.home, '.hermes', 'config.yaml'), 'utf8');
     expect(config).toMatch(/default: scripted-model\b/);
     expect(config).toMatch(/provider: custom/);
@@ -162,7 +170,10 @@ describe('web app: first run', () => {
     // The picker lists the endpoint's models, grouped, with the default.
     await page.locator('[data-role="model-picker"]').click();
     await page.locator('[data-role="model-search"]').waitFor();
-    expect(await page.locator('[data-role="model-menu"] [role="option"]').evaluateAll((os) => os.map((o) => (o as HTMLElement).dataset.model))).toEqual(['scripted-model', 'scripted-model-large']);
+    expect(await page.locator('[data-role="model-menu"] [role="option"]').evaluateAll((os) => os.map((o) => (o as HTMLElement).dataset.model))).toEqual([
+      'scripted-model',
+      'scripted-model-large',
+    ]);
     await ui.screenshot(page, 'model-picker');
     await page.keyboard.press('Escape');
 
@@ -173,7 +184,7 @@ describe('web app: first run', () => {
   });
 
   it('Settings → Providers shows the configured endpoint; a self-hosted endpoint can be tested and added', async () => {
-    const extra = await serve((req, res) => {
+    const extra = await serve((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ object: 'list', data: [{ id: 'lab-7b', object: 'model' }] }));
     });
@@ -229,7 +240,10 @@ describe('web app: first run with a password', () => {
     await page.locator(hooks.send).click();
     await expect.poll(async () => deepText(page.locator(hooks.message('assistant')).last())).toContain('Signed in and answering.');
     // The wizard is done (the complete call passed the CSRF check after the new sign-in).
-    expect(await page.evaluate(() => fetch('/api/onboarding/status').then((r) => r.json()))).toMatchObject({ onboarding_completed: true, password_enabled: true });
+    expect(await page.evaluate(() => fetch('/api/onboarding/status').then((r) => r.json()))).toMatchObject({
+      onboarding_completed: true,
+      password_enabled: true,
+    });
     await page.goto(ui.server.url + '/');
     await page.locator(hooks.composer).waitFor();
     expect(await page.locator(wizard).count()).toBe(0);

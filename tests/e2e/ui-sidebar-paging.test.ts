@@ -18,7 +18,17 @@ async function prepare(stateDir: string) {
       const at = now - i * 60;
       return writeFile(
         join(dir, `${idOf(i)}.json`),
-        JSON.stringify({ session_id: idOf(i), title: `Paged chat ${i}`, created_at: at, updated_at: at, pinned: PINNED.includes(i), archived: false, project_id: null, messages: [{ role: 'user', content: 'x', timestamp: at }], tool_calls: [] }),
+        JSON.stringify({
+          session_id: idOf(i),
+          title: `Paged chat ${i}`,
+          created_at: at,
+          updated_at: at,
+          pinned: PINNED.includes(i),
+          archived: false,
+          project_id: null,
+          messages: [{ role: 'user', content: 'x', timestamp: at }],
+          tool_calls: [],
+        }),
       );
     }),
   );
@@ -67,64 +77,69 @@ describe('the sidebar pages through 10,000 sessions (Chromium, built server)', (
   it('loads one compressed page with the pinned rows on top, pages in on scroll, and reaches the last session', async () => {
     const context = await ui.browser.newContext({ viewport: { width: 1280, height: 800 } });
     try {
-    const page = await context.newPage();
-    const lists: Array<{ url: URL; status: number; encoding: string | null; ifNoneMatch: string | null }> = [];
-    page.on('response', async (res) => {
-      const url = new URL(res.url());
-      if (url.pathname !== '/api/sessions') return;
-      lists.push({ url, status: res.status(), encoding: await res.headerValue('content-encoding'), ifNoneMatch: await res.request().headerValue('if-none-match') });
-    });
-    await page.goto(ui.server.url + '/');
-    await page.locator(hooks.sessionRow).first().waitFor();
+      const page = await context.newPage();
+      const lists: Array<{ url: URL; status: number; encoding: string | null; ifNoneMatch: string | null }> = [];
+      page.on('response', async (res) => {
+        const url = new URL(res.url());
+        if (url.pathname !== '/api/sessions') return;
+        lists.push({
+          url,
+          status: res.status(),
+          encoding: await res.headerValue('content-encoding'),
+          ifNoneMatch: await res.request().headerValue('if-none-match'),
+        });
+      });
+      await page.goto(ui.server.url + '/');
+      await page.locator(hooks.sessionRow).first().waitFor();
 
-    expect(lists).toHaveLength(1);
-    expect(lists[0]!.url.searchParams.get('limit')).toBe('100');
-    expect(lists[0]!.encoding).toBe('br');
-    // Pinned rows first, under their own header, though they are far down the order.
-    const first = await rowIds(page);
-    expect(first.slice(0, 3)).toEqual(PINNED.map(idOf));
-    expect(await page.locator('[data-role="bucket-header"]').first().textContent()).toBe('Pinned');
-    expect(first).toContain(idOf(0));
-    expect(first).not.toContain(idOf(SESSIONS - 1));
+      expect(lists).toHaveLength(1);
+      expect(lists[0]!.url.searchParams.get('limit')).toBe('100');
+      expect(lists[0]!.encoding).toBe('br');
+      // Pinned rows first, under their own header, though they are far down the order.
+      const first = await rowIds(page);
+      expect(first.slice(0, 3)).toEqual(PINNED.map(idOf));
+      expect(await page.locator('[data-role="bucket-header"]').first().textContent()).toBe('Pinned');
+      expect(first).toContain(idOf(0));
+      expect(first).not.toContain(idOf(SESSIONS - 1));
 
-    const scrolls = await scrollToEnd(page, idOf(SESSIONS - 1));
-    expect(scrolls).toBeGreaterThan(50);
-    const last = await rowIds(page);
-    expect(last.at(-1)).toBe(idOf(SESSIONS - 1));
-    const pages = lists.slice(1);
-    expect(pages.every((p) => p.url.searchParams.get('cursor') && p.status === 200)).toBe(true);
-    // Every page was asked once: no cursor twice.
-    expect(new Set(pages.map((p) => p.url.searchParams.get('cursor'))).size).toBe(pages.length);
-    const count = await page.evaluate(() => (document.querySelector('hermes-app') as any).sessions.rows.length);
-    expect(count).toBe(SESSIONS);
+      const scrolls = await scrollToEnd(page, idOf(SESSIONS - 1));
+      expect(scrolls).toBeGreaterThan(50);
+      const last = await rowIds(page);
+      expect(last.at(-1)).toBe(idOf(SESSIONS - 1));
+      const pages = lists.slice(1);
+      expect(pages.every((p) => p.url.searchParams.get('cursor') && p.status === 200)).toBe(true);
+      // Every page was asked once: no cursor twice.
+      expect(new Set(pages.map((p) => p.url.searchParams.get('cursor'))).size).toBe(pages.length);
+      const count = await page.evaluate(() => (document.querySelector('hermes-app') as any).sessions.rows.length);
+      expect(count).toBe(SESSIONS);
 
-    // A reload paints the rows IndexedDB kept and revalidates them: unchanged, so a 304.
-    lists.length = 0;
-    // Once IndexedDB holds every row (writes land in 100 ms batches):
-    await expect
-      .poll(() =>
-        page.evaluate(
-          () =>
-            new Promise<number>((resolve) => {
-              const open = indexedDB.open('hermes');
-              open.onsuccess = () => {
-                const get = open.result.transaction('kv').objectStore('kv').get('hermes:rows');
-                get.onsuccess = () => resolve((get.result as unknown[] | undefined)?.length ?? 0);
-                get.onerror = () => resolve(0);
-              };
-              open.onerror = () => resolve(0);
-            }),
-        ),
-      )
-      .toBe(SESSIONS);
-    await page.reload();
-    await page.locator(hooks.sessionRow).first().waitFor();
-    await expect.poll(() => lists.length).toBeGreaterThan(0);
-    expect(lists[0]!.status).toBe(304);
-    expect(lists[0]!.ifNoneMatch).toMatch(/^W\/"/);
-    // The stored tag was sent at once (from localStorage), before IndexedDB had been read.
-    expect(lists[0]!.url.searchParams.get('limit')).toBe('100');
-    expect(await page.evaluate(() => (document.querySelector('hermes-app') as any).sessions.rows.length)).toBe(SESSIONS);
+      // A reload paints the rows IndexedDB kept and revalidates them: unchanged, so a 304.
+      lists.length = 0;
+      // Once IndexedDB holds every row (writes land in 100 ms batches):
+      await expect
+        .poll(() =>
+          page.evaluate(
+            () =>
+              new Promise<number>((resolve) => {
+                const open = indexedDB.open('hermes');
+                open.onsuccess = () => {
+                  const get = open.result.transaction('kv').objectStore('kv').get('hermes:rows');
+                  get.onsuccess = () => resolve((get.result as unknown[] | undefined)?.length ?? 0);
+                  get.onerror = () => resolve(0);
+                };
+                open.onerror = () => resolve(0);
+              }),
+          ),
+        )
+        .toBe(SESSIONS);
+      await page.reload();
+      await page.locator(hooks.sessionRow).first().waitFor();
+      await expect.poll(() => lists.length).toBeGreaterThan(0);
+      expect(lists[0]!.status).toBe(304);
+      expect(lists[0]!.ifNoneMatch).toMatch(/^W\/"/);
+      // The stored tag was sent at once (from localStorage), before IndexedDB had been read.
+      expect(lists[0]!.url.searchParams.get('limit')).toBe('100');
+      expect(await page.evaluate(() => (document.querySelector('hermes-app') as any).sessions.rows.length)).toBe(SESSIONS);
     } finally {
       await context.close();
     }

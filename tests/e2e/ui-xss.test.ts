@@ -21,7 +21,10 @@ describe('web app: hostile strings never run script', () => {
     await writeFile(join(ui.workspace, 'page.html'), `<h1>hi</h1>${payload(2)}`);
     const session = (await ui.api('/api/session/new', {})).session;
     await ui.api('/api/session/rename', { session_id: session.session_id, title: payload(3) });
-    ui.model.enqueue([{ toolCall: { id: 'r', name: 'read_file', args: { path: 'page.html' } } }], [{ text: `Here it is: ${payload(4)} [x](javascript:window.__xss=5)` }]);
+    ui.model.enqueue(
+      [{ toolCall: { id: 'r', name: 'read_file', args: { path: 'page.html' } } }],
+      [{ text: `Here it is: ${payload(4)} [x](javascript:window.__xss=5)` }],
+    );
 
     const { page } = await ui.open(`/session/${session.session_id}`);
     await page.locator(hooks.composer).fill(payload(6));
@@ -32,7 +35,12 @@ describe('web app: hostile strings never run script', () => {
     // The tool card shows the file's markup as text.
     await page.locator(hooks.activity).locator('summary, button').first().click();
     await expect.poll(() => page.locator(hooks.toolCard).count()).toBe(1);
-    await page.locator(hooks.toolCard).locator('summary, button').first().click().catch(() => {});
+    await page
+      .locator(hooks.toolCard)
+      .locator('summary, button')
+      .first()
+      .click()
+      .catch(() => {});
     await expect.poll(async () => (await deepText(page.locator(hooks.toolCard)))?.includes('window.__xss=2')).toBe(true);
     // The title, in the sidebar (the scripted model may have retitled it: rename again now).
     await ui.api('/api/session/rename', { session_id: session.session_id, title: payload(3) });

@@ -61,14 +61,29 @@ describe('GET /api/agent, /api/models and onboarding with the gateway backend', 
 
   it('the builtin agent describes itself too', async () => {
     t = await makeTestApp();
-    expect((await t.call('GET', '/api/agent')).body).toMatchObject({ kind: 'builtin', path: 'builtin', reachable: true, features: { clarify: true, approvals: true } });
+    expect((await t.call('GET', '/api/agent')).body).toMatchObject({
+      kind: 'builtin',
+      path: 'builtin',
+      reachable: true,
+      features: { clarify: true, approvals: true },
+    });
   });
 
   it('GET /api/models lists what the gateway offers; its advertised model is the default', async () => {
     h = await makeGatewayApp({ gateway: { models: ['hermes-agent', 'other'] } });
     const r = await h.call('GET', '/api/models');
     expect(r.body).toMatchObject({ active_provider: 'hermes', default_model: 'hermes-agent', stale: false });
-    expect(r.body.groups).toEqual([{ provider: 'hermes', label: 'Hermes Agent', models: [{ id: 'hermes-agent', label: 'hermes-agent' }, { id: 'other', label: 'other' }], source: 'live' }]);
+    expect(r.body.groups).toEqual([
+      {
+        provider: 'hermes',
+        label: 'Hermes Agent',
+        models: [
+          { id: 'hermes-agent', label: 'hermes-agent' },
+          { id: 'other', label: 'other' },
+        ],
+        source: 'live',
+      },
+    ]);
     expect(r.body.models.map((m: any) => m.id)).toEqual(['hermes-agent', 'other']);
   });
 
@@ -95,14 +110,38 @@ describe('GET /api/agent, /api/models and onboarding with the gateway backend', 
 
 describe('gateway pieces', () => {
   it('reads capabilities: runs, approvals, sessions, and the fallback for old servers', () => {
-    const full = profileFrom({ model: 'hermes-agent', platform: 'hermes-agent', features: { run_submission: true, run_events_sse: true, run_approval_response: true, approval_events: true, run_stop: true, session_continuity_header: 'X-Hermes-Session-Id' } });
+    const full = profileFrom({
+      model: 'hermes-agent',
+      platform: 'hermes-agent',
+      features: {
+        run_submission: true,
+        run_events_sse: true,
+        run_approval_response: true,
+        approval_events: true,
+        run_stop: true,
+        session_continuity_header: 'X-Hermes-Session-Id',
+      },
+    });
     expect(full).toMatchObject({ path: 'runs', approvals: true, stop: true, sessions: false, model: 'hermes-agent', advertised: true });
-    expect(profileFrom({ features: { run_submission: true, run_events_sse: true, session_messages: true } })).toMatchObject({ path: 'runs', approvals: false, sessions: true });
-    expect(profileFrom({ features: { run_submission: true, run_events_sse: true }, endpoints: { session_list: { path: '/api/sessions' } } }).sessions).toBe(true);
+    expect(profileFrom({ features: { run_submission: true, run_events_sse: true, session_messages: true } })).toMatchObject({
+      path: 'runs',
+      approvals: false,
+      sessions: true,
+    });
+    expect(profileFrom({ features: { run_submission: true, run_events_sse: true }, endpoints: { session_list: { path: '/api/sessions' } } }).sessions).toBe(
+      true,
+    );
     expect(profileFrom({ features: { run_submission: true } })).toMatchObject({ path: 'chat_completions' });
-    expect(profileFrom(null, { platform: 'hermes-agent', version: '0.9' })).toMatchObject({ path: 'chat_completions', advertised: false, version: '0.9', approvals: false });
+    expect(profileFrom(null, { platform: 'hermes-agent', version: '0.9' })).toMatchObject({
+      path: 'chat_completions',
+      advertised: false,
+      version: '0.9',
+      approvals: false,
+    });
     expect(profileFrom({ features: { chat_completions: false } }).path).toBeNull();
-    expect(limitationsOf(profileFrom({ features: { run_submission: true, run_events_sse: true } })).join(' ')).toMatch(/does not relay approvals.*cannot stop a run early/);
+    expect(limitationsOf(profileFrom({ features: { run_submission: true, run_events_sse: true } })).join(' ')).toMatch(
+      /does not relay approvals.*cannot stop a run early/,
+    );
   });
 
   it('withSilenceLimit passes bytes through and errors after a silence, unless paused', async () => {

@@ -8,12 +8,22 @@ describe('gateway runtime: the chat-completions fallback', () => {
 
   it('is chosen when the runs API is not advertised, and streams text, reasoning and tool progress', async () => {
     h = await makeGatewayApp({ gateway: { runs: false, apiKey: 'k-123456' } });
-    h.gw.enqueue({ steps: [{ reasoning: 'hmm' }, { delta: 'Checking. ' }, { tool: 'terminal', preview: 'ls' }, { delta: 'Two files.' }, { done: { usage: { input_tokens: 40, output_tokens: 9 } } }] });
+    h.gw.enqueue({
+      steps: [
+        { reasoning: 'hmm' },
+        { delta: 'Checking. ' },
+        { tool: 'terminal', preview: 'ls' },
+        { delta: 'Two files.' },
+        { done: { usage: { input_tokens: 40, output_tokens: 9 } } },
+      ],
+    });
     const { sessionId, frames, session } = await h.turn('what is here?');
     expect(h.gw.runBodies).toHaveLength(0);
     expect(text(frames)).toBe('Checking. Two files.');
     expect(events(frames, 'reasoning')).toEqual([{ text: 'hmm' }]);
-    expect(events(frames, 'tool')).toEqual([{ name: 'terminal', preview: 'terminal ls', args: { command: 'ls' }, tool_call_id: 'call_1', event_type: 'tool.started' }]);
+    expect(events(frames, 'tool')).toEqual([
+      { name: 'terminal', preview: 'terminal ls', args: { command: 'ls' }, tool_call_id: 'call_1', event_type: 'tool.started' },
+    ]);
     expect(events(frames, 'tool_complete')[0]).toMatchObject({ tool_call_id: 'call_1', is_error: false, event_type: 'tool.completed' });
     expect(session.messages.slice(1).map((m: any) => m.role)).toEqual(['assistant', 'tool', 'assistant']);
     expect(session.messages.at(-1).content).toBe('Two files.');
@@ -25,7 +35,11 @@ describe('gateway runtime: the chat-completions fallback', () => {
 
   it('continues with the X-Hermes-Session-Id Hermes answered, re-read from every response', async () => {
     h = await makeGatewayApp({ gateway: { runs: false } });
-    h.gw.enqueue({ steps: [{ delta: 'one' }], sessionId: 'api-00000000000000a1' }, { steps: [{ delta: 'two' }], sessionId: 'api-00000000000000b2' }, { steps: [{ delta: 'three' }] });
+    h.gw.enqueue(
+      { steps: [{ delta: 'one' }], sessionId: 'api-00000000000000a1' },
+      { steps: [{ delta: 'two' }], sessionId: 'api-00000000000000b2' },
+      { steps: [{ delta: 'three' }] },
+    );
     const { sessionId } = await h.turn('first');
     await h.turn('second', { sessionId });
     await h.turn('third', { sessionId });
@@ -54,9 +68,12 @@ describe('gateway runtime: the chat-completions fallback', () => {
     expect(h.gw.chats[2]!.body.messages).toHaveLength(3);
   });
 
-  it('adds only the growth of Hermes\' running session totals to the session', async () => {
+  it("adds only the growth of Hermes' running session totals to the session", async () => {
     h = await makeGatewayApp({ gateway: { runs: false } });
-    h.gw.enqueue({ steps: [{ delta: 'a' }, { done: { usage: { input_tokens: 100, output_tokens: 10 } } }] }, { steps: [{ delta: 'b' }, { done: { usage: { input_tokens: 250, output_tokens: 25 } } }] });
+    h.gw.enqueue(
+      { steps: [{ delta: 'a' }, { done: { usage: { input_tokens: 100, output_tokens: 10 } } }] },
+      { steps: [{ delta: 'b' }, { done: { usage: { input_tokens: 250, output_tokens: 25 } } }] },
+    );
     const { sessionId } = await h.turn('x');
     const second = await h.turn('y', { sessionId });
     expect(events(second.frames, 'done')[0].usage).toMatchObject({ input_tokens: 150, output_tokens: 15 });

@@ -54,7 +54,12 @@ describe('gateway runtime: failures', () => {
 
   it('429 max_concurrent_runs: says Hermes is busy and which setting limits it', async () => {
     h = await makeGatewayApp();
-    h.gw.enqueue({ steps: [], status: 429, body: { error: { message: 'Too many concurrent runs (max_concurrent_runs=1)', type: 'rate_limit_exceeded', code: 'rate_limit_exceeded' } }, headers: { 'Retry-After': '5' } });
+    h.gw.enqueue({
+      steps: [],
+      status: 429,
+      body: { error: { message: 'Too many concurrent runs (max_concurrent_runs=1)', type: 'rate_limit_exceeded', code: 'rate_limit_exceeded' } },
+      headers: { 'Retry-After': '5' },
+    });
     const { error } = await failed();
     expect(error.type).toBe('rate_limit');
     expect(error.hint).toMatch(/max_concurrent_runs/);
@@ -116,7 +121,14 @@ describe('gateway runtime: failures', () => {
 
   it('progress events it does not know (newer Hermes) are skipped, not fatal', async () => {
     h = await makeGatewayApp();
-    h.gw.enqueue({ steps: [{ event: { event: 'subagent.start', goal: 'x' } }, { event: { event: 'run.steered' } }, { event: { event: 'brand.new.thing' } }, { delta: 'fine' }] });
+    h.gw.enqueue({
+      steps: [
+        { event: { event: 'subagent.start', goal: 'x' } },
+        { event: { event: 'run.steered' } },
+        { event: { event: 'brand.new.thing' } },
+        { delta: 'fine' },
+      ],
+    });
     const { frames } = await h.turn('go');
     expect(text(frames)).toBe('fine');
     expect(names(frames).at(-1)).toBe('stream_end');
@@ -140,7 +152,7 @@ describe('gateway runtime: failures', () => {
     expect(eventRequests.map((r) => r.headers['last-event-id'])).toEqual([undefined, '1']);
   });
 
-  it('a dropped event stream without ids is resumed too, and the stored answer is Hermes\' final output', async () => {
+  it("a dropped event stream without ids is resumed too, and the stored answer is Hermes' final output", async () => {
     h = await makeGatewayApp();
     h.gw.enqueue({ steps: [{ delta: 'Hel' }, { end: true }, { delta: 'lo' }, { done: { output: 'Hello!' } }] });
     const { frames, session } = await h.turn('hi');

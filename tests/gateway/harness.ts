@@ -9,7 +9,10 @@ export interface GatewayHarness extends TestApp {
   start(sessionId: string, message: string, extra?: Record<string, unknown>): Promise<{ status: number; body: any }>;
   stream(streamId: string, options?: { until?: (f: Frame) => boolean; onFrame?: (f: Frame) => void | Promise<void>; timeoutMs?: number }): Promise<Frame[]>;
   /** Starts a turn in a new (or the given) session and reads its stream to the end. */
-  turn(message: string, options?: { sessionId?: string; onFrame?: (f: Frame) => void | Promise<void>; extra?: Record<string, unknown> }): Promise<{ sessionId: string; frames: Frame[]; session: any }>;
+  turn(
+    message: string,
+    options?: { sessionId?: string; onFrame?: (f: Frame) => void | Promise<void>; extra?: Record<string, unknown> },
+  ): Promise<{ sessionId: string; frames: Frame[]; session: any }>;
 }
 
 /**
@@ -65,4 +68,7 @@ export async function makeGatewayApp(
 
 export const events = (frames: Frame[], name: string) => frames.filter((f) => f.event === name).map((f) => f.data);
 export const names = (frames: Frame[]) => frames.map((f) => f.event);
-export const text = (frames: Frame[]) => events(frames, 'token').map((d) => d.text).join('');
+export const text = (frames: Frame[]) =>
+  events(frames, 'token')
+    .map((d) => d.text)
+    .join('');

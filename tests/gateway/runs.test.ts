@@ -84,7 +84,13 @@ describe('gateway runtime: the runs API', () => {
 
   it('asks through the approval card path: pending in the hub, answered once, relayed to Hermes', async () => {
     h = await makeGatewayApp();
-    h.gw.enqueue({ steps: [{ approval: { command: 'rm -rf build/', description: 'recursive delete', pattern_key: 'recursive_delete' } }, { tool: 'terminal', preview: 'rm -rf build/' }, { delta: 'Removed.' }] });
+    h.gw.enqueue({
+      steps: [
+        { approval: { command: 'rm -rf build/', description: 'recursive delete', pattern_key: 'recursive_delete' } },
+        { tool: 'terminal', preview: 'rm -rf build/' },
+        { delta: 'Removed.' },
+      ],
+    });
     const sessionId = await h.newSession();
     const started = await h.start(sessionId, 'clean up');
     let pending: any = null;
@@ -97,7 +103,15 @@ describe('gateway runtime: the runs API', () => {
       },
     });
     const approval = events(frames, 'approval')[0];
-    expect(approval).toMatchObject({ command: 'rm -rf build/', description: 'recursive delete', pattern_key: 'recursive_delete', pattern_keys: ['recursive_delete'], session_id: sessionId, choices: ['once', 'session', 'always', 'deny'], pending_count: 1 });
+    expect(approval).toMatchObject({
+      command: 'rm -rf build/',
+      description: 'recursive delete',
+      pattern_key: 'recursive_delete',
+      pattern_keys: ['recursive_delete'],
+      session_id: sessionId,
+      choices: ['once', 'session', 'always', 'deny'],
+      pending_count: 1,
+    });
     expect(pending.pending).toMatchObject({ command: 'rm -rf build/', approval_id: approval.approval_id });
     expect(h.gw.approvals).toEqual([{ run_id: approval.gateway_run_id, body: { choice: 'once' } }]);
     expect(text(frames)).toBe('Removed.');

@@ -36,7 +36,7 @@ describe("Hermes' own sessions (state.db)", () => {
     expect(r.body.sessions[1].updated_at).toBeGreaterThan(r.body.sessions[1].created_at);
   });
 
-  it('opens one read-only, in this project\'s message shape (tool calls and results paired, no system prompt)', async () => {
+  it("opens one read-only, in this project's message shape (tool calls and results paired, no system prompt)", async () => {
     t = await app();
     writeStateDb(join(t.hermesHome, 'state.db'), sampleSessions());
     await t.call('POST', '/api/settings', { show_cli_sessions: true });
@@ -45,7 +45,10 @@ describe("Hermes' own sessions (state.db)", () => {
     const s = r.body.session;
     expect(s).toMatchObject({ session_id: '20260727_135519_a55c71', source: 'cli', read_only: true, _messages_truncated: false });
     expect(s.messages.map((m: any) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
-    expect(s.messages[1]).toMatchObject({ reasoning: 'Read first.', tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'read_file', arguments: '{"path":"scripts/build.sh"}' } }] });
+    expect(s.messages[1]).toMatchObject({
+      reasoning: 'Read first.',
+      tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'read_file', arguments: '{"path":"scripts/build.sh"}' } }],
+    });
     expect(s.messages[2]).toMatchObject({ role: 'tool', tool_call_id: 'call_1', name: 'read_file' });
     // Hidden sources and unknown ids are not found; nothing of ours is reachable as theirs.
     expect((await t.call('GET', '/api/agent/session?session_id=20260727_150000_c22222')).status).toBe(404);

@@ -61,7 +61,13 @@ export interface UiHarness {
 }
 
 /** The real server (built, as `npm start` runs it), a scripted model, and Chromium. */
-export async function startUi(options: { prepare?: (stateDir: string) => Promise<void>; env?: Record<string, string>; /** A fresh install: no config.yaml (the first-run wizard shows). */ noConfig?: boolean } = {}): Promise<UiHarness> {
+export async function startUi(
+  options: {
+    prepare?: (stateDir: string) => Promise<void>;
+    env?: Record<string, string> /** A fresh install: no config.yaml (the first-run wizard shows). */;
+    noConfig?: boolean;
+  } = {},
+): Promise<UiHarness> {
   const home = await mkdtemp(join(tmpdir(), 'hermes-ui-'));
   const hermes = join(home, '.hermes');
   const stateDir = join(hermes, 'webui');
@@ -95,20 +101,29 @@ export async function startUi(options: { prepare?: (stateDir: string) => Promise
     stateDir,
     workspace: join(stateDir, 'workspace'),
     async open(path = '/', o = {}) {
-      const context = await browser.newContext({ viewport: o.viewport ?? { width: 1280, height: 800 }, isMobile: o.isMobile ?? false, hasTouch: o.isMobile ?? false });
+      const context = await browser.newContext({
+        viewport: o.viewport ?? { width: 1280, height: 800 },
+        isMobile: o.isMobile ?? false,
+        hasTouch: o.isMobile ?? false,
+      });
       contexts.push(context);
       const page = await context.newPage();
       page.on('pageerror', (err) => console.error('[pageerror]', err.message));
       // Every Content-Security-Policy violation the page meets, for tests to assert none.
       await page.addInitScript(() => {
         (window as any).__cspViolations = [];
-        document.addEventListener('securitypolicyviolation', (e) => (window as any).__cspViolations.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber} ${e.sample}`));
+        document.addEventListener('securitypolicyviolation', (e) =>
+          (window as any).__cspViolations.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber} ${e.sample}`),
+        );
       });
       await page.goto(server.url + path);
       return { context, page };
     },
     async api(path, body) {
-      const res = await fetch(server.url + path, body === undefined ? {} : { method: 'POST', body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } });
+      const res = await fetch(
+        server.url + path,
+        body === undefined ? {} : { method: 'POST', body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } },
+      );
       return res.json();
     },
     async screenshot(page, name) {

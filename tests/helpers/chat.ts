@@ -14,13 +14,18 @@ export interface ChatHarness extends TestApp {
   /** Starts a turn; returns the start response body. */
   start(sessionId: string, message: string, extra?: Record<string, unknown>): Promise<{ status: number; body: any }>;
   /** Opens the stream of a turn (optionally resuming) and reads it to the end. */
-  stream(streamId: string, options?: { lastEventId?: string; afterSeq?: number; until?: (f: Frame) => boolean; onFrame?: (f: Frame) => void | Promise<void> }): Promise<Frame[]>;
+  stream(
+    streamId: string,
+    options?: { lastEventId?: string; afterSeq?: number; until?: (f: Frame) => boolean; onFrame?: (f: Frame) => void | Promise<void> },
+  ): Promise<Frame[]>;
   /** Turn requests the model received (title requests left out). */
   turnRequests(): any[];
 }
 
 /** An app whose agent talks to a scripted OpenAI-compatible server; titles are answered automatically. */
-export async function makeChatApp(options: { storage?: 'memory' | 'fs'; extraYaml?: string; clarifyTimeoutMs?: number; keepFinishedMs?: number; backoff?: Partial<BackoffPolicy> } = {}): Promise<ChatHarness> {
+export async function makeChatApp(
+  options: { storage?: 'memory' | 'fs'; extraYaml?: string; clarifyTimeoutMs?: number; keepFinishedMs?: number; backoff?: Partial<BackoffPolicy> } = {},
+): Promise<ChatHarness> {
   const model = await startScriptedOpenAI();
   // Title requests are answered aside, so they never take a turn's queued script.
   model.setRouter((req) => (isTitleRequest(req) ? [{ text: TITLE }] : undefined));
@@ -39,7 +44,10 @@ export async function makeChatApp(options: { storage?: 'memory' | 'fs'; extraYam
       const r = await t.call('POST', '/api/chat/start', { session_id: sessionId, message, ...extra });
       return { status: r.status, body: r.body };
     },
-    async stream(streamId: string, o: { lastEventId?: string; afterSeq?: number; until?: (f: Frame) => boolean; onFrame?: (f: Frame) => void | Promise<void> } = {}) {
+    async stream(
+      streamId: string,
+      o: { lastEventId?: string; afterSeq?: number; until?: (f: Frame) => boolean; onFrame?: (f: Frame) => void | Promise<void> } = {},
+    ) {
       const q = o.afterSeq !== undefined ? `&after_seq=${o.afterSeq}` : '';
       const res = await t.app.request(`/api/chat/stream?stream_id=${streamId}${q}`, { headers: o.lastEventId ? { 'Last-Event-ID': o.lastEventId } : {} });
       if (res.status !== 200) throw new Error(`stream ${res.status}: ${await res.text()}`);

@@ -10,7 +10,16 @@ export const DB = 'postgres://u:p@h/db';
 export const SHORT_KEY = 'sk-Ab3dEf5hIj7lMn9pQr1tUv3xYz5bCd7fGh9jKl1nOp3r';
 
 /** Pieces of each secret that must not appear anywhere in a redacted body. */
-export const SECRET_PIECES = [SHORT_KEY.slice(3, 15), KEY.slice(8, 20), KEY.slice(-12), JWT.slice(40, 60), JWT.slice(-12), PEM_BODY.slice(0, 16), PEM_BODY.slice(-16), 'u:p@h'];
+export const SECRET_PIECES = [
+  SHORT_KEY.slice(3, 15),
+  KEY.slice(8, 20),
+  KEY.slice(-12),
+  JWT.slice(40, 60),
+  JWT.slice(-12),
+  PEM_BODY.slice(0, 16),
+  PEM_BODY.slice(-16),
+  'u:p@h',
+];
 
 /** The pieces of a secret found in `text` (an empty list when it is clean). */
 export function leaked(text: string): string[] {

@@ -28,7 +28,10 @@ export function parseFrames(text: string): Frame[] {
  * Reads an SSE response until the server closes it (or `until` says stop, or the timeout),
  * returning every frame. `onFrame` sees each frame as it arrives.
  */
-export async function readStream(res: Response, options: { timeoutMs?: number; until?: (f: Frame) => boolean; onFrame?: (f: Frame) => void | Promise<void> } = {}): Promise<Frame[]> {
+export async function readStream(
+  res: Response,
+  options: { timeoutMs?: number; until?: (f: Frame) => boolean; onFrame?: (f: Frame) => void | Promise<void> } = {},
+): Promise<Frame[]> {
   const reader = res.body!.getReader();
   const decoder = new TextDecoder();
   const frames: Frame[] = [];

@@ -36,7 +36,22 @@ export async function startWorker(vars: Record<string, string>, options: { timeo
   const port = options.port ?? (await freePort());
   const inspector = await freePort();
   const persist = options.persist ?? (await mkdtemp(join(tmpdir(), 'hermes-workerd-')));
-  const args = [join(root, 'node_modules', 'wrangler', 'bin', 'wrangler.js'), 'dev', '--local', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspector), '--persist-to', persist, '--log-level', 'warn', '--show-interactive-dev-session=false'];
+  const args = [
+    join(root, 'node_modules', 'wrangler', 'bin', 'wrangler.js'),
+    'dev',
+    '--local',
+    '--ip',
+    '127.0.0.1',
+    '--port',
+    String(port),
+    '--inspector-port',
+    String(inspector),
+    '--persist-to',
+    persist,
+    '--log-level',
+    'warn',
+    '--show-interactive-dev-session=false',
+  ];
   for (const [k, v] of Object.entries(vars)) args.push('--var', `${k}:${v}`);
   const child = spawn(process.execPath, args, {
     cwd: root,
@@ -67,7 +82,10 @@ export async function startWorker(vars: Record<string, string>, options: { timeo
       if (!options.persist) await rm(persist, { recursive: true, force: true });
       throw new Error(`${failure}:\n${out}`);
     }
-    const ok = await fetch(url + '/health').then((r) => r.ok, () => false);
+    const ok = await fetch(url + '/health').then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
     await new Promise((r) => setTimeout(r, 250));
   }

@@ -18,7 +18,12 @@ async function startHanging(): Promise<{ url: string; hits: () => number; close(
 }
 
 function memoryCache(): CatalogCache & { value: unknown; writes: number } {
-  const c = { value: null as unknown, writes: 0, read: async () => c.value, write: async (v: unknown) => void ((c.value = JSON.parse(JSON.stringify(v))), c.writes++) };
+  const c = {
+    value: null as unknown,
+    writes: 0,
+    read: async () => c.value,
+    write: async (v: unknown) => void ((c.value = JSON.parse(JSON.stringify(v))), c.writes++),
+  };
   return c;
 }
 
@@ -52,7 +57,12 @@ describe('model catalog under a time budget', () => {
     // (a behavioural bound with wide slack; the speed itself is measured in bench/).
     expect(elapsed).toBeLessThan(3000);
     const [active, lab] = result.groups;
-    expect(active).toMatchObject({ provider: 'custom', source: 'config', models: [{ id: 'chosen-model', label: 'chosen-model' }], error: 'Still asking this provider for its models' });
+    expect(active).toMatchObject({
+      provider: 'custom',
+      source: 'config',
+      models: [{ id: 'chosen-model', label: 'chosen-model' }],
+      error: 'Still asking this provider for its models',
+    });
     expect(lab).toMatchObject({ provider: 'custom:lab', source: 'live' });
     expect(lab!.models.map((m) => m.id)).toEqual(['custom:lab:pinned', 'custom:lab:live-a', 'custom:lab:live-b']);
     expect(lab!.models.find((m) => m.id === 'custom:lab:live-b')?.context_length).toBe(32768);
@@ -88,7 +98,11 @@ describe('model catalog under a time budget', () => {
   it('probes each endpoint once per rebuild, however many callers ask at once', async () => {
     const catalog = new ModelCatalogService({ cache: memoryCache(), now: () => Date.now() / 1000, budgetMs: 2000 });
     const before = live.modelListRequests();
-    const config = parseAgentConfig({ configYaml: `model:\n  provider: custom\n  default: m\n  base_url: ${live.url}\ncustom_providers:\n  - name: same\n    base_url: ${live.url}\n`, dotenv: null, env: {} });
+    const config = parseAgentConfig({
+      configYaml: `model:\n  provider: custom\n  default: m\n  base_url: ${live.url}\ncustom_providers:\n  - name: same\n    base_url: ${live.url}\n`,
+      dotenv: null,
+      env: {},
+    });
     await Promise.all(Array.from({ length: 5 }, () => catalog.get(config)));
     // Two targets on one URL with the same key: one probe, shared.
     expect(live.modelListRequests() - before).toBe(1);
@@ -102,12 +116,20 @@ describe('model catalog under a time budget', () => {
   it('past the budget serves the last cached list, and the late answer lands for the next caller', async () => {
     let t = 1_800_000_000;
     const cache = memoryCache();
-    cache.value = { version: 1, endpoints: { [`openai ${live.url} nokey`]: { fetched_at: t - 10_000, models: [{ id: 'cached-model', label: 'cached-model' }] } } };
+    cache.value = {
+      version: 1,
+      endpoints: { [`openai ${live.url} nokey`]: { fetched_at: t - 10_000, models: [{ id: 'cached-model', label: 'cached-model' }] } },
+    };
     // A slow live endpoint: answers after 600 ms.
-    const slow = createServer((req, res) => setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: [{ id: 'fresh-model' }] })), 600));
+    const slow = createServer((_req, res) =>
+      setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: [{ id: 'fresh-model' }] })), 600),
+    );
     await new Promise<void>((r) => slow.listen(0, '127.0.0.1', r));
     const slowUrl = `http://127.0.0.1:${(slow.address() as AddressInfo).port}/v1`;
-    cache.value = { version: 1, endpoints: { [`openai ${slowUrl} nokey`]: { fetched_at: t - 10_000, models: [{ id: 'cached-model', label: 'cached-model' }] } } };
+    cache.value = {
+      version: 1,
+      endpoints: { [`openai ${slowUrl} nokey`]: { fetched_at: t - 10_000, models: [{ id: 'cached-model', label: 'cached-model' }] } },
+    };
     try {
       const catalog = new ModelCatalogService({ cache, now: () => t, budgetMs: 150 });
       const config = parseAgentConfig({ configYaml: `model:\n  provider: custom\n  default: m\n  base_url: ${slowUrl}\n`, dotenv: null, env: {} });
@@ -131,7 +153,11 @@ describe('model catalog under a time budget', () => {
     const closedUrl = closed.url;
     await closed.close();
     const catalog = new ModelCatalogService({ cache: memoryCache(), now: () => Date.now() / 1000, budgetMs: 2000 });
-    const config = parseAgentConfig({ configYaml: `model:\n  provider: openrouter\n  default: my/pick\n  base_url: ${closedUrl}\n`, dotenv: null, env: { OPENROUTER_API_KEY: 'sk-or-v1-x' } });
+    const config = parseAgentConfig({
+      configYaml: `model:\n  provider: openrouter\n  default: my/pick\n  base_url: ${closedUrl}\n`,
+      dotenv: null,
+      env: { OPENROUTER_API_KEY: 'sk-or-v1-x' },
+    });
     const result = await catalog.get(config);
     expect(result.active_provider).toBe('openrouter');
     expect(result.groups[0]!.source).toBe('config');

@@ -38,7 +38,9 @@ describe('config.yaml edits keep comments and unknown keys', () => {
     const next = applyModelChoice(null, { provider: 'custom', model: 'qwen3', baseUrl: 'http://127.0.0.1:8080/v1', apiKey: '${CUSTOM_API_KEY}' });
     expect(parse(next)).toEqual({ model: { provider: 'custom', default: 'qwen3', base_url: 'http://127.0.0.1:8080/v1', api_key: '${CUSTOM_API_KEY}' } });
     // A plain `model: name` line becomes a mapping.
-    expect(parse(applyModelChoice('model: gpt-4o\n', { provider: 'openai', model: 'gpt-5', baseUrl: null }))).toEqual({ model: { default: 'gpt-5', provider: 'openai' } });
+    expect(parse(applyModelChoice('model: gpt-4o\n', { provider: 'openai', model: 'gpt-5', baseUrl: null }))).toEqual({
+      model: { default: 'gpt-5', provider: 'openai' },
+    });
   });
 
   it('adds, replaces and removes custom providers by name without touching the others', () => {
@@ -48,7 +50,12 @@ describe('config.yaml edits keep comments and unknown keys', () => {
     expect(doc.custom_providers[1]).toEqual({ name: 'home', base_url: 'http://192.168.1.9:1234/v1', key_env: 'CUSTOM_HOME_API_KEY', models: { a: {}, b: {} } });
     next = upsertCustomProvider(next, { name: 'LAB', base_url: 'http://10.0.0.6:8000/v1' });
     doc = parse(next);
-    expect(doc.custom_providers[0]).toEqual({ name: 'lab', base_url: 'http://10.0.0.6:8000/v1', api_mode: 'chat_completions', models: { big: { context_length: 8192 } } });
+    expect(doc.custom_providers[0]).toEqual({
+      name: 'lab',
+      base_url: 'http://10.0.0.6:8000/v1',
+      api_mode: 'chat_completions',
+      models: { big: { context_length: 8192 } },
+    });
     next = removeCustomProvider(next, 'lab');
     expect(parse(next).custom_providers.map((p: any) => p.name)).toEqual(['home']);
     expect(next).toContain('# Hermes config — hand written');
@@ -95,9 +102,22 @@ describe('deployment variables over config.yaml', () => {
     const yaml = 'model:\n  default: from-file\n  provider: ollama\n  base_url: http://127.0.0.1:11434/v1\n  context_length: 32768\n';
     const plain = parseAgentConfig({ configYaml: yaml, dotenv: null, env: {} });
     expect(plain.model).toMatchObject({ default: 'from-file', provider: 'ollama', baseUrl: 'http://127.0.0.1:11434/v1', apiKey: null });
-    const env = { HERMES_WEBUI_DEFAULT_MODEL: 'from-env', HERMES_WEBUI_PROVIDER: 'custom', HERMES_WEBUI_BASE_URL: 'http://10.0.0.2:8000/v1', HERMES_WEBUI_API_KEY: 'k-123' };
-    expect(parseAgentConfig({ configYaml: yaml, dotenv: null, env }).model).toMatchObject({ default: 'from-env', provider: 'custom', baseUrl: 'http://10.0.0.2:8000/v1', apiKey: 'k-123', contextLength: 32768 });
+    const env = {
+      HERMES_WEBUI_DEFAULT_MODEL: 'from-env',
+      HERMES_WEBUI_PROVIDER: 'custom',
+      HERMES_WEBUI_BASE_URL: 'http://10.0.0.2:8000/v1',
+      HERMES_WEBUI_API_KEY: 'k-123',
+    };
+    expect(parseAgentConfig({ configYaml: yaml, dotenv: null, env }).model).toMatchObject({
+      default: 'from-env',
+      provider: 'custom',
+      baseUrl: 'http://10.0.0.2:8000/v1',
+      apiKey: 'k-123',
+      contextLength: 32768,
+    });
     // Without any config.yaml (Workers), the variables are the whole configuration; .env counts too.
-    expect(parseAgentConfig({ configYaml: null, dotenv: 'HERMES_WEBUI_DEFAULT_MODEL=m2\n', env: { HERMES_WEBUI_PROVIDER: 'openrouter' } }).model).toMatchObject({ default: 'm2', provider: 'openrouter' });
+    expect(parseAgentConfig({ configYaml: null, dotenv: 'HERMES_WEBUI_DEFAULT_MODEL=m2\n', env: { HERMES_WEBUI_PROVIDER: 'openrouter' } }).model).toMatchObject(
+      { default: 'm2', provider: 'openrouter' },
+    );
   });
 });

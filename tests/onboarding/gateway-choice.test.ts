@@ -53,7 +53,12 @@ describe('the gateway as a choice', () => {
 
     gw.enqueue({ steps: [{ delta: 'From your Hermes.' }, { done: {} }] });
     const frames = await turn('hi');
-    expect(frames.filter((f) => f.event === 'token').map((f) => f.data.text).join('')).toBe('From your Hermes.');
+    expect(
+      frames
+        .filter((f) => f.event === 'token')
+        .map((f) => f.data.text)
+        .join(''),
+    ).toBe('From your Hermes.');
     expect((await t.call('GET', '/api/agent')).body).toMatchObject({ kind: 'gateway', path: 'runs' });
   });
 
@@ -61,18 +66,33 @@ describe('the gateway as a choice', () => {
     t = await app(`model:\n  provider: custom\n  default: scripted-model\n  base_url: ${model.url}\n`, { HERMES_WEBUI_GATEWAY_API_KEY: 'gw-secret-123456' });
     model.setRouter((req) => (JSON.stringify(req.body).includes('title') ? [{ text: 'T' }] : undefined));
     model.enqueue([{ text: 'builtin here' }]);
-    expect((await turn('one')).filter((f) => f.event === 'token').map((f) => f.data.text).join('')).toBe('builtin here');
+    expect(
+      (await turn('one'))
+        .filter((f) => f.event === 'token')
+        .map((f) => f.data.text)
+        .join(''),
+    ).toBe('builtin here');
 
     const bad = await t.call('POST', '/api/settings', { chat_backend: 'gateway', gateway_base_url: 'ftp://x' });
     expect(bad.status).toBe(400);
     const on = await t.call('POST', '/api/settings', { chat_backend: 'gateway', gateway_base_url: gw.url });
     expect(on.body).toMatchObject({ chat_backend: 'gateway', gateway_base_url: gw.url, chat_backend_fixed: false });
     gw.enqueue({ steps: [{ delta: 'gateway here' }, { done: {} }] });
-    expect((await turn('two')).filter((f) => f.event === 'token').map((f) => f.data.text).join('')).toBe('gateway here');
+    expect(
+      (await turn('two'))
+        .filter((f) => f.event === 'token')
+        .map((f) => f.data.text)
+        .join(''),
+    ).toBe('gateway here');
 
     await t.call('POST', '/api/settings', { chat_backend: 'builtin' });
     model.enqueue([{ text: 'builtin again' }]);
-    expect((await turn('three')).filter((f) => f.event === 'token').map((f) => f.data.text).join('')).toBe('builtin again');
+    expect(
+      (await turn('three'))
+        .filter((f) => f.event === 'token')
+        .map((f) => f.data.text)
+        .join(''),
+    ).toBe('builtin again');
     // Choosing a model provider in the wizard also means the builtin agent answers.
     await t.call('POST', '/api/settings', { chat_backend: 'gateway' });
     const setup = await t.call('POST', '/api/onboarding/setup', { provider: 'custom', model: 'scripted-model', base_url: model.url });
@@ -105,10 +125,20 @@ describe('the gateway as a choice', () => {
     t = await app(undefined, { HERMES_WEBUI_CHAT_BACKEND: 'gateway', HERMES_WEBUI_GATEWAY_BASE_URL: gw.url, HERMES_WEBUI_GATEWAY_API_KEY: 'gw-secret-123456' });
     await t.deps.settings.write({ chat_backend: 'builtin', gateway_base_url: 'http://127.0.0.1:9' });
     expect((await t.call('GET', '/api/settings')).body).toMatchObject({ chat_backend: 'gateway', gateway_base_url: gw.url, chat_backend_fixed: true });
-    expect((await t.call('GET', '/api/onboarding/status')).body).toMatchObject({ backend: 'gateway', gateway_base_url: gw.url, backend_fixed: true, needed: false });
+    expect((await t.call('GET', '/api/onboarding/status')).body).toMatchObject({
+      backend: 'gateway',
+      gateway_base_url: gw.url,
+      backend_fixed: true,
+      needed: false,
+    });
     expect((await t.call('POST', '/api/settings', { gateway_base_url: 'http://127.0.0.1:8642' })).status).toBe(409);
     gw.enqueue({ steps: [{ delta: 'fixed gateway' }, { done: {} }] });
-    expect((await turn('hi')).filter((f) => f.event === 'token').map((f) => f.data.text).join('')).toBe('fixed gateway');
+    expect(
+      (await turn('hi'))
+        .filter((f) => f.event === 'token')
+        .map((f) => f.data.text)
+        .join(''),
+    ).toBe('fixed gateway');
   });
 
   it('HERMES_WEBUI_GATEWAY_BASE_URL alone fixes the address, not the choice', async () => {

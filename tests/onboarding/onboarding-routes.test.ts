@@ -45,7 +45,12 @@ describe('onboarding status', () => {
     });
     expect(s.body.config_path).toBe(join(t.hermesHome, 'config.yaml'));
     expect(s.body.providers.map((p: any) => [p.id, p.group])).toEqual([
-      ['openrouter', 'easy'], ['anthropic', 'easy'], ['openai', 'easy'], ['ollama', 'local'], ['lmstudio', 'local'], ['custom', 'local'],
+      ['openrouter', 'easy'],
+      ['anthropic', 'easy'],
+      ['openai', 'easy'],
+      ['ollama', 'local'],
+      ['lmstudio', 'local'],
+      ['custom', 'local'],
       // HERMES_WEBUI_CHAT_BACKEND unset: a Hermes Agent of one's own is a choice too.
       ['gateway', 'agent'],
     ]);
@@ -81,7 +86,14 @@ describe('onboarding probe', () => {
     t = await makeTestApp();
     const r = await t.call('POST', '/api/onboarding/probe', { provider: 'custom', base_url: model.url + '/' });
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ ok: true, base_url: model.url, models: [{ id: 'scripted-model', label: 'scripted-model' }, { id: 'scripted-model-large', label: 'scripted-model-large', context_length: 200000 }] });
+    expect(r.body).toEqual({
+      ok: true,
+      base_url: model.url,
+      models: [
+        { id: 'scripted-model', label: 'scripted-model' },
+        { id: 'scripted-model-large', label: 'scripted-model-large', context_length: 200000 },
+      ],
+    });
   });
 
   it('names each failure kind', async () => {
@@ -128,7 +140,13 @@ describe('onboarding setup', () => {
   it('writes config.yaml (comments kept) and .env (0600), then a chat works', async () => {
     t = await makeTestApp({ configYaml: '# my settings\nagent:\n  max_turns: 12 # keep this\n' });
     await writeFile(join(t.hermesHome, '.env'), 'OTHER=1\n');
-    const r = await t.call('POST', '/api/onboarding/setup', { provider: 'custom', model: 'scripted-model', base_url: model.url, api_key: 'local-secret-key-123', workspace: t.workspace });
+    const r = await t.call('POST', '/api/onboarding/setup', {
+      provider: 'custom',
+      model: 'scripted-model',
+      base_url: model.url,
+      api_key: 'local-secret-key-123',
+      workspace: t.workspace,
+    });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ needed: false, provider: { usable: true }, default_model: 'scripted-model' });
     const yaml = await readFile(join(t.hermesHome, 'config.yaml'), 'utf8');
@@ -146,13 +164,20 @@ describe('onboarding setup', () => {
     const start = await t.call('POST', '/api/chat/start', { session_id: sid, message: 'hi' });
     expect(start.status).toBe(200);
     await expect.poll(async () => (await t.call('GET', `/api/session?session_id=${sid}`)).body.session.messages.at(-1)?.content).toBe('Hello from the wizard');
-    expect(model.requests.at(-1)?.headers.authorization ?? model.requests.find((q) => q.headers.authorization)?.headers.authorization).toBe('Bearer local-secret-key-123');
+    expect(model.requests.at(-1)?.headers.authorization ?? model.requests.find((q) => q.headers.authorization)?.headers.authorization).toBe(
+      'Bearer local-secret-key-123',
+    );
     model.setRouter(null);
   });
 
   it('saves a hosted provider key in .env and sets an optional first password (signed in at once)', async () => {
     t = await makeTestApp();
-    const r = await t.call('POST', '/api/onboarding/setup', { provider: 'openrouter', model: 'anthropic/claude-sonnet-4.6', api_key: 'sk-or-v1-0123456789abcdef', password: 'a long password' });
+    const r = await t.call('POST', '/api/onboarding/setup', {
+      provider: 'openrouter',
+      model: 'anthropic/claude-sonnet-4.6',
+      api_key: 'sk-or-v1-0123456789abcdef',
+      password: 'a long password',
+    });
     expect(r.status).toBe(200);
     expect(r.body.password_enabled).toBe(true);
     const cookie = r.res.headers.get('Set-Cookie')!;
@@ -162,7 +187,12 @@ describe('onboarding setup', () => {
     expect((await t.call('GET', '/api/sessions')).status).toBe(401);
     expect((await t.call('GET', '/api/sessions', undefined, { Cookie: cookie.split(';')[0]! })).status).toBe(200);
     // A second setup cannot replace the password.
-    const again = await t.call('POST', '/api/onboarding/setup', { provider: 'openrouter', model: 'x', password: 'another password' }, { Cookie: cookie.split(';')[0]! });
+    const again = await t.call(
+      'POST',
+      '/api/onboarding/setup',
+      { provider: 'openrouter', model: 'x', password: 'another password' },
+      { Cookie: cookie.split(';')[0]! },
+    );
     expect(again.status).toBe(409);
   });
 
@@ -193,23 +223,38 @@ describe('providers', () => {
     await writeFile(join(t.hermesHome, '.env'), 'OPENROUTER_API_KEY=sk-or-v1-secretsecretsecret9876\n');
     let list = await t.call('GET', '/api/providers');
     expect(list.body.active_provider).toBe('openrouter');
-    expect(list.body.providers).toEqual([expect.objectContaining({ id: 'openrouter', kind: 'hosted', key_set: true, key_masked: 'sk-or-…9876', active: true })]);
+    expect(list.body.providers).toEqual([
+      expect.objectContaining({ id: 'openrouter', kind: 'hosted', key_set: true, key_masked: 'sk-or-…9876', active: true }),
+    ]);
     expect(JSON.stringify(list.body)).not.toContain('secretsecret');
 
     const saved = await t.call('POST', '/api/providers', { provider: 'anthropic', api_key: 'sk-ant-api03-abcdefghijklmnop' });
     expect(saved.body).toMatchObject({ ok: true, provider: { id: 'anthropic', key_set: true, key_masked: 'sk-ant…mnop', active: false } });
     expect(JSON.stringify(saved.body)).not.toContain('abcdefghij');
 
-    const custom = await t.call('POST', '/api/providers/self-hosted', { name: 'lab', base_url: model.url, api_key: 'lab-key-0123456789', models: ['scripted-model'] });
-    expect(custom.body).toMatchObject({ ok: true, provider: { id: 'custom:lab', kind: 'custom', key_env: 'CUSTOM_LAB_API_KEY', key_set: true, base_url: model.url } });
-    expect(await readFile(join(t.hermesHome, '.env'), 'utf8')).toBe('OPENROUTER_API_KEY=sk-or-v1-secretsecretsecret9876\nANTHROPIC_API_KEY=sk-ant-api03-abcdefghijklmnop\nCUSTOM_LAB_API_KEY=lab-key-0123456789\n');
+    const custom = await t.call('POST', '/api/providers/self-hosted', {
+      name: 'lab',
+      base_url: model.url,
+      api_key: 'lab-key-0123456789',
+      models: ['scripted-model'],
+    });
+    expect(custom.body).toMatchObject({
+      ok: true,
+      provider: { id: 'custom:lab', kind: 'custom', key_env: 'CUSTOM_LAB_API_KEY', key_set: true, base_url: model.url },
+    });
+    expect(await readFile(join(t.hermesHome, '.env'), 'utf8')).toBe(
+      'OPENROUTER_API_KEY=sk-or-v1-secretsecretsecret9876\nANTHROPIC_API_KEY=sk-ant-api03-abcdefghijklmnop\nCUSTOM_LAB_API_KEY=lab-key-0123456789\n',
+    );
     const yaml = await readFile(join(t.hermesHome, 'config.yaml'), 'utf8');
     expect(yaml).toContain('# keep me');
     expect(parse(yaml).custom_providers).toEqual([{ name: 'lab', base_url: model.url, key_env: 'CUSTOM_LAB_API_KEY', models: { 'scripted-model': {} } }]);
 
     // The catalog probes the endpoints; the list shows how that went.
     const catalog = await t.call('GET', '/api/models');
-    expect(catalog.body.groups.map((g: any) => [g.provider, g.source])).toEqual([['openrouter', 'live'], ['custom:lab', 'live']]);
+    expect(catalog.body.groups.map((g: any) => [g.provider, g.source])).toEqual([
+      ['openrouter', 'live'],
+      ['custom:lab', 'live'],
+    ]);
     list = await t.call('GET', '/api/providers');
     expect(list.body.providers.find((p: any) => p.id === 'custom:lab')).toMatchObject({ status: 'ok', models_count: 2 });
 

@@ -212,7 +212,14 @@ describe('run-event contract: the gateway runtime', () => {
   });
 
   it('chat completions: text, tool progress and the approval it cannot answer', async () => {
-    chat.gw.enqueue({ steps: [{ tool: 'terminal', preview: 'pwd', duration: 0.1 }, { approval: { command: 'rm -rf x' } }, { delta: 'Here.' }, { done: { usage: { input_tokens: 9, output_tokens: 1 } } }] });
+    chat.gw.enqueue({
+      steps: [
+        { tool: 'terminal', preview: 'pwd', duration: 0.1 },
+        { approval: { command: 'rm -rf x' } },
+        { delta: 'Here.' },
+        { done: { usage: { input_tokens: 9, output_tokens: 1 } } },
+      ],
+    });
     const frames = await turn(chat, 'chat completions');
     expect(frames.map((f) => f.event)).toEqual(expect.arrayContaining(['tool', 'tool_complete', 'warning', 'token', 'done', 'stream_end']));
   });

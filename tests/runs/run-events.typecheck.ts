@@ -8,7 +8,7 @@ import type { z } from 'zod';
 import { runEvent, type EmitEvent, type TurnOutput } from '../../src/agent/runtime.js';
 import type { Run } from '../../src/runs/run.js';
 import type { ToolContext } from '../../src/agent/tools/types.js';
-import { RUN_EVENT_SCHEMAS, type RunEventName, type RunEventPayloads } from '../../src/shared/run-events.js';
+import type { RUN_EVENT_SCHEMAS, RunEventName, RunEventPayloads } from '../../src/shared/run-events.js';
 
 declare const run: Run;
 declare const emit: EmitEvent;

@@ -110,7 +110,10 @@ describe('RunRegistry', () => {
     const reg = new RunRegistry({ journal: new MemoryRunJournal(), now });
     const early = reg.begin('s1', 'r1');
     const late = reg.begin('s2', 'r2');
-    late.emit('done', { session: { session_id: 's2', title: 'Untitled', created_at: 1, updated_at: 1, messages: [], message_count: 0 }, usage: { input_tokens: 0, output_tokens: 0, estimated_cost: null } } as never);
+    late.emit('done', {
+      session: { session_id: 's2', title: 'Untitled', created_at: 1, updated_at: 1, messages: [], message_count: 0 },
+      usage: { input_tokens: 0, output_tokens: 0, estimated_cost: null },
+    } as never);
     const w = recorder();
     early.watch(w, 0);
     reg.interrupt(early);
@@ -143,7 +146,13 @@ describe('InteractionHub', () => {
   beforeEach(() => {
     hub = new InteractionHub(now);
   });
-  const request = { command: 'rm -rf build', description: 'recursive delete', pattern_key: 'recursive_delete', pattern_keys: ['recursive_delete'], tool: 'terminal' };
+  const request = {
+    command: 'rm -rf build',
+    description: 'recursive delete',
+    pattern_key: 'recursive_delete',
+    pattern_keys: ['recursive_delete'],
+    tool: 'terminal',
+  };
 
   it('queues approvals per session in order and answers by id or head', async () => {
     const signal = new AbortController().signal;
@@ -237,12 +246,31 @@ describe('FsRunJournal', () => {
     w.append({ seq: 1, event: 'token', data: { text: 'hi' }, at: 1 });
     w.append({ seq: 2, event: 'stream_end', data: { session_id: 'abc123' }, at: 2 });
     await w.close();
-    const lines = (await readFile(join(dir, 'sessions', '_run_journal', 'abc123', 'stream1.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
-    expect(lines[0]).toEqual({ version: 1, event_id: 'stream1:1', seq: 1, run_id: 'stream1', session_id: 'abc123', event: 'token', created_at: 1, terminal: false, payload: { text: 'hi' } });
+    const lines = (await readFile(join(dir, 'sessions', '_run_journal', 'abc123', 'stream1.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines[0]).toEqual({
+      version: 1,
+      event_id: 'stream1:1',
+      seq: 1,
+      run_id: 'stream1',
+      session_id: 'abc123',
+      event: 'token',
+      created_at: 1,
+      terminal: false,
+      payload: { text: 'hi' },
+    });
     expect(lines[1].terminal).toBe(true);
     // Found by stream id alone, as after a restart.
     const read = await new FsRunJournal(dir).read('stream1');
-    expect(read).toEqual({ sessionId: 'abc123', events: [ { seq: 1, event: 'token', data: { text: 'hi' }, at: 1 }, { seq: 2, event: 'stream_end', data: { session_id: 'abc123' }, at: 2 } ] });
+    expect(read).toEqual({
+      sessionId: 'abc123',
+      events: [
+        { seq: 1, event: 'token', data: { text: 'hi' }, at: 1 },
+        { seq: 2, event: 'stream_end', data: { session_id: 'abc123' }, at: 2 },
+      ],
+    });
   });
 
   it('a line cut short by a crash is skipped, keeping what came before', async () => {
@@ -260,7 +288,11 @@ describe('FsRunJournal', () => {
     const file = join(dir, 'sessions', '_run_journal', 's1', 'r1.jsonl');
     const onDisk: number[][] = [];
     // What a kill -9 right after the send would leave: the file's lines at that moment.
-    const seqsOnDisk = () => readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l).seq as number);
+    const seqsOnDisk = () =>
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l).seq as number);
     run.emit('token', { text: 'unwatched' });
     run.watch({ send: () => void onDisk.push(seqsOnDisk()), close: () => {} }, 0);
     for (let i = 0; i < 5; i++) run.emit('token', { text: String(i) });
@@ -282,13 +314,19 @@ describe('FsRunJournal', () => {
     await torn.close();
     await appendFile(join(dir, 'sessions', '_run_journal', 't', 'torn.jsonl'), '{"seq": 2, "event": "tok');
     // The incumbent marks its closing lines with `terminal`.
-    await writeFile(join(dir, 'sessions', '_run_journal', 's', 'incumbent.jsonl'), JSON.stringify({ seq: 1, event: 'done', terminal: true, payload: {} }) + '\n');
+    await writeFile(
+      join(dir, 'sessions', '_run_journal', 's', 'incumbent.jsonl'),
+      JSON.stringify({ seq: 1, event: 'done', terminal: true, payload: {} }) + '\n',
+    );
     const list = async () => (await j.unclosed()).map((r) => `${r.sessionId}/${r.streamId}`).sort();
     expect(await list()).toEqual(['s/open', 't/torn']);
     const again = j.open('t', 'torn');
     again.append(storedRunEvent(2, 'apperror', { type: 'interrupted' }, 3));
     await again.close();
-    expect((await j.read('torn', 't'))!.events.map((e) => [e.seq, e.event])).toEqual([[1, 'token'], [2, 'apperror']]);
+    expect((await j.read('torn', 't'))!.events.map((e) => [e.seq, e.event])).toEqual([
+      [1, 'token'],
+      [2, 'apperror'],
+    ]);
     expect(await list()).toEqual(['s/open']);
   });
 

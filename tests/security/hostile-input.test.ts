@@ -78,7 +78,9 @@ beforeAll(async () => {
   await symlink(join(outside, 'secret.txt'), join(t.workspace, 'link-file'));
   await symlink('/etc', join(t.workspace, 'link-etc'));
   sessionId = await t.newSession();
-  routes = [...new Set(t.app.routes.filter((r) => r.path.startsWith('/api/') && r.method !== 'ALL').map((r) => `${r.method} ${r.path}`))].map((k) => k.split(' ') as [string, string]);
+  routes = [...new Set(t.app.routes.filter((r) => r.path.startsWith('/api/') && r.method !== 'ALL').map((r) => `${r.method} ${r.path}`))].map(
+    (k) => k.split(' ') as [string, string],
+  );
   outsideBefore = await tree(outside);
   rootBefore = (await readdir('/')).sort();
 });
@@ -93,16 +95,57 @@ afterAll(async () => {
 describe('hostile input, every endpoint', () => {
   it('covers a route table that includes every endpoint family', () => {
     const paths = routes.map(([, p]) => p);
-    for (const p of ['/api/session/new', '/api/file/save', '/api/upload', '/api/chat/start', '/api/settings', '/api/auth/login', '/api/embed/tokens']) expect(paths).toContain(p);
+    for (const p of ['/api/session/new', '/api/file/save', '/api/upload', '/api/chat/start', '/api/settings', '/api/auth/login', '/api/embed/tokens'])
+      expect(paths).toContain(p);
     expect(routes.length).toBeGreaterThan(50);
   });
 
   it('answers missing, malformed, wrong-typed and huge JSON bodies with 4xx JSON errors', async () => {
     const huge = JSON.stringify({ session_id: sessionId, title: 'x'.repeat(300 * 1024) });
     const deep = '['.repeat(5000) + ']'.repeat(5000);
-    const bodies: string[] = ['', '{', '{"a":', 'null', '[]', '"text"', '123', 'true', '{"session_id":', deep, '\u0000', '{"__proto__":{"polluted":1}}', '{"constructor":{"prototype":{"polluted":1}}}'];
+    const bodies: string[] = [
+      '',
+      '{',
+      '{"a":',
+      'null',
+      '[]',
+      '"text"',
+      '123',
+      'true',
+      '{"session_id":',
+      deep,
+      '\u0000',
+      '{"__proto__":{"polluted":1}}',
+      '{"constructor":{"prototype":{"polluted":1}}}',
+    ];
     const wrongTypes = [1, -1, 1e308, true, null, [], {}, ['a'], { $gt: '' }, 'x'.repeat(100_000), '../../etc/passwd', '\u0000', '<script>alert(1)</script>'];
-    const keys = ['session_id', 'title', 'path', 'name', 'new_name', 'content', 'message', 'model', 'workspace', 'project_id', 'stream_id', 'keep_count', 'pinned', 'archived', 'enabled', 'choice', 'response', 'color', 'origin', 'password', 'theme', 'paths', 'dest_dir', 'recursive', 'id'];
+    const keys = [
+      'session_id',
+      'title',
+      'path',
+      'name',
+      'new_name',
+      'content',
+      'message',
+      'model',
+      'workspace',
+      'project_id',
+      'stream_id',
+      'keep_count',
+      'pinned',
+      'archived',
+      'enabled',
+      'choice',
+      'response',
+      'color',
+      'origin',
+      'password',
+      'theme',
+      'paths',
+      'dest_dir',
+      'recursive',
+      'id',
+    ];
     for (const [method, path] of routes) {
       if (method !== 'POST' || path === '/api/upload') continue;
       await ensureSession();
@@ -125,8 +168,39 @@ describe('hostile input, every endpoint', () => {
   });
 
   it('answers missing and hostile query strings with 4xx JSON errors', async () => {
-    const values = ['', '../../etc/passwd', '..%2F..%2Fetc%2Fpasswd', '%00', 'a%00b', '%2e%2e%2f', '/etc/passwd', 'C:\\Windows', '<script>', 'x'.repeat(50_000), '-1', '1e999', 'NaN', '[]', '{}'];
-    const params = ['session_id', 'path', 'stream_id', 'q', 'msg_limit', 'msg_before', 'include_archived', 'format', 'after_seq', 'download', 'content', 'token', 'limit', 'offset'];
+    const values = [
+      '',
+      '../../etc/passwd',
+      '..%2F..%2Fetc%2Fpasswd',
+      '%00',
+      'a%00b',
+      '%2e%2e%2f',
+      '/etc/passwd',
+      'C:\\Windows',
+      '<script>',
+      'x'.repeat(50_000),
+      '-1',
+      '1e999',
+      'NaN',
+      '[]',
+      '{}',
+    ];
+    const params = [
+      'session_id',
+      'path',
+      'stream_id',
+      'q',
+      'msg_limit',
+      'msg_before',
+      'include_archived',
+      'format',
+      'after_seq',
+      'download',
+      'content',
+      'token',
+      'limit',
+      'offset',
+    ];
     for (const [method, path] of routes) {
       if (method !== 'GET') continue;
       await ensureSession();
@@ -280,7 +354,12 @@ describe('uploads', () => {
     const form = new Response(multipart(big, 'big.bin'));
     const stream = form.body!;
     cases++;
-    const res = await t.app.request(SELF + '/api/upload', { method: 'POST', body: stream, headers: { 'Content-Type': form.headers.get('Content-Type')! }, duplex: 'half' } as RequestInit);
+    const res = await t.app.request(SELF + '/api/upload', {
+      method: 'POST',
+      body: stream,
+      headers: { 'Content-Type': form.headers.get('Content-Type')! },
+      duplex: 'half',
+    } as RequestInit);
     expect(res.status).toBe(413);
     expect(((await res.json()) as { error: string }).error).toMatch(/File too large \(limit 64 KB\)/);
   });
@@ -304,7 +383,21 @@ describe('uploads', () => {
 
   it('stores hostile file names as safe names inside the attachments folder', async () => {
     await ensureSession();
-    const names = ['../../../evil.txt', '..\\..\\evil.txt', '/etc/passwd', 'a\u0000b.txt', '<img src=x onerror=alert(1)>.html', '.htaccess', 'CON', ' ', '..', '.', 'x'.repeat(600) + '.txt', 'ré sumé ✓.pdf', 'a/b/c.txt'];
+    const names = [
+      '../../../evil.txt',
+      '..\\..\\evil.txt',
+      '/etc/passwd',
+      'a\u0000b.txt',
+      '<img src=x onerror=alert(1)>.html',
+      '.htaccess',
+      'CON',
+      ' ',
+      '..',
+      '.',
+      'x'.repeat(600) + '.txt',
+      'ré sumé ✓.pdf',
+      'a/b/c.txt',
+    ];
     for (const name of names) {
       const res = await send('POST', '/api/upload', { body: multipart(new Blob(['hello']), name) });
       expect(res.status, name).toBe(200);
@@ -331,7 +424,10 @@ describe('foreign origins and forged credentials', () => {
         { 'Sec-Fetch-Site': 'cross-site' },
         { Origin: 'null' },
       ]) {
-        const res = await send('POST', path, { body: JSON.stringify({ session_id: sessionId, title: 'pwned', password: 'x' }), headers: { 'Content-Type': 'application/json', ...headers } });
+        const res = await send('POST', path, {
+          body: JSON.stringify({ session_id: sessionId, title: 'pwned', password: 'x' }),
+          headers: { 'Content-Type': 'application/json', ...headers },
+        });
         expect(res.status, `${path} ${JSON.stringify(headers)}`).toBe(403);
       }
     }
@@ -348,7 +444,15 @@ describe('foreign origins and forged credentials', () => {
     try {
       const { cookie } = await t.signIn('hostile suite password');
       const [token] = cookie.split('=')[1]!.split('.');
-      const forged = [undefined, 'hermes_session=', `hermes_session=${token}`, `hermes_session=${token}.${'0'.repeat(64)}`, `hermes_session=${'f'.repeat(64)}.${'0'.repeat(64)}`, 'hermes_session=%00', `hermes_session=${'a'.repeat(10_000)}`];
+      const forged = [
+        undefined,
+        'hermes_session=',
+        `hermes_session=${token}`,
+        `hermes_session=${token}.${'0'.repeat(64)}`,
+        `hermes_session=${'f'.repeat(64)}.${'0'.repeat(64)}`,
+        'hermes_session=%00',
+        `hermes_session=${'a'.repeat(10_000)}`,
+      ];
       for (const [method, path] of routes) {
         if (path === '/api/auth/login' || path === '/api/auth/status') continue;
         for (const c of forged) {
@@ -364,10 +468,71 @@ describe('foreign origins and forged credentials', () => {
 });
 
 describe('fuzz (fast-check)', () => {
-  const keyPool = ['session_id', 'title', 'path', 'name', 'new_name', 'content', 'message', 'model', 'workspace', 'project_id', 'stream_id', 'keep_count', 'pinned', 'archived', 'enabled', 'choice', 'response', 'color', 'origin', 'ttl_seconds', 'password', 'theme', 'paths', 'dest_dir', 'recursive', 'attachments', 'expected_updated_at', 'format', 'q', 'msg_limit', 'after_seq', '_set_password', '_current_password', '_clear_password', 'default_workspace', 'send_key', 'bot_name'];
-  const nasty = fc.constantFrom('../', '..\\', '%2e%2e/', '\u0000', '/etc/passwd', '<script>', "'; DROP TABLE", '${x}', '__proto__', 'constructor', '🦄', '\u202e', ' ', '');
+  const keyPool = [
+    'session_id',
+    'title',
+    'path',
+    'name',
+    'new_name',
+    'content',
+    'message',
+    'model',
+    'workspace',
+    'project_id',
+    'stream_id',
+    'keep_count',
+    'pinned',
+    'archived',
+    'enabled',
+    'choice',
+    'response',
+    'color',
+    'origin',
+    'ttl_seconds',
+    'password',
+    'theme',
+    'paths',
+    'dest_dir',
+    'recursive',
+    'attachments',
+    'expected_updated_at',
+    'format',
+    'q',
+    'msg_limit',
+    'after_seq',
+    '_set_password',
+    '_current_password',
+    '_clear_password',
+    'default_workspace',
+    'send_key',
+    'bot_name',
+  ];
+  const nasty = fc.constantFrom(
+    '../',
+    '..\\',
+    '%2e%2e/',
+    '\u0000',
+    '/etc/passwd',
+    '<script>',
+    "'; DROP TABLE",
+    '${x}',
+    '__proto__',
+    'constructor',
+    '🦄',
+    '\u202e',
+    ' ',
+    '',
+  );
   const str = fc.oneof(fc.string({ maxLength: 40 }), nasty, fc.constant(''), fc.stringMatching(/^[0-9a-f]{12}$/));
-  const value = fc.oneof(str, fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.array(str, { maxLength: 3 }), fc.dictionary(str, str, { maxKeys: 3 }));
+  const value = fc.oneof(
+    str,
+    fc.integer(),
+    fc.double(),
+    fc.boolean(),
+    fc.constant(null),
+    fc.array(str, { maxLength: 3 }),
+    fc.dictionary(str, str, { maxKeys: 3 }),
+  );
 
   it('POST bodies: no 5xx, no crash, nothing written outside', async () => {
     await ensureSession();

@@ -123,14 +123,22 @@ describe('response compression (app.request)', () => {
     const sid = await t.newSession();
     // The turn stays open for a minute after its first token: a buffered stream would time the test out.
     t.model.enqueue([{ text: 'first token '.repeat(200) }, { delayMs: 60_000 }, { text: 'never' }]);
-    const start = await app.request('/api/chat/start', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ session_id: sid, message: 'hi' }) });
+    const start = await app.request('/api/chat/start', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ session_id: sid, message: 'hi' }),
+    });
     const { stream_id } = await start.json();
     const res = await app.request(`/api/chat/stream?stream_id=${stream_id}`, { headers: { 'Accept-Encoding': 'gzip, deflate, br' } });
     expect(res.headers.get('content-type')).toContain('text/event-stream');
     expect(res.headers.get('content-encoding')).toBeNull();
     const frames = await readStream(res, { until: (f) => f.event === 'token' });
     expect(frames.at(-1)!.data.text).toContain('first token');
-    const cancel = await app.request('/api/chat/cancel', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ stream_id }) });
+    const cancel = await app.request('/api/chat/cancel', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ stream_id }),
+    });
     expect(cancel.status).toBe(200);
   });
 

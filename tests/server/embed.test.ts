@@ -59,7 +59,11 @@ describe('embedding: tokens and CORS', () => {
 
   it('never lets a foreign origin manage tokens, even with a valid token', async () => {
     const { body } = await mint({ origin: GOOD });
-    for (const [method, path, b] of [['POST', '/api/embed/tokens', { origin: GOOD }], ['GET', '/api/embed/tokens', undefined], ['POST', '/api/embed/tokens/revoke', { id: body.id }]] as const) {
+    for (const [method, path, b] of [
+      ['POST', '/api/embed/tokens', { origin: GOOD }],
+      ['GET', '/api/embed/tokens', undefined],
+      ['POST', '/api/embed/tokens/revoke', { id: body.id }],
+    ] as const) {
       const res = await req(method, path, { origin: GOOD, token: body.token, body: b });
       expect(res.status, `${method} ${path}`).toBe(403);
     }
@@ -99,13 +103,18 @@ describe('embedding: tokens and CORS', () => {
     }
     // A token made for another origin does not work here.
     const t2 = createApp({ ...t.deps, embed: { origins: [GOOD, EVIL], tokens: new MemoryEmbedTokenStore() } });
-    const minted = (await (await t2.request(SELF + '/api/embed/tokens', { method: 'POST', body: JSON.stringify({ origin: EVIL }), headers: { 'Content-Type': 'application/json' } })).json()) as any;
+    const minted = (await (
+      await t2.request(SELF + '/api/embed/tokens', { method: 'POST', body: JSON.stringify({ origin: EVIL }), headers: { 'Content-Type': 'application/json' } })
+    ).json()) as any;
     const res = await t2.request(SELF + '/api/models', { headers: { Origin: GOOD, Authorization: `Bearer ${minted.token}` } });
     expect(res.status).toBe(401);
   });
 
   it('answers preflights for allowlisted origins with methods and headers', async () => {
-    const res = await req('OPTIONS', '/api/chat/start', { origin: GOOD, headers: { 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization, content-type' } });
+    const res = await req('OPTIONS', '/api/chat/start', {
+      origin: GOOD,
+      headers: { 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization, content-type' },
+    });
     expect(res.status).toBe(204);
     expect(res.headers.get('Access-Control-Allow-Origin')).toBe(GOOD);
     expect(res.headers.get('Access-Control-Allow-Methods')).toContain('POST');
@@ -156,7 +165,13 @@ describe('embedding: tokens and CORS', () => {
 
     let now = Date.now() / 1000;
     const clocked = createApp({ ...t.deps, clock: { now: () => now }, embed: { origins: [GOOD], tokens: new MemoryEmbedTokenStore() } });
-    const minted = (await (await clocked.request(SELF + '/api/embed/tokens', { method: 'POST', body: JSON.stringify({ origin: GOOD, ttl_seconds: 60 }), headers: { 'Content-Type': 'application/json' } })).json()) as any;
+    const minted = (await (
+      await clocked.request(SELF + '/api/embed/tokens', {
+        method: 'POST',
+        body: JSON.stringify({ origin: GOOD, ttl_seconds: 60 }),
+        headers: { 'Content-Type': 'application/json' },
+      })
+    ).json()) as any;
     const call = () => clocked.request(SELF + '/api/models', { headers: { Origin: GOOD, Authorization: `Bearer ${minted.token}` } });
     expect((await call()).status).toBe(200);
     now += 61;
@@ -204,7 +219,13 @@ describe('embedding: configuration and storage', () => {
     const t = await makeTestApp();
     try {
       const app = createApp({ ...t.deps, embed: { origins: [GOOD], tokens: new FsEmbedTokenStore(t.stateDir) } });
-      const minted = (await (await app.request(SELF + '/api/embed/tokens', { method: 'POST', body: JSON.stringify({ origin: GOOD }), headers: { 'Content-Type': 'application/json' } })).json()) as any;
+      const minted = (await (
+        await app.request(SELF + '/api/embed/tokens', {
+          method: 'POST',
+          body: JSON.stringify({ origin: GOOD }),
+          headers: { 'Content-Type': 'application/json' },
+        })
+      ).json()) as any;
       const text = await readFile(join(t.stateDir, 'embed_tokens.json'), 'utf8');
       expect(text).toContain(minted.id);
       expect(text).not.toContain(minted.token.split('.')[1]);

@@ -24,7 +24,11 @@ afterEach(async () => {
 });
 
 const ws = (...parts: string[]) => join(t.workspace, ...parts);
-const exists = (p: string) => lstat(p).then(() => true, () => false);
+const exists = (p: string) =>
+  lstat(p).then(
+    () => true,
+    () => false,
+  );
 
 function qs(params: Record<string, string | undefined>): string {
   const u = new URLSearchParams();
@@ -34,8 +38,7 @@ function qs(params: Record<string, string | undefined>): string {
 
 const list = (path?: string, session = sid) => t.call('GET', `/api/list?${qs({ session_id: session, path })}`);
 const readText = (path?: string, session = sid) => t.call('GET', `/api/file?${qs({ session_id: session, path })}`);
-const raw = (path: string, extra: Record<string, string> = {}, session = sid) =>
-  t.app.request(`/api/file/raw?${qs({ session_id: session, path, ...extra })}`);
+const raw = (path: string, extra: Record<string, string> = {}, session = sid) => t.app.request(`/api/file/raw?${qs({ session_id: session, path, ...extra })}`);
 const post = (op: string, body: Record<string, unknown>) => t.call('POST', `/api/file/${op}`, { session_id: sid, ...body });
 
 /** Every error is `{"error": string}` served as JSON. */

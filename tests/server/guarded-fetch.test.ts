@@ -278,7 +278,10 @@ describe('guardedFetch: in a route', () => {
     };
     expect(await ask(`${base}/json`)).toEqual({ status: 200, body: { ok: true, models: ['a', 'b'] } });
     expect(await ask('file:///etc/passwd')).toEqual({ status: 400, body: { error: 'Only http:// and https:// URLs can be fetched, not file:' } });
-    expect(await ask(`${base}/302`)).toEqual({ status: 502, body: { error: `${base}/302 redirected to http://169.254.169.254/latest/meta-data/; redirects are not followed` } });
+    expect(await ask(`${base}/302`)).toEqual({
+      status: 502,
+      body: { error: `${base}/302 redirected to http://169.254.169.254/latest/meta-data/; redirects are not followed` },
+    });
     expect(await ask(`${base}/slow`)).toEqual({ status: 502, body: { error: `${base}/slow did not answer within 200 ms (timed out)` } });
   });
 });

@@ -63,7 +63,9 @@ describe('GET /api/models', () => {
     expect(r.status).toBe(200);
     expect(r.body.default_model).toBe('anthropic/claude-sonnet-4.6');
     expect(r.body.active_provider).toBeNull();
-    expect(r.body.groups).toEqual([{ provider: 'auto', label: 'auto', models: [{ id: 'anthropic/claude-sonnet-4.6', label: 'anthropic/claude-sonnet-4.6' }], source: 'config' }]);
+    expect(r.body.groups).toEqual([
+      { provider: 'auto', label: 'auto', models: [{ id: 'anthropic/claude-sonnet-4.6', label: 'anthropic/claude-sonnet-4.6' }], source: 'config' },
+    ]);
     expect(r.body.models).toEqual([{ id: 'anthropic/claude-sonnet-4.6', label: 'anthropic/claude-sonnet-4.6', provider: 'auto' }]);
   });
 
@@ -85,7 +87,9 @@ describe('GET /api/models', () => {
 
 describe('POST /api/default-model', () => {
   it('sets model.default in config.yaml, keeping comments and other keys; the catalog follows', async () => {
-    const t = await makeTestApp({ configYaml: '# my config\nmodel:\n  default: old-model # current\n  provider: custom\n  base_url: http://127.0.0.1:9/v1\nagent:\n  max_turns: 12\n' });
+    const t = await makeTestApp({
+      configYaml: '# my config\nmodel:\n  default: old-model # current\n  provider: custom\n  base_url: http://127.0.0.1:9/v1\nagent:\n  max_turns: 12\n',
+    });
     try {
       const r = await t.call('POST', '/api/default-model', { model: 'new-model' });
       expect(r).toMatchObject({ status: 200, body: { ok: true, default_model: 'new-model' } });

@@ -14,7 +14,12 @@ function secretSession() {
   return {
     title: `Deploy with ${KEY}`,
     messages: [
-      { role: 'user', content: `My key is ${KEY} and the database is ${DB}`, timestamp: 1, attachments: [{ path: 'notes.txt', note: `OPENAI_API_KEY=${SHORT_KEY}` }] },
+      {
+        role: 'user',
+        content: `My key is ${KEY} and the database is ${DB}`,
+        timestamp: 1,
+        attachments: [{ path: 'notes.txt', note: `OPENAI_API_KEY=${SHORT_KEY}` }],
+      },
       {
         role: 'assistant',
         content: 'I will write the key file.',
@@ -55,8 +60,15 @@ describe.each(['fs', 'memory'] as const)('redaction of stored sessions (%s stora
     expect(s.title).toBe('Deploy with sk-proj-***');
     expect(s.messages[0].content).toBe('My key is sk-proj-*** and the database is postgres://u:***@h/db');
     expect(s.messages[1].reasoning).toBe('The session token eyJ*** is a JWT.');
-    expect(JSON.parse(s.messages[1].tool_calls[0].function.arguments)).toEqual({ path: 'id_rsa', content: '-----BEGIN RSA PRIVATE KEY-----\n***\n-----END RSA PRIVATE KEY-----' });
-    expect(JSON.parse(s.messages[2].content)).toEqual({ ok: true, written: '-----BEGIN RSA PRIVATE KEY-----\n***\n-----END RSA PRIVATE KEY-----', db: 'postgres://u:***@h/db' });
+    expect(JSON.parse(s.messages[1].tool_calls[0].function.arguments)).toEqual({
+      path: 'id_rsa',
+      content: '-----BEGIN RSA PRIVATE KEY-----\n***\n-----END RSA PRIVATE KEY-----',
+    });
+    expect(JSON.parse(s.messages[2].content)).toEqual({
+      ok: true,
+      written: '-----BEGIN RSA PRIVATE KEY-----\n***\n-----END RSA PRIVATE KEY-----',
+      db: 'postgres://u:***@h/db',
+    });
     expect(s.tool_calls[0].result).toBe('postgres://u:***@h/db');
     // A window of the transcript is masked too.
     const tail = await t.call('GET', `/api/session?session_id=${sid}&msg_limit=1`);
@@ -83,7 +95,12 @@ describe.each(['fs', 'memory'] as const)('redaction of stored sessions (%s stora
 
   it('search masks titles and previews, and never shows half a key cut by the preview', async () => {
     const byTitle = await t.call('GET', '/api/sessions/search?q=deploy');
-    expect(byTitle.body.sessions[0]).toMatchObject({ session_id: sid, match_type: 'title', title: 'Deploy with sk-proj-***', match_preview: 'Deploy with sk-proj-***' });
+    expect(byTitle.body.sessions[0]).toMatchObject({
+      session_id: sid,
+      match_type: 'title',
+      title: 'Deploy with sk-proj-***',
+      match_preview: 'Deploy with sk-proj-***',
+    });
     const byContent = await t.call('GET', '/api/sessions/search?q=findme&content=1');
     const hit = byContent.body.sessions.find((h: any) => h.session_id === sid);
     expect(hit.match_type).toBe('content');
@@ -166,14 +183,29 @@ describe('redactionEnabled', () => {
   it('reads the stored setting: only an explicit off turns redaction off', async () => {
     const settings = new MemorySettingsStore();
     expect(await redactionEnabled(settings)).toBe(true);
-    for (const [value, expected] of [[false, false], [true, true], ['false', false], [0, false], ['0', false], [null, true], ['yes', true]] as const) {
+    for (const [value, expected] of [
+      [false, false],
+      [true, true],
+      ['false', false],
+      [0, false],
+      ['0', false],
+      [null, true],
+      ['yes', true],
+    ] as const) {
       await settings.write({ api_redact_enabled: value });
       expect(await redactionEnabled(settings), String(value)).toBe(expected);
     }
   });
 
   it('keeps redaction on when the settings cannot be read', async () => {
-    expect(await redactionEnabled({ read: async () => { throw new Error('EACCES'); }, write: async () => {} })).toBe(true);
+    expect(
+      await redactionEnabled({
+        read: async () => {
+          throw new Error('EACCES');
+        },
+        write: async () => {},
+      }),
+    ).toBe(true);
   });
 });
 
@@ -187,7 +219,13 @@ describe('redactingLogger', () => {
     logger.info({ msg: 'provider call', url: DB, headers: { Authorization: `Bearer ${KEY}` }, list: [JWT, 3], ok: true });
     logger.error({ msg: 'unhandled error', error: `Error: could not parse ${PEM}\n    at x (file.js:1:1)` });
     expect(info[0]).toBe(plain); // nothing to mask: the record itself is passed on
-    expect(info[1]).toEqual({ msg: 'provider call', url: 'postgres://u:***@h/db', headers: { Authorization: 'Bearer sk-proj-***' }, list: ['eyJ***', 3], ok: true });
+    expect(info[1]).toEqual({
+      msg: 'provider call',
+      url: 'postgres://u:***@h/db',
+      headers: { Authorization: 'Bearer sk-proj-***' },
+      list: ['eyJ***', 3],
+      ok: true,
+    });
     expect(error[0]!.error).toBe('Error: could not parse -----BEGIN RSA PRIVATE KEY-----\n***\n-----END RSA PRIVATE KEY-----\n    at x (file.js:1:1)');
     expect(leaked(JSON.stringify([info, error]))).toEqual([]);
   });

@@ -5,7 +5,16 @@ import type { SessionRow } from '../../src/shared/session.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 import { KEY } from '../helpers/secrets.js';
 
-const row = (id: string, updated_at: number, pinned = false): SessionRow => ({ session_id: id, title: id, message_count: 0, created_at: 1, updated_at, pinned, archived: false, project_id: null });
+const row = (id: string, updated_at: number, pinned = false): SessionRow => ({
+  session_id: id,
+  title: id,
+  message_count: 0,
+  created_at: 1,
+  updated_at,
+  pinned,
+  archived: false,
+  project_id: null,
+});
 
 describe('session list pages (domain)', () => {
   it('round-trips a cursor and refuses strings it did not make', () => {
@@ -13,7 +22,15 @@ describe('session list pages (domain)', () => {
     const text = encodeCursor(cursor);
     expect(text).toMatch(/^[A-Za-z0-9_-]+$/);
     expect(decodeCursor(text)).toEqual(cursor);
-    for (const bad of ['', 'not-a-cursor', '!!!', btoa('12~../etc').replace(/=+$/, ''), btoa('NaN~abc').replace(/=+$/, ''), btoa('~abc').replace(/=+$/, ''), 'x'.repeat(500)]) {
+    for (const bad of [
+      '',
+      'not-a-cursor',
+      '!!!',
+      btoa('12~../etc').replace(/=+$/, ''),
+      btoa('NaN~abc').replace(/=+$/, ''),
+      btoa('~abc').replace(/=+$/, ''),
+      'x'.repeat(500),
+    ]) {
       expect(decodeCursor(bad), bad).toBeNull();
     }
   });

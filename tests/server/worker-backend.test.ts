@@ -30,11 +30,19 @@ describe('Workers deps: the chat backend, fixed or a choice', () => {
     throw new Error(`${what} is not used by these requests`);
   };
   const app = (DB: D1Database, vars: Record<string, string>) => {
-    const env: WorkerEnv = { DB, SESSION_RUNS: { idFromName: unused('SESSION_RUNS'), get: unused('SESSION_RUNS') }, ASSETS: { fetch: unused('ASSETS') }, ...vars };
+    const env: WorkerEnv = {
+      DB,
+      SESSION_RUNS: { idFromName: unused('SESSION_RUNS'), get: unused('SESSION_RUNS') },
+      ASSETS: { fetch: unused('ASSETS') },
+      ...vars,
+    };
     const deps = buildWorkerDeps(env, { kind: 'runs', journal: new MemoryRunJournal(), background: () => {} });
     const hono = createApp(deps);
     const call = async (method: 'GET' | 'POST', path: string, body?: unknown) => {
-      const res = await hono.request(path, { method, ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } }) });
+      const res = await hono.request(path, {
+        method,
+        ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } }),
+      });
       return { status: res.status, body: (await res.json()) as any };
     };
     return { deps, call };
@@ -43,7 +51,11 @@ describe('Workers deps: the chat backend, fixed or a choice', () => {
   it('HERMES_WEBUI_CHAT_BACKEND=gateway: fixed, and a switch is refused with 409', async () => {
     const { deps, call } = app(dbs[0]!, { HERMES_WEBUI_CHAT_BACKEND: 'gateway', HERMES_WEBUI_GATEWAY_BASE_URL: 'http://127.0.0.1:9' });
     expect(deps.agent.backend.fixed).toBe(true);
-    expect((await call('GET', '/api/settings')).body).toMatchObject({ chat_backend: 'gateway', gateway_base_url: 'http://127.0.0.1:9', chat_backend_fixed: true });
+    expect((await call('GET', '/api/settings')).body).toMatchObject({
+      chat_backend: 'gateway',
+      gateway_base_url: 'http://127.0.0.1:9',
+      chat_backend_fixed: true,
+    });
     expect((await call('GET', '/api/onboarding/status')).body).toMatchObject({ backend: 'gateway', backend_fixed: true, needed: false });
     const refused = await call('POST', '/api/settings', { chat_backend: 'builtin' });
     expect(refused.status).toBe(409);

@@ -186,7 +186,10 @@ describe('POST /api/workspaces/rename', () => {
     expect(r.body).toEqual({ ok: true, workspaces: [home(), { path: a, name: 'Alpha' }] });
     const h = await t.call('POST', '/api/workspaces/rename', { path: t.workspace, name: 'Base' });
     expect(h.status).toBe(200);
-    expect((await get()).body.workspaces).toEqual([{ path: t.workspace, name: 'Base' }, { path: a, name: 'Alpha' }]);
+    expect((await get()).body.workspaces).toEqual([
+      { path: t.workspace, name: 'Base' },
+      { path: a, name: 'Alpha' },
+    ]);
   });
 
   it('404s for an unknown workspace and changes nothing', async () => {
@@ -329,7 +332,10 @@ describe('on disk (fs storage)', () => {
     const r = await f.call('POST', '/api/workspaces/add', { path: proj, name: 'Disk' });
     expect(r.status).toBe(200);
     const saved = JSON.parse(await readFile(join(f.stateDir, 'workspaces.json'), 'utf8'));
-    expect(saved).toEqual([{ path: f.workspace, name: 'Home' }, { path: proj, name: 'Disk' }]);
+    expect(saved).toEqual([
+      { path: f.workspace, name: 'Home' },
+      { path: proj, name: 'Disk' },
+    ]);
 
     await f.call('POST', '/api/workspaces/reorder', { paths: [proj] });
     expect(JSON.parse(await readFile(join(f.stateDir, 'workspaces.json'), 'utf8')).map((w: any) => w.path)).toEqual([proj, f.workspace]);

@@ -17,7 +17,8 @@ const STRIPE_RK = 'rk_live_51AbCdEfGhIjKlMnOpQrStUvWx';
 const TELEGRAM = '123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw1';
 const JWT =
   'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c';
-const PEM_BODY = 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7VJTUt9Us8cKj\nMzEfYyjiWA4R4/M2bS1GB4t7NXp98C3SC6dVMvDuictGeurT8jNbvJZHtCSuYEvu\nNMoSfm76oqFvAp8Gy0iz5sxjZmSnXyCdPEovGhLa0VzMaQ8s+CLOyS56YyCFGeJZ';
+const PEM_BODY =
+  'MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7VJTUt9Us8cKj\nMzEfYyjiWA4R4/M2bS1GB4t7NXp98C3SC6dVMvDuictGeurT8jNbvJZHtCSuYEvu\nNMoSfm76oqFvAp8Gy0iz5sxjZmSnXyCdPEovGhLa0VzMaQ8s+CLOyS56YyCFGeJZ';
 const PEM = `-----BEGIN PRIVATE KEY-----\n${PEM_BODY}\n-----END PRIVATE KEY-----`;
 
 /** True when no 8-character run of `secret` survives in `text`. */
@@ -138,7 +139,9 @@ describe('redactSecrets: JWTs and PEM blocks', () => {
       expect(redactSecrets(text)).toBe(`-----BEGIN ${label}-----\n${MASK}\n-----END ${label}-----`);
     }
     const two = redactSecrets(`${PEM}\ntext between\n${PEM.replace(/PRIVATE KEY/g, 'RSA PRIVATE KEY')}`);
-    expect(two).toBe(`-----BEGIN PRIVATE KEY-----\n${MASK}\n-----END PRIVATE KEY-----\ntext between\n-----BEGIN RSA PRIVATE KEY-----\n${MASK}\n-----END RSA PRIVATE KEY-----`);
+    expect(two).toBe(
+      `-----BEGIN PRIVATE KEY-----\n${MASK}\n-----END PRIVATE KEY-----\ntext between\n-----BEGIN RSA PRIVATE KEY-----\n${MASK}\n-----END RSA PRIVATE KEY-----`,
+    );
   });
 
   it('a PEM block inside JSON text (escaped newlines)', () => {
@@ -191,7 +194,8 @@ describe('redactSecrets: URLs with credentials', () => {
 
 describe('redactSecrets: secret assignments', () => {
   it('env files and shell lines', () => {
-    const env = 'OPENAI_API_KEY=abc123def456\nGITHUB_TOKEN=plainletters\nDB_PASSWORD=hunter2\nAWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\nDEBUG=true\nPORT=8080';
+    const env =
+      'OPENAI_API_KEY=abc123def456\nGITHUB_TOKEN=plainletters\nDB_PASSWORD=hunter2\nAWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\nDEBUG=true\nPORT=8080';
     expect(redactSecrets(env)).toBe(`OPENAI_API_KEY=${MASK}\nGITHUB_TOKEN=${MASK}\nDB_PASSWORD=${MASK}\nAWS_SECRET_ACCESS_KEY=${MASK}\nDEBUG=true\nPORT=8080`);
     expect(redactSecrets('export STRIPE_SECRET=abcdefgh && run')).toBe(`export STRIPE_SECRET=${MASK} && run`);
   });
@@ -205,7 +209,7 @@ describe('redactSecrets: secret assignments', () => {
     expect(redactSecrets('api_key: 0123456789abcdef')).toBe(`api_key: ${MASK}`);
     expect(redactSecrets("{'private_key': 'xyz', 'access_key': 'abc'}")).toBe(`{'private_key': '${MASK}', 'access_key': '${MASK}'}`);
     expect(redactSecrets('secret => "s3cr3t"')).toBe(`secret => "${MASK}"`);
-    expect(redactSecrets("it's \"password\": \"it's mine\"")).toBe(`it's "password": "${MASK}"`);
+    expect(redactSecrets('it\'s "password": "it\'s mine"')).toBe(`it's "password": "${MASK}"`);
   });
 
   it('query strings and command-line flags', () => {
@@ -293,15 +297,42 @@ describe('redactSecrets: behaviour', () => {
   it('the prefilter: marker-free text is recognised without running the rules', () => {
     expect(mayContainSecret('Hello, how are you today?')).toBe(false);
     expect(mayContainSecret('Session 42 about something')).toBe(false);
-    for (const s of [OPENAI, GITHUB, AWS, GOOGLE, SLACK, HF, STRIPE, TELEGRAM, JWT, PEM, 'postgres://u:p@h/db', 'Bearer x', 'Basic x', 'password=x', 'MY_TOKEN=x', 'API_KEY=x']) {
+    for (const s of [
+      OPENAI,
+      GITHUB,
+      AWS,
+      GOOGLE,
+      SLACK,
+      HF,
+      STRIPE,
+      TELEGRAM,
+      JWT,
+      PEM,
+      'postgres://u:p@h/db',
+      'Bearer x',
+      'Basic x',
+      'password=x',
+      'MY_TOKEN=x',
+      'API_KEY=x',
+    ]) {
       expect(mayContainSecret(s), s).toBe(true);
     }
   });
 
   it('never keeps more than the vendor prefix of a key (nor anything that follows it)', () => {
     const keys: Array<[string, string]> = [
-      [OPENAI, 'sk-'], [OPENAI_PROJ, 'sk-proj-'], [ANTHROPIC, 'sk-ant-api03-'], [OPENROUTER, 'sk-or-v1-'], [GITHUB, 'ghp_'],
-      [GITHUB_PAT, 'github_pat_'], [AWS, 'AKIA'], [GOOGLE, 'AIza'], [SLACK, 'xoxb-'], [HF, 'hf_'], [STRIPE, 'sk_live_'], [TELEGRAM, '123456789:'],
+      [OPENAI, 'sk-'],
+      [OPENAI_PROJ, 'sk-proj-'],
+      [ANTHROPIC, 'sk-ant-api03-'],
+      [OPENROUTER, 'sk-or-v1-'],
+      [GITHUB, 'ghp_'],
+      [GITHUB_PAT, 'github_pat_'],
+      [AWS, 'AKIA'],
+      [GOOGLE, 'AIza'],
+      [SLACK, 'xoxb-'],
+      [HF, 'hf_'],
+      [STRIPE, 'sk_live_'],
+      [TELEGRAM, '123456789:'],
     ];
     for (const [key, prefix] of keys) {
       expect(redactSecrets(key), key).toBe(prefix + MASK);

@@ -46,7 +46,13 @@ describe('tool rows: one rule for the runtimes, the stream and the stored transc
   });
 
   it('a gateway preview stands for the argument a stored call gives back', () => {
-    for (const [name, text] of [['terminal', 'pwd'], ['search_files', 'TODO'], ['write_file', 'a.txt'], ['clarify', 'Sure?'], ['browser_navigate', 'https://x']] as const) {
+    for (const [name, text] of [
+      ['terminal', 'pwd'],
+      ['search_files', 'TODO'],
+      ['write_file', 'a.txt'],
+      ['clarify', 'Sure?'],
+      ['browser_navigate', 'https://x'],
+    ] as const) {
       expect(toolTarget({ [toolTargetKey(name)]: text })).toBe(text);
     }
   });

@@ -56,29 +56,33 @@ async function clearSessions(db: D1Database) {
   await db.batch([db.prepare('DELETE FROM messages'), db.prepare('DELETE FROM sessions')]);
 }
 
-describeSessionStoreContract('d1', async () => {
-  const db = await database('DB');
-  await clearSessions(db);
-  const open = async () => {
-    const s = new D1SessionStore(db, testClock);
-    await s.init();
-    return s;
-  };
-  const store = await open();
-  let latest = store;
-  return {
-    store,
-    reopen: async () => (latest = await open()),
-    // Garbage in the metadata column, as a hand edit or a truncated import would leave it.
-    corrupt: async (id, text) => {
-      await db.prepare('UPDATE sessions SET meta = ?1 WHERE session_id = ?2').bind(text, id).run();
-    },
-    cleanup: async () => {
-      await store.dispose();
-      await latest.dispose();
-    },
-  };
-}, { persistent: true });
+describeSessionStoreContract(
+  'd1',
+  async () => {
+    const db = await database('DB');
+    await clearSessions(db);
+    const open = async () => {
+      const s = new D1SessionStore(db, testClock);
+      await s.init();
+      return s;
+    };
+    const store = await open();
+    let latest = store;
+    return {
+      store,
+      reopen: async () => (latest = await open()),
+      // Garbage in the metadata column, as a hand edit or a truncated import would leave it.
+      corrupt: async (id, text) => {
+        await db.prepare('UPDATE sessions SET meta = ?1 WHERE session_id = ?2').bind(text, id).run();
+      },
+      cleanup: async () => {
+        await store.dispose();
+        await latest.dispose();
+      },
+    };
+  },
+  { persistent: true },
+);
 
 describe('D1SessionStore: several instances over one database', () => {
   let db: D1Database;
@@ -93,9 +97,7 @@ describe('D1SessionStore: several instances over one database', () => {
 
   it('loses no message when two instances append to one session at once', async () => {
     const s = await a.create(sampleSession());
-    await Promise.all(
-      Array.from({ length: 24 }, (_, i) => (i % 2 ? a : b).appendMessages(s.session_id, [msg(i)])),
-    );
+    await Promise.all(Array.from({ length: 24 }, (_, i) => (i % 2 ? a : b).appendMessages(s.session_id, [msg(i)])));
     const got = (await b.get(s.session_id))!;
     expect(got.messages).toHaveLength(24);
     expect(new Set(got.messages.map((m) => m.content)).size).toBe(24);
@@ -125,7 +127,7 @@ describe('D1SessionStore: several instances over one database', () => {
     expect((await a.get(s.session_id))!.title).toBe('by b');
   });
 
-  it("moves the list revision when another instance writes, and reuses a page when nothing moved", async () => {
+  it('moves the list revision when another instance writes, and reuses a page when nothing moved', async () => {
     const s = await a.create(sampleSession({ title: 'x' }));
     const first = await a.list();
     expect(await a.list()).toBe(first);
@@ -294,7 +296,7 @@ describe('D1 migrations', () => {
     await applyMigrations(db, { onApplied: (name) => again.push(name) });
     expect(again).toEqual([]);
     expect(await appliedMigrations(db)).toEqual(MIGRATIONS.map((m) => m.name));
-    const columns = await db.prepare("SELECT name, type, \"notnull\", dflt_value, pk FROM pragma_table_info('d1_migrations')").all();
+    const columns = await db.prepare('SELECT name, type, "notnull", dflt_value, pk FROM pragma_table_info(\'d1_migrations\')').all();
     expect(columns.results).toEqual([
       { name: 'id', type: 'INTEGER', notnull: 0, dflt_value: null, pk: 1 },
       { name: 'name', type: 'TEXT', notnull: 0, dflt_value: null, pk: 0 },
@@ -342,11 +344,15 @@ describe('D1 migrations', () => {
       const persist = join(dir, '.wrangler', 'state', 'v3', 'd1');
       const wrangler = async (...args: string[]) =>
         (
-          await promisify(execFile)(process.execPath, [join(root, 'node_modules', 'wrangler', 'bin', 'wrangler.js'), 'd1', 'migrations', ...args, 'DB', '--local'], {
-            cwd: dir,
-            env: { ...process.env, CI: '1', WRANGLER_SEND_METRICS: 'false', NO_COLOR: '1' },
-            timeout: 20_000,
-          })
+          await promisify(execFile)(
+            process.execPath,
+            [join(root, 'node_modules', 'wrangler', 'bin', 'wrangler.js'), 'd1', 'migrations', ...args, 'DB', '--local'],
+            {
+              cwd: dir,
+              env: { ...process.env, CI: '1', WRANGLER_SEND_METRICS: 'false', NO_COLOR: '1' },
+              timeout: 20_000,
+            },
+          )
         ).stdout;
 
       // Ours first: wrangler finds nothing to apply.

@@ -167,7 +167,14 @@ describe('fs adapter: index and durability', () => {
 
   it('keeps <id>.json.bak before a write that shrinks the transcript', async () => {
     const store = await open();
-    const s = await store.create(sampleSession({ messages: [{ role: 'user', content: '1' }, { role: 'assistant', content: '2' }] }));
+    const s = await store.create(
+      sampleSession({
+        messages: [
+          { role: 'user', content: '1' },
+          { role: 'assistant', content: '2' },
+        ],
+      }),
+    );
     await store.appendMessages(s.session_id, [{ role: 'user', content: '3' }]);
     await expect(stat(join(sessionsDir(), `${s.session_id}.json.bak`))).rejects.toThrow();
     await store.replaceMessages(s.session_id, []);

@@ -8,7 +8,14 @@ const session = (o: Partial<TestSession>): TestSession => ({ passed: true, error
 describe("web-test-runner's counts", () => {
   it('counts the tests of every file, nested suites included', () => {
     const sessions = [
-      session({ testResults: { name: '', tests: [t('a', true)], suites: [{ name: 's', tests: [t('b', true), t('c', false)], suites: [{ name: 'deep', tests: [t('d', false, true)], suites: [] }] }] }, passed: false }),
+      session({
+        testResults: {
+          name: '',
+          tests: [t('a', true)],
+          suites: [{ name: 's', tests: [t('b', true), t('c', false)], suites: [{ name: 'deep', tests: [t('d', false, true)], suites: [] }] }],
+        },
+        passed: false,
+      }),
       session({ testResults: { name: '', tests: [t('e', true)], suites: [] } }),
     ];
     expect(countSessions(sessions)).toEqual({ passed: 3, failed: 1, skipped: 1 });
@@ -16,7 +23,11 @@ describe("web-test-runner's counts", () => {
 
   it('counts a file that failed outside its tests (did not load, browser crashed) as one failure', () => {
     expect(countSessions([session({ passed: false, errors: [{ message: 'Failed to load module' }] })])).toEqual({ passed: 0, failed: 1, skipped: 0 });
-    const passedTestsButErrored = session({ passed: false, errors: [{ message: 'afterAll hook failed' }], testResults: { name: '', tests: [t('a', true)], suites: [] } });
+    const passedTestsButErrored = session({
+      passed: false,
+      errors: [{ message: 'afterAll hook failed' }],
+      testResults: { name: '', tests: [t('a', true)], suites: [] },
+    });
     expect(countSessions([passedTestsButErrored])).toEqual({ passed: 1, failed: 1, skipped: 0 });
   });
 

@@ -6,7 +6,11 @@ const found = (path: string, source: string) => ({ kind: 'found', path, source }
 
 describe('findBrowser', () => {
   it('takes CHROMIUM_PATH over every other browser on the machine', () => {
-    const m = fakeMachine({ env: { CHROMIUM_PATH: '/opt/mine/chrome', PATH: '/usr/bin' }, files: ['/opt/mine/chrome', '/usr/bin/chromium'], playwrightExecutable: '/usr/bin/chromium' });
+    const m = fakeMachine({
+      env: { CHROMIUM_PATH: '/opt/mine/chrome', PATH: '/usr/bin' },
+      files: ['/opt/mine/chrome', '/usr/bin/chromium'],
+      playwrightExecutable: '/usr/bin/chromium',
+    });
     expect(findBrowser(m)).toEqual(found('/opt/mine/chrome', 'CHROMIUM_PATH'));
   });
 
@@ -16,7 +20,7 @@ describe('findBrowser', () => {
     expect(r.kind === 'invalid' && r.message).toMatch(/CHROMIUM_PATH is \/nonexistent, which is not an executable file/);
   });
 
-  it("prefers the Chromium this playwright-core installed", () => {
+  it('prefers the Chromium this playwright-core installed', () => {
     const pw = '/home/dev/.cache/ms-playwright/chromium-1255/chrome-linux64/chrome';
     expect(findBrowser(fakeMachine({ playwrightExecutable: pw, files: [pw, '/usr/bin/chromium'] }))).toEqual(found(pw, 'Playwright'));
   });
@@ -33,12 +37,26 @@ describe('findBrowser', () => {
   });
 
   it('reads the cache where PLAYWRIGHT_BROWSERS_PATH or XDG_CACHE_HOME put it, and the macOS cache', () => {
-    const custom = fakeMachine({ env: { PLAYWRIGHT_BROWSERS_PATH: '/srv/pw' }, dirs: { '/srv/pw': ['chromium-1200'] }, files: ['/srv/pw/chromium-1200/chrome-linux64/chrome'] });
+    const custom = fakeMachine({
+      env: { PLAYWRIGHT_BROWSERS_PATH: '/srv/pw' },
+      dirs: { '/srv/pw': ['chromium-1200'] },
+      files: ['/srv/pw/chromium-1200/chrome-linux64/chrome'],
+    });
     expect(findBrowser(custom)).toEqual(found('/srv/pw/chromium-1200/chrome-linux64/chrome', 'Playwright'));
-    const xdg = fakeMachine({ env: { XDG_CACHE_HOME: '/var/cache/dev' }, dirs: { '/var/cache/dev/ms-playwright': ['chromium-1200'] }, files: ['/var/cache/dev/ms-playwright/chromium-1200/chrome-linux64/chrome'] });
+    const xdg = fakeMachine({
+      env: { XDG_CACHE_HOME: '/var/cache/dev' },
+      dirs: { '/var/cache/dev/ms-playwright': ['chromium-1200'] },
+      files: ['/var/cache/dev/ms-playwright/chromium-1200/chrome-linux64/chrome'],
+    });
     expect(findBrowser(xdg)).toEqual(found('/var/cache/dev/ms-playwright/chromium-1200/chrome-linux64/chrome', 'Playwright'));
     const mac = '/Users/dev/Library/Caches/ms-playwright/chromium-1200/chrome-mac-arm64/Google Chrome for Testing.app/Contents/MacOS/Google Chrome for Testing';
-    const darwin = fakeMachine({ platform: 'darwin', arch: 'arm64', home: '/Users/dev', dirs: { '/Users/dev/Library/Caches/ms-playwright': ['chromium-1200'] }, files: [mac] });
+    const darwin = fakeMachine({
+      platform: 'darwin',
+      arch: 'arm64',
+      home: '/Users/dev',
+      dirs: { '/Users/dev/Library/Caches/ms-playwright': ['chromium-1200'] },
+      files: [mac],
+    });
     expect(findBrowser(darwin)).toEqual(found(mac, 'Playwright'));
   });
 
@@ -67,14 +85,22 @@ describe('findBrowser', () => {
   it('says what it searched when there is none', () => {
     const r = findBrowser(fakeMachine({ env: { PATH: '/usr/bin' } }));
     expect(r.kind).toBe('missing');
-    expect(r.kind === 'missing' && r.searched).toEqual(expect.arrayContaining(["Playwright's browsers in /home/dev/.cache/ms-playwright", '/usr/bin/chromium', 'PATH (chromium, chromium-browser, google-chrome, google-chrome-stable, chrome)']));
+    expect(r.kind === 'missing' && r.searched).toEqual(
+      expect.arrayContaining([
+        "Playwright's browsers in /home/dev/.cache/ms-playwright",
+        '/usr/bin/chromium',
+        'PATH (chromium, chromium-browser, google-chrome, google-chrome-stable, chrome)',
+      ]),
+    );
   });
 });
 
 describe('requireBrowser (a suite run on its own: no installing)', () => {
   it('returns the path, or throws the one message saying how to get a browser', () => {
     expect(requireBrowser(fakeMachine({ files: ['/usr/bin/chromium'] }))).toBe('/usr/bin/chromium');
-    expect(() => requireBrowser(fakeMachine())).toThrow(/^No Chrome or Chromium for the browser tests: `npm test` finds or installs one; run alone, a suite only looks\.\nInstall one and run again/);
+    expect(() => requireBrowser(fakeMachine())).toThrow(
+      /^No Chrome or Chromium for the browser tests: `npm test` finds or installs one; run alone, a suite only looks\.\nInstall one and run again/,
+    );
     expect(browserHelp()).toMatch(/npx playwright-core install chromium.*apt-get install chromium.*CHROMIUM_PATH/s);
     expect(() => requireBrowser(fakeMachine({ env: { CHROMIUM_PATH: '/nonexistent' } }))).toThrow(/CHROMIUM_PATH is \/nonexistent/);
   });

@@ -18,8 +18,18 @@ async function runFixture(file: string): Promise<{ code: unknown; out: string; c
       `export default { test: { root: ${JSON.stringify(root)}, include: [${JSON.stringify(file)}], globalSetup: ['tests/helpers/global-setup.ts'], setupFiles: ['tests/helpers/leak-check.ts'], pool: 'forks', reporters: ['default', './tests/helpers/summary-reporter.ts'] } };\n`,
     );
     const counts = join(work, 'counts.json');
-    const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? work, HERMES_TEST_NO_BUILD: '1', [COUNTS_ENV]: counts, NO_COLOR: '1' };
-    const child = spawn(process.execPath, [join(root, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--config', config], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const env: Record<string, string> = {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? work,
+      HERMES_TEST_NO_BUILD: '1',
+      [COUNTS_ENV]: counts,
+      NO_COLOR: '1',
+    };
+    const child = spawn(process.execPath, [join(root, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--config', config], {
+      cwd: root,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
@@ -34,7 +44,10 @@ async function runFixture(file: string): Promise<{ code: unknown; out: string; c
 it('fails a test file that leaves a child running, names the child and kills it', async () => {
   const { code, out, counts } = await runFixture('tests/fixtures/leaks/leaky.fixture.ts');
   expect(code, out).toBe(1);
-  const named = /this file left 1 process\(es\) running \(now killed\):\n\s+pid (\d+): a forgotten idle node, started by tests\/fixtures\/leaks\/leaky\.fixture\.ts/.exec(out);
+  const named =
+    /this file left 1 process\(es\) running \(now killed\):\n\s+pid (\d+): a forgotten idle node, started by tests\/fixtures\/leaks\/leaky\.fixture\.ts/.exec(
+      out,
+    );
   expect(named, out).not.toBeNull();
   expect(processIdentity(Number(named![1]))).toBeNull();
   // The file's tests passed; the leak is the one failure.
@@ -44,7 +57,10 @@ it('fails a test file that leaves a child running, names the child and kills it'
 it('catches, after the run, the child of a worker that died before its file could check', async () => {
   const { code, out } = await runFixture('tests/fixtures/leaks/crash.fixture.ts');
   expect(code, out).toBe(1);
-  const named = /the test run left 1 process\(es\) running \(now killed\):\n\s+pid (\d+): the child of a crashed worker, started by tests\/fixtures\/leaks\/crash\.fixture\.ts/.exec(out);
+  const named =
+    /the test run left 1 process\(es\) running \(now killed\):\n\s+pid (\d+): the child of a crashed worker, started by tests\/fixtures\/leaks\/crash\.fixture\.ts/.exec(
+      out,
+    );
   expect(named, out).not.toBeNull();
   expect(processIdentity(Number(named![1]))).toBeNull();
 });

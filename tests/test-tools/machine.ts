@@ -1,7 +1,9 @@
 import type { Machine } from '../../scripts/test-tools/find-browser.mjs';
 
 /** A staged machine: `files` are the executables on it, `dirs` what listing a directory shows. */
-export function fakeMachine(o: Partial<Omit<Machine, 'isExecutable' | 'listDir' | 'readText'>> & { files?: string[]; dirs?: Record<string, string[]>; osRelease?: string } = {}): Machine {
+export function fakeMachine(
+  o: Partial<Omit<Machine, 'isExecutable' | 'listDir' | 'readText'>> & { files?: string[]; dirs?: Record<string, string[]>; osRelease?: string } = {},
+): Machine {
   const files = new Set(o.files ?? []);
   return {
     env: o.env ?? { PATH: '/usr/local/bin:/usr/bin:/bin' },

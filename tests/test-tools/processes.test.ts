@@ -13,7 +13,11 @@ const PARENT = `const c = require('node:child_process').spawn(process.execPath, 
 const started: ChildProcess[] = [];
 const dirs: string[] = [];
 function idle(code = IDLE, options: { detached?: boolean; env?: Record<string, string> } = {}): ChildProcess {
-  const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'ignore'], detached: options.detached ?? false, env: { PATH: process.env.PATH ?? '', ...options.env } });
+  const child = spawn(process.execPath, ['-e', code], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+    detached: options.detached ?? false,
+    env: { PATH: process.env.PATH ?? '', ...options.env },
+  });
   started.push(child);
   return child;
 }
@@ -85,7 +89,10 @@ describe('the child-process registry', () => {
     const { dir } = registry();
     const other = idle();
     await up(other);
-    writeFileSync(join(dir, `${other.pid}.json`), JSON.stringify({ pid: other.pid, start: 'another process', group: false, label: 'long gone', owner: process.pid }));
+    writeFileSync(
+      join(dir, `${other.pid}.json`),
+      JSON.stringify({ pid: other.pid, start: 'another process', group: false, label: 'long gone', owner: process.pid }),
+    );
     expect(reapRecorded(dir)).toEqual([]);
     expect(processIdentity(other.pid!)).not.toBeNull();
   });

@@ -61,16 +61,21 @@ describe('ensureTools', () => {
     expect(r.calls).toEqual([]);
   });
 
-  it("on a fresh Debian as root: apt-get installs chromium and ripgrep, then they are found", async () => {
+  it('on a fresh Debian as root: apt-get installs chromium and ripgrep, then they are found', async () => {
     const r = fakeRunner({ 'install -y -qq chromium ripgrep': ['/usr/bin/chromium', RG] });
     const log: string[] = [];
-    const got = await ensureTools({ machine: machineAfter({ uid: 0, osRelease: DEBIAN, files: [APT] }, r.installed), run: r.run, tools, log: (l) => log.push(l) });
+    const got = await ensureTools({
+      machine: machineAfter({ uid: 0, osRelease: DEBIAN, files: [APT] }, r.installed),
+      run: r.run,
+      tools,
+      log: (l) => log.push(l),
+    });
     expect(got).toEqual({ browser: '/usr/bin/chromium', ripgrep: RG });
     expect(r.calls).toEqual(['apt-get update -qq [noninteractive]', 'apt-get install -y -qq chromium ripgrep [noninteractive]']);
     expect(log[0]).toBe('installing chromium and ripgrep: apt-get update -qq');
   });
 
-  it("not root (a laptop): Playwright installs its Chromium", async () => {
+  it('not root (a laptop): Playwright installs its Chromium', async () => {
     const r = fakeRunner({ [`${tools.playwrightCli} install chromium`]: [PW] });
     const base = { uid: 1000, home: '/root', osRelease: DEBIAN, files: [APT, RG], playwrightExecutable: PW };
     expect(await ensureTools({ machine: machineAfter(base, r.installed), run: r.run, tools })).toEqual({ browser: PW, ripgrep: RG });
@@ -81,31 +86,48 @@ describe('ensureTools', () => {
     const r = fakeRunner({}, { code: 100, output: 'Reading package lists...\nE: Unable to locate package chromium\n' });
     const err = await ensureTools({ machine: () => fakeMachine({ uid: 0, osRelease: DEBIAN, files: [APT, RG] }), run: r.run, tools }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ProvisionError);
-    expect((err as Error).message).toMatch(/^No Chrome or Chromium for the browser tests: installing it failed \(apt-get update -qq exited 100\):\n  Reading package lists\.\.\.\n  E: Unable to locate package chromium\nInstall one/);
+    expect((err as Error).message).toMatch(
+      /^No Chrome or Chromium for the browser tests: installing it failed \(apt-get update -qq exited 100\):\n {2}Reading package lists\.\.\.\n {2}E: Unable to locate package chromium\nInstall one/,
+    );
     expect((err as Error).message).toMatch(/npx playwright-core install chromium/);
     expect(r.calls).toHaveLength(1);
   });
 
   it('stops with the message when the installer cannot even start, or installs nothing findable', async () => {
     const enoent = fakeRunner({}, new Error('spawn apt-get ENOENT'));
-    await expect(ensureTools({ machine: () => fakeMachine({ uid: 0, osRelease: DEBIAN, files: [APT, RG] }), run: enoent.run, tools })).rejects.toThrow(/exited null\):\n  spawn apt-get ENOENT/);
+    await expect(ensureTools({ machine: () => fakeMachine({ uid: 0, osRelease: DEBIAN, files: [APT, RG] }), run: enoent.run, tools })).rejects.toThrow(
+      /exited null\):\n {2}spawn apt-get ENOENT/,
+    );
     const nothing = fakeRunner({});
-    await expect(ensureTools({ machine: () => fakeMachine({ files: [RG] }), run: nothing.run, tools })).rejects.toThrow(/^No Chrome or Chromium for the browser tests: none found after installing one\./);
+    await expect(ensureTools({ machine: () => fakeMachine({ files: [RG] }), run: nothing.run, tools })).rejects.toThrow(
+      /^No Chrome or Chromium for the browser tests: none found after installing one\./,
+    );
   });
 
   it('without ripgrep off Debian-as-root: stops at once saying how to install it, installing nothing', async () => {
     const r = fakeRunner({});
-    const err = ensureTools({ machine: () => fakeMachine({ platform: 'darwin', uid: 501, files: ['/Applications/Google Chrome.app/Contents/MacOS/Google Chrome'] }), run: r.run, tools });
-    await expect(err).rejects.toThrow(/^ripgrep \(rg\) is not on PATH, and the search_files tests need it: it is installed automatically only as root on Debian\.\n.*brew install ripgrep/);
+    const err = ensureTools({
+      machine: () => fakeMachine({ platform: 'darwin', uid: 501, files: ['/Applications/Google Chrome.app/Contents/MacOS/Google Chrome'] }),
+      run: r.run,
+      tools,
+    });
+    await expect(err).rejects.toThrow(
+      /^ripgrep \(rg\) is not on PATH, and the search_files tests need it: it is installed automatically only as root on Debian\.\n.*brew install ripgrep/,
+    );
     expect(r.calls).toEqual([]);
   });
 
   it('checks only ripgrep when asked (the vitest setup), and never installs over a bad CHROMIUM_PATH', async () => {
     const r = fakeRunner({ 'install -y -qq ripgrep': [RG] });
-    expect(await ensureTools({ machine: machineAfter({ uid: 0, osRelease: DEBIAN, files: [APT] }, r.installed), run: r.run, tools, browser: false })).toEqual({ browser: undefined, ripgrep: RG });
+    expect(await ensureTools({ machine: machineAfter({ uid: 0, osRelease: DEBIAN, files: [APT] }, r.installed), run: r.run, tools, browser: false })).toEqual({
+      browser: undefined,
+      ripgrep: RG,
+    });
     expect(r.calls).toEqual(['apt-get update -qq [noninteractive]', 'apt-get install -y -qq ripgrep [noninteractive]']);
     const bad = fakeRunner({});
-    await expect(ensureTools({ machine: () => fakeMachine({ uid: 0, osRelease: DEBIAN, env: { CHROMIUM_PATH: '/nonexistent' }, files: [APT] }), run: bad.run, tools })).rejects.toThrow(/CHROMIUM_PATH is \/nonexistent/);
+    await expect(
+      ensureTools({ machine: () => fakeMachine({ uid: 0, osRelease: DEBIAN, env: { CHROMIUM_PATH: '/nonexistent' }, files: [APT] }), run: bad.run, tools }),
+    ).rejects.toThrow(/CHROMIUM_PATH is \/nonexistent/);
     expect(bad.calls).toEqual([]);
   });
 });

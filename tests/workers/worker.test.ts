@@ -32,7 +32,11 @@ describe('on workerd (wrangler dev)', () => {
       HERMES_WEBUI_EMBED_ORIGINS: 'https://docs.example.com',
     };
     worker = await startWorker(vars);
-    const login = await fetch(worker.url + '/api/auth/login', { method: 'POST', body: JSON.stringify({ password: PASSWORD }), headers: { 'Content-Type': 'application/json' } });
+    const login = await fetch(worker.url + '/api/auth/login', {
+      method: 'POST',
+      body: JSON.stringify({ password: PASSWORD }),
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(login.status).toBe(200);
     cookie = login.headers.get('set-cookie')!.split(';')[0]!;
     csrf = ((await (await fetch(worker.url + '/api/auth/status', { headers: { Cookie: cookie } })).json()) as { csrf_token: string }).csrf_token;
@@ -57,7 +61,8 @@ describe('on workerd (wrangler dev)', () => {
     }
     return { status: res.status, body: json, res };
   };
-  const stream = (streamId: string, headers: Record<string, string> = {}) => fetch(`${worker.url}/api/chat/stream?stream_id=${streamId}`, { headers: { Cookie: cookie, ...headers } });
+  const stream = (streamId: string, headers: Record<string, string> = {}) =>
+    fetch(`${worker.url}/api/chat/stream?stream_id=${streamId}`, { headers: { Cookie: cookie, ...headers } });
 
   it('serves health, the security headers, the sign-in rules and the front end with Node caching rules', async () => {
     const health = await fetch(worker.url + '/health');
@@ -78,7 +83,11 @@ describe('on workerd (wrangler dev)', () => {
     expect(js.status).toBe(200);
     expect(js.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     // Cross-site changes are refused as on Node.
-    const evil = await fetch(worker.url + '/api/session/new', { method: 'POST', body: '{}', headers: { Cookie: cookie, Origin: 'https://evil.example', 'Content-Type': 'application/json' } });
+    const evil = await fetch(worker.url + '/api/session/new', {
+      method: 'POST',
+      body: '{}',
+      headers: { Cookie: cookie, Origin: 'https://evil.example', 'Content-Type': 'application/json' },
+    });
     expect(evil.status).toBe(403);
   });
 
@@ -152,7 +161,12 @@ describe('on workerd (wrangler dev)', () => {
     const events = frames.map((f) => f.event);
     expect(events).toContain('token');
     expect(events).toContain('done');
-    expect(frames.filter((f) => f.event === 'token').map((f) => f.data.text).join('')).toBe('Hello from workerd');
+    expect(
+      frames
+        .filter((f) => f.event === 'token')
+        .map((f) => f.data.text)
+        .join(''),
+    ).toBe('Hello from workerd');
     expect(frames.every((f) => !f.id || f.id.startsWith(`${streamId}:`))).toBe(true);
     const session = await api('GET', `/api/session?session_id=${sid}`);
     expect(session.body.session.messages.at(-1)).toMatchObject({ role: 'assistant', content: 'Hello from workerd' });
@@ -166,7 +180,10 @@ describe('on workerd (wrangler dev)', () => {
     const rest = await readStream(await stream(streamId, { 'Last-Event-ID': lastId }), { timeoutMs: 20_000 });
     const all = [...seqs(first), ...seqs(rest)];
     expect(all).toEqual(Array.from({ length: all.length }, (_, i) => all[0]! + i));
-    const text = [...first, ...rest].filter((f) => f.event === 'token').map((f) => f.data.text).join('');
+    const text = [...first, ...rest]
+      .filter((f) => f.event === 'token')
+      .map((f) => f.data.text)
+      .join('');
     expect(text).toBe(words.join(''));
   });
 
@@ -187,7 +204,10 @@ describe('on workerd (wrangler dev)', () => {
   });
 
   it('asks a clarifying question and continues with the answer; cancel stops a turn', async () => {
-    const { sid, streamId } = await startTurn([{ toolCall: { id: 'q', name: 'clarify', args: { question: 'Which colour?', choices: ['red', 'blue'] } } }], [{ text: 'Thanks, going with blue.' }]);
+    const { sid, streamId } = await startTurn(
+      [{ toolCall: { id: 'q', name: 'clarify', args: { question: 'Which colour?', choices: ['red', 'blue'] } } }],
+      [{ text: 'Thanks, going with blue.' }],
+    );
     const frames = await readStream(await stream(streamId), {
       timeoutMs: 20_000,
       onFrame: async (f) => {
@@ -195,7 +215,12 @@ describe('on workerd (wrangler dev)', () => {
       },
     });
     expect(frames.map((f) => f.event)).toContain('clarify');
-    expect(frames.filter((f) => f.event === 'token').map((f) => f.data.text).join('')).toContain('going with blue');
+    expect(
+      frames
+        .filter((f) => f.event === 'token')
+        .map((f) => f.data.text)
+        .join(''),
+    ).toContain('going with blue');
 
     const slow = await startTurn([{ text: 'never ' }, { delayMs: 5000 }, { text: 'finished' }]);
     await readStream(await stream(slow.streamId), { until: (f) => f.event === 'token' });
@@ -227,7 +252,10 @@ describe('on workerd (wrangler dev)', () => {
   }, 90_000);
 
   it('remembers with the memory tool (kept in D1) and offers no shell or file tools', async () => {
-    const { streamId } = await startTurn([{ toolCall: { id: 'm', name: 'memory', args: { action: 'add', target: 'memory', content: 'The user likes the edge.' } } }], [{ text: 'Noted.' }]);
+    const { streamId } = await startTurn(
+      [{ toolCall: { id: 'm', name: 'memory', args: { action: 'add', target: 'memory', content: 'The user likes the edge.' } } }],
+      [{ text: 'Noted.' }],
+    );
     const frames = await readStream(await stream(streamId), { timeoutMs: 20_000 });
     expect(frames.find((f) => f.event === 'tool_complete')?.data).toBeTruthy();
     const request = model.requests.filter((r) => !isTitleRequest(r)).at(-1)!;

@@ -50,7 +50,7 @@ export class NodeAgentConfigSource implements AgentConfigSource {
 
   updateConfigYaml(change: (current: string | null) => string): Promise<void> {
     // It may hold model.api_key: a new file is private; an existing one keeps its mode.
-    return this.#edit('config', this.configPath, change, async () => (await stat(this.configPath).catch(() => null))?.mode! & 0o777 || 0o600);
+    return this.#edit('config', this.configPath, change, async () => ((await stat(this.configPath).catch(() => null))?.mode ?? 0) & 0o777 || 0o600);
   }
 
   updateDotenv(change: (current: string | null) => string): Promise<void> {

@@ -31,7 +31,10 @@ export class NodeAssetSource implements AssetSource {
     let file = abs;
     let size = st.size;
     let encoding: string | null = null;
-    for (const [enc, ext] of [['br', '.br'], ['gzip', '.gz']] as const) {
+    for (const [enc, ext] of [
+      ['br', '.br'],
+      ['gzip', '.gz'],
+    ] as const) {
       if (!new RegExp(`\\b${enc}\\b`).test(acceptEncoding)) continue;
       const packed = await stat(abs + ext).catch(() => null);
       if (packed?.isFile()) {

@@ -92,7 +92,9 @@ export class NodeHermesStateDb implements AgentSessionSource {
     const opt = (name: string, fallback = 'NULL') => (s.has(name) ? `s.${name}` : fallback);
     const lastAt = m.has('timestamp') ? '(SELECT MAX(timestamp) FROM messages WHERE session_id = s.id)' : 'NULL';
     const count = s.has('message_count') ? 's.message_count' : '(SELECT COUNT(*) FROM messages WHERE session_id = s.id)';
-    const firstUser = m.has('content') ? `(SELECT content FROM messages WHERE session_id = s.id AND role = 'user' ORDER BY ${m.has('id') ? 'id' : 'rowid'} LIMIT 1)` : 'NULL';
+    const firstUser = m.has('content')
+      ? `(SELECT content FROM messages WHERE session_id = s.id AND role = 'user' ORDER BY ${m.has('id') ? 'id' : 'rowid'} LIMIT 1)`
+      : 'NULL';
     return `SELECT s.id AS id, s.source AS source, ${opt('title')} AS title, ${opt('model')} AS model, ${opt('started_at')} AS started_at,
       ${opt('ended_at')} AS ended_at, ${count} AS message_count, ${lastAt} AS last_at, ${firstUser} AS first_user
       FROM sessions s`;
@@ -116,7 +118,9 @@ export class NodeHermesStateDb implements AgentSessionSource {
       const order = m.has('id') ? 'id' : 'rowid';
       const total = (db.prepare('SELECT COUNT(*) AS n FROM messages WHERE session_id = ?').get(id) as { n: number }).n;
       const rows = db
-        .prepare(`SELECT * FROM (SELECT ${order} AS _order, ${pick.join(', ')} FROM messages WHERE session_id = ? ORDER BY ${order} DESC LIMIT ?) ORDER BY _order`)
+        .prepare(
+          `SELECT * FROM (SELECT ${order} AS _order, ${pick.join(', ')} FROM messages WHERE session_id = ? ORDER BY ${order} DESC LIMIT ?) ORDER BY _order`,
+        )
         .all(id, options.limit) as Array<Record<string, unknown>>;
       const messages = rows.map(toMessage).filter((x): x is Message => x !== null);
       return { row: toRow(raw), messages, truncated: total > rows.length };
@@ -140,7 +144,9 @@ function toRow(r: RawRow): AgentSessionRow {
   const source = String(r.source ?? '');
   const created = typeof r.started_at === 'number' ? r.started_at : 0;
   const firstLine = typeof r.first_user === 'string' ? r.first_user.replace(/\s+/g, ' ').trim() : '';
-  const title = (typeof r.title === 'string' && r.title.trim()) || (firstLine ? (firstLine.length > 60 ? `${firstLine.slice(0, 60)}…` : firstLine) : `${sourceLabel(source)} session`);
+  const title =
+    (typeof r.title === 'string' && r.title.trim()) ||
+    (firstLine ? (firstLine.length > 60 ? `${firstLine.slice(0, 60)}…` : firstLine) : `${sourceLabel(source)} session`);
   return {
     session_id: String(r.id),
     title,
@@ -163,6 +169,8 @@ function parseJson(text: unknown): unknown {
   }
 }
 
+type StoredToolCall = { id?: unknown; name?: unknown; arguments?: unknown; function?: { name?: unknown; arguments?: unknown } } | null;
+
 /** A state.db message row in this project's message shape (system prompts are left out). */
 function toMessage(r: Record<string, unknown>): Message | null {
   const role = String(r.role ?? '');
@@ -171,17 +179,22 @@ function toMessage(r: Record<string, unknown>): Message | null {
   const out: Message = { role, content, ...(typeof r.timestamp === 'number' ? { timestamp: r.timestamp } : {}), _source: 'hermes_state_db' };
   const calls = parseJson(r.tool_calls);
   if (role === 'assistant' && Array.isArray(calls) && calls.length) {
-    out.tool_calls = calls.map((c: any, i: number) => ({
+    // Hermes' rows hold OpenAI-style calls, or the flat {name, arguments} older versions wrote.
+    out.tool_calls = (calls as StoredToolCall[]).map((c, i) => ({
       id: String(c?.id ?? `call_${i}`),
       type: 'function',
-      function: { name: String(c?.function?.name ?? c?.name ?? 'tool'), arguments: typeof c?.function?.arguments === 'string' ? c.function.arguments : JSON.stringify(c?.function?.arguments ?? c?.arguments ?? {}) },
+      function: {
+        name: String(c?.function?.name ?? c?.name ?? 'tool'),
+        arguments: typeof c?.function?.arguments === 'string' ? c.function.arguments : JSON.stringify(c?.function?.arguments ?? c?.arguments ?? {}),
+      },
     }));
   }
   if (role === 'tool') {
     if (typeof r.tool_call_id === 'string') out.tool_call_id = r.tool_call_id;
     if (typeof r.tool_name === 'string') out.name = r.tool_name;
   }
-  const reasoning = typeof r.reasoning === 'string' && r.reasoning ? r.reasoning : typeof r.reasoning_content === 'string' && r.reasoning_content ? r.reasoning_content : null;
+  const reasoning =
+    typeof r.reasoning === 'string' && r.reasoning ? r.reasoning : typeof r.reasoning_content === 'string' && r.reasoning_content ? r.reasoning_content : null;
   if (role === 'assistant' && reasoning) out.reasoning = reasoning;
   return out;
 }

@@ -4,14 +4,56 @@ import { BadRequest, Forbidden } from '../../ports/errors.js';
 
 /** Directories that are never a workspace, and whose contents are never one either. */
 const SYSTEM_TREES = [
-  '/etc', '/proc', '/sys', '/dev', '/boot', '/run',
-  '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32',
-  '/usr/bin', '/usr/sbin', '/usr/lib', '/usr/lib32', '/usr/lib64', '/usr/libexec', '/usr/include', '/usr/share',
-  '/var/lib', '/var/log', '/var/cache', '/var/spool', '/var/run', '/var/mail',
-  '/System', '/private/etc', '/private/var/db',
+  '/etc',
+  '/proc',
+  '/sys',
+  '/dev',
+  '/boot',
+  '/run',
+  '/bin',
+  '/sbin',
+  '/lib',
+  '/lib32',
+  '/lib64',
+  '/libx32',
+  '/usr/bin',
+  '/usr/sbin',
+  '/usr/lib',
+  '/usr/lib32',
+  '/usr/lib64',
+  '/usr/libexec',
+  '/usr/include',
+  '/usr/share',
+  '/var/lib',
+  '/var/log',
+  '/var/cache',
+  '/var/spool',
+  '/var/run',
+  '/var/mail',
+  '/System',
+  '/private/etc',
+  '/private/var/db',
 ];
 /** Directories that are never a workspace themselves (their subfolders may be, e.g. /usr/local/src/app, /var/www/site). */
-const SYSTEM_ROOTS = ['/', '/usr', '/usr/local', '/var', '/opt', '/home', '/root', '/srv', '/mnt', '/media', '/tmp', '/Library', '/Users', '/Applications', '/private', '/private/var', '/Volumes'];
+const SYSTEM_ROOTS = [
+  '/',
+  '/usr',
+  '/usr/local',
+  '/var',
+  '/opt',
+  '/home',
+  '/root',
+  '/srv',
+  '/mnt',
+  '/media',
+  '/tmp',
+  '/Library',
+  '/Users',
+  '/Applications',
+  '/private',
+  '/private/var',
+  '/Volumes',
+];
 
 export function isSystemPath(path: string): boolean {
   const p = resolve(path);

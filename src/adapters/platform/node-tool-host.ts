@@ -17,7 +17,8 @@ export interface NodeToolHostOptions {
 }
 
 /** Provider keys stay with the agent: a command (or the model through one) has no use for them. */
-const PROVIDER_PREFIXES = /^(ANTHROPIC|OPENAI|OPENROUTER|NOUS|HF|HUGGINGFACE|GROQ|MISTRAL|GEMINI|GOOGLE|XAI|DEEPSEEK|TOGETHER|FIREWORKS|CEREBRAS|COHERE|PERPLEXITY|AZURE_OPENAI|KIMI|MOONSHOT|ZAI|GLM|MINIMAX|DASHSCOPE|QWEN|EXA|TAVILY|FIRECRAWL|PARALLEL|FAL|ELEVENLABS)_/;
+const PROVIDER_PREFIXES =
+  /^(ANTHROPIC|OPENAI|OPENROUTER|NOUS|HF|HUGGINGFACE|GROQ|MISTRAL|GEMINI|GOOGLE|XAI|DEEPSEEK|TOGETHER|FIREWORKS|CEREBRAS|COHERE|PERPLEXITY|AZURE_OPENAI|KIMI|MOONSHOT|ZAI|GLM|MINIMAX|DASHSCOPE|QWEN|EXA|TAVILY|FIRECRAWL|PARALLEL|FAL|ELEVENLABS)_/;
 export function commandEnv(source: NodeJS.ProcessEnv): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(source)) {
@@ -275,7 +276,12 @@ export class NodeToolHost implements ToolHost {
       const hits = files.filter((f) => globMatches(re, req.pattern, rel(f)));
       const dated = await Promise.all(hits.map(async (f) => ({ f, t: (await stat(f).catch(() => null))?.mtimeMs ?? 0 })));
       dated.sort((a, b) => b.t - a.t || a.f.localeCompare(b.f));
-      return page(dated.map((d) => d.f), req, 'js', capped);
+      return page(
+        dated.map((d) => d.f),
+        req,
+        'js',
+        capped,
+      );
     }
 
     const re = contentRegExp(req.pattern);

@@ -35,7 +35,7 @@ function checkName(name: string): string {
  */
 export class NodeWorkspaceFiles implements WorkspaceFiles {
   async checkWorkspace(path: string, options: { create?: boolean } = {}): Promise<string> {
-    if (!path || !path.startsWith('/')) throw new BadRequest('Workspace path must be absolute');
+    if (!path?.startsWith('/')) throw new BadRequest('Workspace path must be absolute');
     checkNameLengths(path);
     if (isSystemPath(path)) throw new Forbidden(`Refusing a system directory as a workspace: ${path}`);
     if (options.create) {
@@ -83,7 +83,14 @@ export class NodeWorkspaceFiles implements WorkspaceFiles {
           });
         } else {
           const isDir = l.isDirectory();
-          entries.push({ name: d.name, path: rel, type: isDir ? 'dir' : 'file', is_dir: isDir, size: isDir ? 0 : Number(l.size), mtime_ns: l.mtimeNs.toString() });
+          entries.push({
+            name: d.name,
+            path: rel,
+            type: isDir ? 'dir' : 'file',
+            is_dir: isDir,
+            size: isDir ? 0 : Number(l.size),
+            mtime_ns: l.mtimeNs.toString(),
+          });
         }
       } catch {
         // Vanished between readdir and lstat: leave it out.
@@ -170,7 +177,10 @@ export class NodeWorkspaceFiles implements WorkspaceFiles {
 
   async #moveTo(from: string, to: string, rel: string) {
     if (from === to) return { path: rel };
-    const exists = await lstat(to).then(() => true, () => false);
+    const exists = await lstat(to).then(
+      () => true,
+      () => false,
+    );
     if (exists) throw new Conflict('A file or folder with that name already exists');
     await rename(from, to);
     return { path: rel };

@@ -1,14 +1,6 @@
 import { Conflict, NotFound, VersionConflict } from '../../ports/errors.js';
 import type { Clock } from '../../ports/platform.js';
-import type {
-  ListOptions,
-  SearchHit,
-  SessionPage,
-  SessionPatch,
-  SessionStore,
-  StoreProblem,
-  WriteOptions,
-} from '../../ports/session-store.js';
+import type { ListOptions, SearchHit, SessionPage, SessionPatch, SessionStore, StoreProblem, WriteOptions } from '../../ports/session-store.js';
 import { KeyedMutex } from '../../shared/keyed-mutex.js';
 import type { Message, Session, SessionRow } from '../../shared/session.js';
 import { compareRows, matchPreview, messageText, nextUpdatedAt, toRow } from '../../domain/session-rows.js';

@@ -54,6 +54,8 @@ export class DocumentAgentConfigSource implements AgentConfigSource {
   }
 
   async updateDotenv(): Promise<void> {
-    throw new BadRequest('Keys are secrets of the Worker here: set them with `wrangler secret put OPENROUTER_API_KEY` (or HERMES_WEBUI_API_KEY) and deploy again');
+    throw new BadRequest(
+      'Keys are secrets of the Worker here: set them with `wrangler secret put OPENROUTER_API_KEY` (or HERMES_WEBUI_API_KEY) and deploy again',
+    );
   }
 }

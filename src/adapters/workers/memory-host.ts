@@ -15,7 +15,8 @@ export class DocumentMemoryHost implements ToolHost {
 
   #name(path: string): string {
     const prefix = `${this.hermesHome.replace(/\/+$/, '')}/memories/`;
-    if (!path.startsWith(prefix) || path.slice(prefix.length).includes('/') || path.includes('..')) throw new NotAvailable('Only memory files are kept on this deployment');
+    if (!path.startsWith(prefix) || path.slice(prefix.length).includes('/') || path.includes('..'))
+      throw new NotAvailable('Only memory files are kept on this deployment');
     return `memory:${path.slice(prefix.length)}`;
   }
 

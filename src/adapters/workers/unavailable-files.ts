@@ -2,7 +2,8 @@ import { NotAvailable } from '../../ports/errors.js';
 import type { AttachmentStore } from '../../ports/attachment-store.js';
 import type { WorkspaceFiles } from '../../ports/workspace-files.js';
 
-export const FILES_UNAVAILABLE = 'Files are not available on this deployment: it runs on Cloudflare Workers, which has no file system. Run Hermes WebUI on Node to work on files.';
+export const FILES_UNAVAILABLE =
+  'Files are not available on this deployment: it runs on Cloudflare Workers, which has no file system. Run Hermes WebUI on Node to work on files.';
 
 /**
  * Workspaces on Workers: there is no file system. A session still names a workspace (the

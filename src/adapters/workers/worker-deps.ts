@@ -51,7 +51,10 @@ export function variables(env: Record<string, unknown>): Record<string, string> 
  * the session's Durable Object; the Durable Object (`runs`) owns them, with its storage as the
  * run journal.
  */
-export function buildWorkerDeps(env: WorkerEnv, role: { kind: 'front' } | { kind: 'runs'; journal: RunJournal; background: (work: Promise<unknown>) => void }): AppDeps {
+export function buildWorkerDeps(
+  env: WorkerEnv,
+  role: { kind: 'front' } | { kind: 'runs'; journal: RunJournal; background: (work: Promise<unknown>) => void },
+): AppDeps {
   const vars = variables(env);
   const config = parseConfig(vars, { home: '/' });
   const clock = { now: () => Date.now() / 1000 };
@@ -63,7 +66,14 @@ export function buildWorkerDeps(env: WorkerEnv, role: { kind: 'front' } | { kind
   // HERMES_WEBUI_CHAT_BACKEND=gateway: a Hermes Agent elsewhere answers (its key is a secret).
   const gatewayKey = config.gateway.apiKey ?? vars.API_SERVER_KEY ?? null;
   const gateway = (baseUrl: string, apiKey?: string) =>
-    new GatewayAgentRuntime({ baseUrl, apiKey: async () => apiKey || gatewayKey, hub, logger: consoleLogger, now, readTimeoutMs: config.gateway.readTimeoutMs });
+    new GatewayAgentRuntime({
+      baseUrl,
+      apiKey: async () => apiKey || gatewayKey,
+      hub,
+      logger: consoleLogger,
+      now,
+      readTimeoutMs: config.gateway.readTimeoutMs,
+    });
   const builtin = new BuiltinAgentRuntime({
     config: new DocumentAgentConfigSource(docs('config.yaml'), vars),
     host: new DocumentMemoryHost(HERMES_HOME, docs),

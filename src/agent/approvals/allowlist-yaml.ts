@@ -19,7 +19,7 @@ function render(key: string): string {
 
 /** The file's own layout for a new block list: its indent width and whether `- ` is indented under the key. */
 function layout(text: string): { indent: number; indentSeq: boolean } {
-  const indent = /^( +)[^\s#-]/m.exec(text)?.[1]!.length ?? 2;
+  const indent = /^( +)[^\s#-]/m.exec(text)?.[1]?.length ?? 2;
   const flushSeq = /^([ \t]*)[^\s#-][^\n]*:[ \t]*(?:#[^\n]*)?\n(?:[ \t]*(?:#[^\n]*)?\n)*\1- /m.test(text);
   return { indent: Math.min(Math.max(indent, 1), 8), indentSeq: !flushSeq };
 }
@@ -31,7 +31,10 @@ function layout(text: string): { indent: number; indentSeq: boolean } {
 function splice(text: string, node: Node | null | undefined, present: boolean, added: string[], all: string[]): string | null {
   if (!present) {
     const { indent, indentSeq } = layout(text);
-    const block = stringify({ [KEY]: all }, { indent, indentSeq, lineWidth: 0, flowCollectionPadding: false }).replace(/^(\s*- )(.*)$/gm, (_, p: string, v: string) => p + (AMBIGUOUS.test(v) ? render(v) : v));
+    const block = stringify({ [KEY]: all }, { indent, indentSeq, lineWidth: 0, flowCollectionPadding: false }).replace(
+      /^(\s*- )(.*)$/gm,
+      (_, p: string, v: string) => p + (AMBIGUOUS.test(v) ? render(v) : v),
+    );
     return text.trim() ? `${text}${text.endsWith('\n') ? '' : '\n'}${block}` : block;
   }
   if (isSeq(node) && node.range) {

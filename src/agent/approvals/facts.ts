@@ -99,7 +99,13 @@ export function subcommand(argv: string[], valueFlags: RegExp): string[] {
 
 /** Interpreters reading code from an option: `python -c`, `perl -e`, `ruby -e`, `node -e`. */
 export function evalFlag(c: Command): 'python' | 'perl' | 'ruby' | 'node' | null {
-  const lang = /^(python[\d.]*|pypy[\d.]*)$/.test(c.name) ? 'python' : /^(node|nodejs|bun|deno)$/.test(c.name) ? 'node' : c.name === 'perl' || c.name === 'ruby' ? c.name : null;
+  const lang = /^(python[\d.]*|pypy[\d.]*)$/.test(c.name)
+    ? 'python'
+    : /^(node|nodejs|bun|deno)$/.test(c.name)
+      ? 'node'
+      : c.name === 'perl' || c.name === 'ruby'
+        ? c.name
+        : null;
   if (!lang) return null;
   if (c.name === 'deno') return c.argv[1] === 'eval' ? 'node' : null;
   const flag: Record<typeof lang, RegExp> = {

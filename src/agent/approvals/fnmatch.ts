@@ -22,7 +22,7 @@ export function fnmatchToRegExp(glob: string): RegExp {
       const raw = glob.slice(i + 1, close);
       const negate = raw.startsWith('!');
       // JS classes treat a leading `]` as closing and `^` as negation; escape what Python takes literally.
-      const body = (negate ? raw.slice(1) : raw).replace(/[\\\]\[^]/g, '\\$&');
+      const body = (negate ? raw.slice(1) : raw).replace(/[\\\][^]/g, '\\$&');
       out += `[${negate ? '^' : ''}${body}]`;
       i = close;
     } else out += c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');

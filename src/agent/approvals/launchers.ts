@@ -21,7 +21,11 @@ interface Launcher {
 }
 
 const LAUNCHERS: Record<string, Launcher> = {
-  sudo: { short: 'ugphCDrtUTcR', long: ['user', 'group', 'host', 'prompt', 'close-from', 'chdir', 'role', 'type', 'other-user', 'command-timeout', 'login-class', 'chroot'], query: /^-[a-zA-Z]*[lvKeV]|^--(list|validate|remove-timestamp|edit|version|help)$/ },
+  sudo: {
+    short: 'ugphCDrtUTcR',
+    long: ['user', 'group', 'host', 'prompt', 'close-from', 'chdir', 'role', 'type', 'other-user', 'command-timeout', 'login-class', 'chroot'],
+    query: /^-[a-zA-Z]*[lvKeV]|^--(list|validate|remove-timestamp|edit|version|help)$/,
+  },
   doas: { short: 'uC' },
   pkexec: { long: ['user'] },
   env: { short: 'uCS', long: ['unset', 'chdir', 'split-string'], assigns: true, split: /^(-S|--split-string)(=|$)/ },

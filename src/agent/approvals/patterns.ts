@@ -59,10 +59,10 @@ const SYSTEM_PATH = /^\/(?:bin|boot|etc|lib\w*|opt|sbin|usr|var(?!\/(?:tmp|folde
 const downstream = (c: Command): Command[] => c.pipeline.slice(c.pipeline.indexOf(c) + 1);
 const runsAsRoot = (c: Command): boolean => c.wrappers.some((w) => w === 'sudo' || w === 'doas' || w === 'pkexec');
 const readsStdinCode = (c: Command): boolean => SHELLS.has(c.name) || (INTERPRETERS.test(c.name) && (c.argv.length === 1 || c.argv[1] === '-'));
-const writesTo = (c: Command, path: RegExp, via?: string[]): boolean =>
-  writeTargets(c).some((w) => path.test(w.path) && (!via || via.includes(w.via)));
+const writesTo = (c: Command, path: RegExp, via?: string[]): boolean => writeTargets(c).some((w) => path.test(w.path) && (!via || via.includes(w.via)));
 const dockerArgs = (c: Command): string[] => subcommand(c.argv, /^(-H|--host|-c|--context|--config|-l|--log-level|--url|--connection|--identity)$/);
-const composeVerb = (args: string[]): string | undefined => subcommand(['compose', ...args], /^(-f|--file|-p|--project-name|--profile|--env-file|--project-directory|--ansi|--parallel|--progress)$/)[0];
+const composeVerb = (args: string[]): string | undefined =>
+  subcommand(['compose', ...args], /^(-f|--file|-p|--project-name|--profile|--env-file|--project-directory|--ansi|--parallel|--progress)$/)[0];
 const DAEMON_ENV = /^(DOCKER_HOST|DOCKER_CONTEXT|CONTAINER_HOST|CONTAINER_CONNECTION)=./;
 
 /** shred/blkdiscard, `wipefs -a` (not its `-n` dry run), `sgdisk --zap-all` on a raw disk. */
@@ -75,7 +75,11 @@ const wipesDevice = (c: Command): boolean =>
 
 /** Never run, whatever the mode: no recovery path (whole disks; the root, a system or the home directory). */
 export const HARDLINE: readonly Pattern[] = [
-  { key: 'rm_root', description: 'recursive delete of the root filesystem', command: (c) => !!rm(c)?.operands.some((o) => ROOT_PATH.test(o)) || wipesCwd(c, 'root') },
+  {
+    key: 'rm_root',
+    description: 'recursive delete of the root filesystem',
+    command: (c) => !!rm(c)?.operands.some((o) => ROOT_PATH.test(o)) || wipesCwd(c, 'root'),
+  },
   { key: 'rm_system_dir', description: 'delete a system directory (/etc, /usr, /home…)', command: (c) => !!rm(c)?.operands.some((o) => SYSTEM_DIR.test(o)) },
   { key: 'rm_home', description: 'delete the home directory', command: (c) => !!rm(c)?.operands.some((o) => HOME_PATH.test(o)) || wipesCwd(c, 'home') },
   { key: 'fork_bomb', description: 'fork bomb', analysis: (a) => a.codeTexts.some((t) => FORK_BOMB.test(t)) },
@@ -92,33 +96,85 @@ export const HARDLINE: readonly Pattern[] = [
 
 /** Need the user's approval unless allowlisted or approved for the session. */
 export const DANGEROUS: readonly Pattern[] = [
-  { key: 'recursive_delete', description: 'recursive delete', hermes: ['recursive delete', 'recursive delete (long flag)', 'recursive delete (flags after operands)'], command: (c) => !!rm(c)?.recursive },
-  { key: 'delete_system_path', description: 'delete in a system path', hermes: ['delete in root path'], command: (c) => !!rm(c)?.operands.some((o) => SYSTEM_PATH.test(o) || ROOT_PATH.test(o)) },
+  {
+    key: 'recursive_delete',
+    description: 'recursive delete',
+    hermes: ['recursive delete', 'recursive delete (long flag)', 'recursive delete (flags after operands)'],
+    command: (c) => !!rm(c)?.recursive,
+  },
+  {
+    key: 'delete_system_path',
+    description: 'delete in a system path',
+    hermes: ['delete in root path'],
+    command: (c) => !!rm(c)?.operands.some((o) => SYSTEM_PATH.test(o) || ROOT_PATH.test(o)),
+  },
   {
     key: 'chmod_world_writable',
     description: 'world/other-writable permissions (chmod 777/666, o+w, a+w)',
     hermes: ['world/other-writable permissions', 'recursive world/other-writable (long flag)'],
     command: (c) =>
-      c.name === 'chmod' && c.argv.slice(1).some((a) => /^0*[0-7]?[0-7]{2}[2367]$/.test(a) || (/^[ugoa+\-=rwxXst,]+$/.test(a) && /(?:^|,)[ugoa]*[oa][ugoa]*[+=][rwxXst]*w/.test(a))),
+      c.name === 'chmod' &&
+      c.argv.slice(1).some((a) => /^0*[0-7]?[0-7]{2}[2367]$/.test(a) || (/^[ugoa+\-=rwxXst,]+$/.test(a) && /(?:^|,)[ugoa]*[oa][ugoa]*[+=][rwxXst]*w/.test(a))),
   },
   {
     key: 'chown_root_recursive',
     description: 'recursive chown to root',
     hermes: ['recursive chown to root', 'recursive chown to root (long flag)'],
-    command: (c) => c.name === 'chown' && c.argv.some((a) => /^-[a-zA-Z]*R/.test(a) || a === '--recursive') && /^(root|0)([:.]|$)/.test(operands(c.argv)[0] ?? ''),
+    command: (c) =>
+      c.name === 'chown' && c.argv.some((a) => /^-[a-zA-Z]*R/.test(a) || a === '--recursive') && /^(root|0)([:.]|$)/.test(operands(c.argv)[0] ?? ''),
   },
   { key: 'mkfs', description: 'format a filesystem (mkfs)', hermes: ['format filesystem'], command: (c) => MKFS.test(c.name) },
   { key: 'dd', description: 'disk copy (dd)', hermes: ['disk copy'], command: (c) => c.name === 'dd' && c.argv.some((a) => a.startsWith('if=')) },
-  { key: 'block_device_write', description: 'write to a raw disk device', hermes: ['write to block device'], command: (c) => writesTo(c, BLOCK_DEVICE) || wipesDevice(c) },
+  {
+    key: 'block_device_write',
+    description: 'write to a raw disk device',
+    hermes: ['write to block device'],
+    command: (c) => writesTo(c, BLOCK_DEVICE) || wipesDevice(c),
+  },
   { key: 'sql_drop', description: 'SQL DROP TABLE/DATABASE', hermes: ['SQL DROP'], analysis: (a) => /\bDROP\s+(?:TABLE|DATABASE|SCHEMA)\b/i.test(a.text) },
-  { key: 'sql_delete_without_where', description: 'SQL DELETE without WHERE', hermes: ['SQL DELETE without WHERE'], analysis: (a) => /\bDELETE\s+FROM\b(?![^;]*\bWHERE\b)/i.test(a.text) },
+  {
+    key: 'sql_delete_without_where',
+    description: 'SQL DELETE without WHERE',
+    hermes: ['SQL DELETE without WHERE'],
+    analysis: (a) => /\bDELETE\s+FROM\b(?![^;]*\bWHERE\b)/i.test(a.text),
+  },
   { key: 'sql_truncate', description: 'SQL TRUNCATE TABLE', hermes: ['SQL TRUNCATE'], analysis: (a) => /\bTRUNCATE\s+TABLE\b/i.test(a.text) },
-  { key: 'write_system_config', description: 'overwrite a file in /etc', hermes: ['overwrite system config', 'overwrite system file via tee', 'overwrite system file via redirection'], command: (c) => writesTo(c, ETC, ['redirect', 'tee', 'dd']) },
-  { key: 'copy_into_system_config', description: 'copy/move a file into /etc', hermes: ['copy/move file into system config path'], command: (c) => writesTo(c, ETC, ['copy']) },
-  { key: 'sed_inplace_system_config', description: 'in-place edit (sed -i) of a file in /etc', hermes: ['in-place edit of system config', 'in-place edit of system config (long flag)'], command: (c) => writesTo(c, ETC, ['sed']) },
-  { key: 'write_ssh_dir', description: 'write into ~/.ssh', hermes: ['overwrite system file via redirection', 'copy/move file into sensitive credential/SSH/shell-rc path'], command: (c) => writesTo(c, SSH_DIR) },
-  { key: 'write_hermes_env', description: 'write to Hermes secrets (~/.hermes/.env)', hermes: ['in-place edit of Hermes config/env'], command: (c) => writesTo(c, HERMES_ENV) },
-  { key: 'write_hermes_config', description: "write to Hermes' config.yaml (approval settings)", hermes: ['in-place edit of Hermes config/env'], command: (c) => writesTo(c, HERMES_CONFIG) },
+  {
+    key: 'write_system_config',
+    description: 'overwrite a file in /etc',
+    hermes: ['overwrite system config', 'overwrite system file via tee', 'overwrite system file via redirection'],
+    command: (c) => writesTo(c, ETC, ['redirect', 'tee', 'dd']),
+  },
+  {
+    key: 'copy_into_system_config',
+    description: 'copy/move a file into /etc',
+    hermes: ['copy/move file into system config path'],
+    command: (c) => writesTo(c, ETC, ['copy']),
+  },
+  {
+    key: 'sed_inplace_system_config',
+    description: 'in-place edit (sed -i) of a file in /etc',
+    hermes: ['in-place edit of system config', 'in-place edit of system config (long flag)'],
+    command: (c) => writesTo(c, ETC, ['sed']),
+  },
+  {
+    key: 'write_ssh_dir',
+    description: 'write into ~/.ssh',
+    hermes: ['overwrite system file via redirection', 'copy/move file into sensitive credential/SSH/shell-rc path'],
+    command: (c) => writesTo(c, SSH_DIR),
+  },
+  {
+    key: 'write_hermes_env',
+    description: 'write to Hermes secrets (~/.hermes/.env)',
+    hermes: ['in-place edit of Hermes config/env'],
+    command: (c) => writesTo(c, HERMES_ENV),
+  },
+  {
+    key: 'write_hermes_config',
+    description: "write to Hermes' config.yaml (approval settings)",
+    hermes: ['in-place edit of Hermes config/env'],
+    command: (c) => writesTo(c, HERMES_CONFIG),
+  },
   {
     key: 'systemctl_service_change',
     description: 'stop/restart/disable/mask a system service',
@@ -136,8 +192,18 @@ export const DANGEROUS: readonly Pattern[] = [
       (/^(init|telinit)$/.test(c.name) && /^[06]$/.test(c.argv[1] ?? '')) ||
       (c.name === 'systemctl' && /^(poweroff|reboot|halt|kexec)$/.test(subcommand(c.argv, /^-[HMtspno]$/)[0] ?? '')),
   },
-  { key: 'kill_all_processes', description: 'kill all processes (kill -9 -1)', hermes: ['kill all processes'], command: (c) => c.name === 'kill' && killTargets(c.argv).includes('-1') },
-  { key: 'force_kill', description: 'force-kill processes by name (pkill/killall -9)', hermes: ['force kill processes', 'force kill processes (killall -KILL)'], command: (c) => (c.name === 'pkill' || c.name === 'killall') && sendsSigkill(c.argv) },
+  {
+    key: 'kill_all_processes',
+    description: 'kill all processes (kill -9 -1)',
+    hermes: ['kill all processes'],
+    command: (c) => c.name === 'kill' && killTargets(c.argv).includes('-1'),
+  },
+  {
+    key: 'force_kill',
+    description: 'force-kill processes by name (pkill/killall -9)',
+    hermes: ['force kill processes', 'force kill processes (killall -KILL)'],
+    command: (c) => (c.name === 'pkill' || c.name === 'killall') && sendsSigkill(c.argv),
+  },
   {
     key: 'kill_hermes',
     description: 'kill the Hermes agent or gateway (self-termination)',
@@ -148,12 +214,22 @@ export const DANGEROUS: readonly Pattern[] = [
   },
   { key: 'fork_bomb', description: 'fork bomb', hermes: ['fork bomb'], analysis: (a) => a.codeTexts.some((t) => FORK_BOMB.test(t)) },
   { key: 'shell_c', description: 'run a command string through a shell (sh/bash -c)', command: (c) => c.shellMode === 'c' },
-  { key: 'shell_stdin', description: 'feed a script to a shell on stdin (heredoc, here-string, pipe)', hermes: ['shell execution via heredoc'], command: (c) => c.shellMode === 'stdin' },
+  {
+    key: 'shell_stdin',
+    description: 'feed a script to a shell on stdin (heredoc, here-string, pipe)',
+    hermes: ['shell execution via heredoc'],
+    command: (c) => c.shellMode === 'stdin',
+  },
   { key: 'python_c', description: 'run inline Python (python -c)', hermes: ['script execution via -e/-c flag'], command: (c) => evalFlag(c) === 'python' },
   { key: 'perl_e', description: 'run inline Perl (perl -e)', hermes: ['script execution via -e/-c flag'], command: (c) => evalFlag(c) === 'perl' },
   { key: 'ruby_e', description: 'run inline Ruby (ruby -e)', hermes: ['script execution via -e/-c flag'], command: (c) => evalFlag(c) === 'ruby' },
   { key: 'node_e', description: 'run inline JavaScript (node -e/-c)', hermes: ['script execution via -e/-c flag'], command: (c) => evalFlag(c) === 'node' },
-  { key: 'curl_pipe_shell', description: 'pipe downloaded content into a shell', hermes: ['pipe remote content to shell'], command: (c) => DOWNLOADERS.has(c.name) && downstream(c).some(readsStdinCode) },
+  {
+    key: 'curl_pipe_shell',
+    description: 'pipe downloaded content into a shell',
+    hermes: ['pipe remote content to shell'],
+    command: (c) => DOWNLOADERS.has(c.name) && downstream(c).some(readsStdinCode),
+  },
   {
     key: 'remote_script_exec',
     description: 'run a downloaded script (bash <(curl …), eval "$(curl …)")',
@@ -165,11 +241,18 @@ export const DANGEROUS: readonly Pattern[] = [
     description: 'pipe decoded content into a shell (obfuscated command)',
     hermes: ['pipe decoded content to shell (possible command obfuscation)'],
     command: (c) =>
-      ((/^base(64|32|16)$/.test(c.name) && c.argv.some((a) => /^(-[dD]|--decode)$/.test(a))) || (c.name === 'xxd' && c.argv.includes('-r')) || (c.name === 'openssl' && c.argv.includes('-d'))) &&
+      ((/^base(64|32|16)$/.test(c.name) && c.argv.some((a) => /^(-[dD]|--decode)$/.test(a))) ||
+        (c.name === 'xxd' && c.argv.includes('-r')) ||
+        (c.name === 'openssl' && c.argv.includes('-d'))) &&
       downstream(c).some(readsStdinCode),
   },
   { key: 'xargs_rm', description: 'xargs with rm', hermes: ['xargs with rm'], command: (c) => c.name === 'rm' && c.wrappers.includes('xargs') },
-  { key: 'find_exec_rm', description: 'find -exec rm', hermes: ['find -exec/-execdir rm'], command: (c) => c.name === 'find' && c.execs.some((e) => e.name === 'rm') },
+  {
+    key: 'find_exec_rm',
+    description: 'find -exec rm',
+    hermes: ['find -exec/-execdir rm'],
+    command: (c) => c.name === 'find' && c.execs.some((e) => e.name === 'rm'),
+  },
   { key: 'find_delete', description: 'find -delete', hermes: ['find -delete'], command: (c) => c.name === 'find' && c.argv.includes('-delete') },
   {
     key: 'hermes_gateway_stop',
@@ -181,7 +264,10 @@ export const DANGEROUS: readonly Pattern[] = [
     key: 'gateway_outside_service',
     description: 'start the Hermes gateway in the background, outside its service manager',
     hermes: ["start gateway outside systemd (use 'systemctl --user restart hermes-gateway')"],
-    command: (c) => c.name === 'hermes' && /^gateway run\b/.test(subcommand(c.argv, /^(-p|--profile)$/).join(' ')) && (c.background || c.wrappers.some((w) => w === 'nohup' || w === 'setsid')),
+    command: (c) =>
+      c.name === 'hermes' &&
+      /^gateway run\b/.test(subcommand(c.argv, /^(-p|--profile)$/).join(' ')) &&
+      (c.background || c.wrappers.some((w) => w === 'nohup' || w === 'setsid')),
   },
   {
     key: 'docker_lifecycle',
@@ -198,7 +284,14 @@ export const DANGEROUS: readonly Pattern[] = [
   {
     key: 'docker_remote_daemon',
     description: 'point docker/podman at another daemon (-H, --context, DOCKER_HOST=, podman --remote)',
-    hermes: ['docker with remote daemon redirect (-H/--host)', 'docker with daemon redirect (--context: alternate daemon)', 'docker context use (switches default daemon for future commands)', 'podman remote mode (-r/--remote: remote daemon)', 'podman with remote daemon redirect (--url/--connection/--identity)', 'docker/podman daemon redirect via environment (DOCKER_HOST/CONTAINER_HOST)'],
+    hermes: [
+      'docker with remote daemon redirect (-H/--host)',
+      'docker with daemon redirect (--context: alternate daemon)',
+      'docker context use (switches default daemon for future commands)',
+      'podman remote mode (-r/--remote: remote daemon)',
+      'podman with remote daemon redirect (--url/--connection/--identity)',
+      'docker/podman daemon redirect via environment (DOCKER_HOST/CONTAINER_HOST)',
+    ],
     command: (c) => {
       if (c.assigns.some((a) => DAEMON_ENV.test(a)) || (c.name === 'export' && c.argv.some((a) => DAEMON_ENV.test(a)))) return true;
       const globals = c.argv.slice(1, c.argv.length - dockerArgs(c).length);
@@ -220,7 +313,7 @@ function matches(patterns: readonly Pattern[], a: Analysis, firstOnly: boolean):
   const found = new Map<string, PatternMatch>();
   for (const p of patterns) {
     if (found.has(p.key)) continue;
-    if ((p.analysis && p.analysis(a)) || (p.command && a.commands.some(p.command))) {
+    if (p.analysis?.(a) || (p.command && a.commands.some(p.command))) {
       found.set(p.key, { key: p.key, description: p.description });
       if (firstOnly) break;
     }

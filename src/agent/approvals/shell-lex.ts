@@ -93,7 +93,7 @@ function decodeAnsiC(body: string): string {
 /** `$(…)` and backtick bodies in text the shell expands (double quotes, unquoted heredocs). */
 export function scanSubsts(text: string): { substs: string[]; malformed: boolean } {
   const substs: string[] = [];
-  let malformed = false;
+  const malformed = false;
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (c === '\\') i++;

@@ -7,7 +7,7 @@ import type { CompressionAnchor } from './history.js';
 
 const SUMMARY_INSTRUCTIONS =
   'You compress the middle of a long conversation between a user and an AI agent so the agent can keep working. ' +
-  'Write a faithful summary: the user\'s goals and preferences, decisions made, files and commands touched, results and errors, ' +
+  "Write a faithful summary: the user's goals and preferences, decisions made, files and commands touched, results and errors, " +
   'and what remains to do. Keep exact names, paths, numbers and identifiers. Use terse bullet points. Do not invent anything.';
 
 /**
@@ -30,7 +30,9 @@ function render(messages: readonly Message[]): string {
   return messages
     .map((m) => {
       const calls = Array.isArray(m.tool_calls)
-        ? (m.tool_calls as Array<{ function?: { name?: string; arguments?: string } }>).map((c) => `\n  → ${c.function?.name}(${(c.function?.arguments ?? '').slice(0, 500)})`).join('')
+        ? (m.tool_calls as Array<{ function?: { name?: string; arguments?: string } }>)
+            .map((c) => `\n  → ${c.function?.name}(${(c.function?.arguments ?? '').slice(0, 500)})`)
+            .join('')
         : '';
       const body = messageText(m).slice(0, m.role === 'tool' ? 1500 : 6000);
       return `[${m.role}${typeof m.name === 'string' ? ` ${m.name}` : ''}] ${body}${calls}`;

@@ -40,7 +40,10 @@ export function modelHistory(transcript: readonly Message[], compression?: Compr
     const head = firstUser >= 0 && firstUser < compression.anchor ? transcript.slice(0, firstUser + 1) : [];
     source = [...head, { role: 'user', content: SUMMARY_PREFIX + compression.summary }, ...transcript.slice(compression.anchor)];
   }
-  const chat = source.filter((m) => !isNotice(m)).map(toChat).filter((m): m is ChatMessage => m !== null);
+  const chat = source
+    .filter((m) => !isNotice(m))
+    .map(toChat)
+    .filter((m): m is ChatMessage => m !== null);
   return pairToolCalls(chat);
 }
 
@@ -56,7 +59,14 @@ function pairToolCalls(messages: ChatMessage[]): ChatMessage[] {
       out.push(m);
       for (const call of m.tool_calls) {
         const result = results.find((r) => r.tool_call_id === call.id);
-        out.push(result ?? { role: 'tool', tool_call_id: call.id, name: call.function.name, content: '{"error": "This tool call was interrupted before it finished."}' });
+        out.push(
+          result ?? {
+            role: 'tool',
+            tool_call_id: call.id,
+            name: call.function.name,
+            content: '{"error": "This tool call was interrupted before it finished."}',
+          },
+        );
       }
       i = j - 1;
       continue;

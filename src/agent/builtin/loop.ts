@@ -68,7 +68,15 @@ export async function runLoop(input: LoopInput): Promise<void> {
     // Compress before the call that would overflow, never in the middle of one.
     if (config.compression.enabled && promptTokens >= config.compression.threshold * input.contextLength) {
       event('compressing', { session_id: input.sessionId, message: 'Compressing context' });
-      const done = await compressTranscript({ provider, model, transcript, previous: compression, protectLastN: config.compression.protectLastN, signal, retry });
+      const done = await compressTranscript({
+        provider,
+        model,
+        transcript,
+        previous: compression,
+        protectLastN: config.compression.protectLastN,
+        signal,
+        retry,
+      });
       if (done) {
         compression = done.anchor;
         emit({ type: 'patch', patch: { compression_anchor_visible_idx: done.anchor.anchor, compression_anchor_summary: done.anchor.summary } });
@@ -109,19 +117,34 @@ export async function runLoop(input: LoopInput): Promise<void> {
     } catch (err) {
       if (signal.aborted && (partial || partialReasoning)) {
         // Cancelled mid-answer: what was already streamed is kept, marked as partial.
-        emit({ type: 'messages', messages: [{ role: 'assistant', content: partial, ...(partialReasoning ? { reasoning: partialReasoning } : {}), _partial: true, timestamp: input.now() }] });
+        emit({
+          type: 'messages',
+          messages: [
+            { role: 'assistant', content: partial, ...(partialReasoning ? { reasoning: partialReasoning } : {}), _partial: true, timestamp: input.now() },
+          ],
+        });
       }
       throw err;
     }
 
     promptTokens = result.usage.inputTokens;
-    emit({ type: 'usage', input_tokens: result.usage.inputTokens, output_tokens: result.usage.outputTokens, cost: result.usage.cost, prompt_tokens: result.usage.inputTokens });
+    emit({
+      type: 'usage',
+      input_tokens: result.usage.inputTokens,
+      output_tokens: result.usage.outputTokens,
+      cost: result.usage.cost,
+      prompt_tokens: result.usage.inputTokens,
+    });
     event('metering', {
       session_id: input.sessionId,
       tps: result.tokensPerSecond ?? 0,
       tps_available: result.tokensPerSecond !== null,
       estimated: result.usage.estimated,
-      usage: { input_tokens: result.usage.inputTokens, output_tokens: result.usage.outputTokens, ...(result.usage.cost !== null ? { cost: result.usage.cost } : {}) },
+      usage: {
+        input_tokens: result.usage.inputTokens,
+        output_tokens: result.usage.outputTokens,
+        ...(result.usage.cost !== null ? { cost: result.usage.cost } : {}),
+      },
     });
 
     const assistant: Message = {
@@ -175,7 +198,9 @@ async function runTools(calls: ToolCall[], tools: Map<string, Tool>, input: Loop
       }
     }
     const duration = Math.round((input.now() - started) * 1000) / 1000;
-    input.emit(runEvent('tool_complete', { ...row, event_type: 'tool.completed', duration, is_error: isToolErrorResult(content), result: toolResultPreview(content) }));
+    input.emit(
+      runEvent('tool_complete', { ...row, event_type: 'tool.completed', duration, is_error: isToolErrorResult(content), result: toolResultPreview(content) }),
+    );
     return { role: 'tool', tool_call_id: call.id, name, content, timestamp: input.now() };
   };
 
@@ -184,7 +209,7 @@ async function runTools(calls: ToolCall[], tools: Map<string, Tool>, input: Loop
   let batch: number[] = [];
   const flush = async () => {
     const done = await Promise.all(batch.map((i) => one(calls[i]!)));
-    batch.forEach((i, k) => (results[i] = done[k]!));
+    for (const [k, i] of batch.entries()) results[i] = done[k]!;
     batch = [];
   };
   for (let i = 0; i < calls.length; i++) {

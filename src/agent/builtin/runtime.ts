@@ -11,7 +11,7 @@ import { BuiltinSetup } from './setup.js';
 import { ProviderConfigError, resolveProvider } from '../providers/resolve.js';
 import type { BackoffPolicy } from '../providers/retry.js';
 import { builtinTools } from '../tools/index.js';
-import type { TodoItem, Tool, ToolContext, ToolHost } from '../tools/types.js';
+import type { TodoItem, ToolContext, ToolHost } from '../tools/types.js';
 import { blockedByUser, decideCommand } from '../approvals/gate.js';
 import { buildSystemPrompt } from './system-prompt.js';
 import { runLoop } from './loop.js';
@@ -109,8 +109,8 @@ export class BuiltinAgentRuntime implements AgentRuntime {
     const { session, signal } = input;
     const sid = session.session_id;
     const { config, provider, model, contextLength } = await this.#resolve(input.model);
-    const tools = builtinTools({ terminalTimeoutSeconds: config.terminal.timeoutSeconds }).filter(
-      (t) => (this.options.toolNames ? this.options.toolNames.includes(t.spec.name) : this.options.host || HOST_FREE_TOOLS.has(t.spec.name)),
+    const tools = builtinTools({ terminalTimeoutSeconds: config.terminal.timeoutSeconds }).filter((t) =>
+      this.options.toolNames ? this.options.toolNames.includes(t.spec.name) : this.options.host || HOST_FREE_TOOLS.has(t.spec.name),
     );
     const toolContext = this.#toolContext(input, config, emit);
     const systemPrompt = await buildSystemPrompt({
@@ -124,8 +124,7 @@ export class BuiltinAgentRuntime implements AgentRuntime {
     });
     const anchor = session.compression_anchor_visible_idx;
     const summary = session.compression_anchor_summary;
-    const compression: CompressionAnchor | null =
-      typeof anchor === 'number' && typeof summary === 'string' && summary ? { anchor, summary } : null;
+    const compression: CompressionAnchor | null = typeof anchor === 'number' && typeof summary === 'string' && summary ? { anchor, summary } : null;
 
     await runLoop({
       sessionId: sid,
@@ -194,7 +193,13 @@ export class BuiltinAgentRuntime implements AgentRuntime {
         });
         if (decision.action === 'run') return null;
         if (decision.action === 'block') return decision.reason;
-        const { pending, answer } = hub.requestApproval(sid, input.streamId, { ...decision.request, tool: 'terminal' }, config.approvals.timeoutSeconds * 1000, input.signal);
+        const { pending, answer } = hub.requestApproval(
+          sid,
+          input.streamId,
+          { ...decision.request, tool: 'terminal' },
+          config.approvals.timeoutSeconds * 1000,
+          input.signal,
+        );
         event('approval', { ...pending, pending_count: hub.pendingApproval(sid).pending_count });
         const choice = await answer;
         if (choice === 'deny') return blockedByUser(command, decision.request.description);

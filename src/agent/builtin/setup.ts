@@ -10,12 +10,72 @@ import type { AgentSetup, ProviderRow, SetupChoice, SetupProviderOption, SetupSt
 
 /** The wizard's providers, grouped as the incumbent's onboarding groups them. */
 const OPTIONS: Array<Omit<SetupProviderOption, 'key_set'>> = [
-  { id: 'openrouter', label: 'OpenRouter', group: 'easy', needs_key: true, key_optional: false, key_env: 'OPENROUTER_API_KEY', default_base_url: KNOWN.openrouter!.baseUrl, base_url_editable: false, sample_models: ['anthropic/claude-sonnet-4.6', 'openai/gpt-5', 'google/gemini-2.5-pro'] },
-  { id: 'anthropic', label: 'Anthropic', group: 'easy', needs_key: true, key_optional: false, key_env: 'ANTHROPIC_API_KEY', default_base_url: KNOWN.anthropic!.baseUrl, base_url_editable: false, sample_models: ['claude-sonnet-4-5', 'claude-opus-4-1', 'claude-haiku-4-5'] },
-  { id: 'openai', label: 'OpenAI', group: 'easy', needs_key: true, key_optional: false, key_env: 'OPENAI_API_KEY', default_base_url: KNOWN.openai!.baseUrl, base_url_editable: false, sample_models: ['gpt-5', 'gpt-5-mini', 'gpt-4.1'] },
-  { id: 'ollama', label: 'Ollama', group: 'local', needs_key: false, key_optional: true, key_env: 'OLLAMA_API_KEY', default_base_url: 'http://127.0.0.1:11434/v1', base_url_editable: true, sample_models: [] },
-  { id: 'lmstudio', label: 'LM Studio', group: 'local', needs_key: false, key_optional: true, key_env: 'LMSTUDIO_API_KEY', default_base_url: 'http://127.0.0.1:1234/v1', base_url_editable: true, sample_models: [] },
-  { id: 'custom', label: 'Custom OpenAI-compatible', group: 'local', needs_key: false, key_optional: true, key_env: 'CUSTOM_API_KEY', default_base_url: null, base_url_editable: true, sample_models: [] },
+  {
+    id: 'openrouter',
+    label: 'OpenRouter',
+    group: 'easy',
+    needs_key: true,
+    key_optional: false,
+    key_env: 'OPENROUTER_API_KEY',
+    default_base_url: KNOWN.openrouter!.baseUrl,
+    base_url_editable: false,
+    sample_models: ['anthropic/claude-sonnet-4.6', 'openai/gpt-5', 'google/gemini-2.5-pro'],
+  },
+  {
+    id: 'anthropic',
+    label: 'Anthropic',
+    group: 'easy',
+    needs_key: true,
+    key_optional: false,
+    key_env: 'ANTHROPIC_API_KEY',
+    default_base_url: KNOWN.anthropic!.baseUrl,
+    base_url_editable: false,
+    sample_models: ['claude-sonnet-4-5', 'claude-opus-4-1', 'claude-haiku-4-5'],
+  },
+  {
+    id: 'openai',
+    label: 'OpenAI',
+    group: 'easy',
+    needs_key: true,
+    key_optional: false,
+    key_env: 'OPENAI_API_KEY',
+    default_base_url: KNOWN.openai!.baseUrl,
+    base_url_editable: false,
+    sample_models: ['gpt-5', 'gpt-5-mini', 'gpt-4.1'],
+  },
+  {
+    id: 'ollama',
+    label: 'Ollama',
+    group: 'local',
+    needs_key: false,
+    key_optional: true,
+    key_env: 'OLLAMA_API_KEY',
+    default_base_url: 'http://127.0.0.1:11434/v1',
+    base_url_editable: true,
+    sample_models: [],
+  },
+  {
+    id: 'lmstudio',
+    label: 'LM Studio',
+    group: 'local',
+    needs_key: false,
+    key_optional: true,
+    key_env: 'LMSTUDIO_API_KEY',
+    default_base_url: 'http://127.0.0.1:1234/v1',
+    base_url_editable: true,
+    sample_models: [],
+  },
+  {
+    id: 'custom',
+    label: 'Custom OpenAI-compatible',
+    group: 'local',
+    needs_key: false,
+    key_optional: true,
+    key_env: 'CUSTOM_API_KEY',
+    default_base_url: null,
+    base_url_editable: true,
+    sample_models: [],
+  },
 ];
 
 const HOSTED = ['openrouter', 'anthropic', 'openai'] as const;
@@ -119,7 +179,8 @@ export class BuiltinSetup implements AgentSetup {
       // A key saved earlier is used when none is typed (re-testing a configured provider).
       apiKey ??= option.key_env ? config?.env[option.key_env] || null : null;
     }
-    if (!baseUrl) return { ok: false as const, error: 'invalid_url' as const, detail: 'Enter the base URL of the OpenAI-compatible server, like http://127.0.0.1:8080/v1' };
+    if (!baseUrl)
+      return { ok: false as const, error: 'invalid_url' as const, detail: 'Enter the base URL of the OpenAI-compatible server, like http://127.0.0.1:8080/v1' };
     if (option?.needs_key && !apiKey) return { ok: false as const, error: 'http_4xx' as const, status: 401, detail: `${option.label} needs an API key` };
     return probeModels({ baseUrl, apiKey, api });
   }
@@ -149,7 +210,8 @@ export class BuiltinSetup implements AgentSetup {
     try {
       await this.source.updateConfigYaml(change);
     } catch (err) {
-      if (err instanceof ConfigSyntaxError) throw new Conflict(`${err.message}. Fix ${this.source.paths.config} by hand (or move it aside); it was not changed.`);
+      if (err instanceof ConfigSyntaxError)
+        throw new Conflict(`${err.message}. Fix ${this.source.paths.config} by hand (or move it aside); it was not changed.`);
       throw err;
     }
   }
@@ -163,22 +225,60 @@ export class BuiltinSetup implements AgentSetup {
     const withStatus = (row: Omit<ProviderRow, 'status'>): ProviderRow => {
       const s = status.get(row.id);
       const needsKey = row.kind === 'hosted' && !row.key_set;
-      return { ...row, status: needsKey ? 'no_key' : s ? (s.ok ? 'ok' : 'error') : 'unknown', ...(s && !s.ok && s.error ? { error: s.error } : {}), ...(s?.ok ? { models_count: s.count } : {}) };
+      return {
+        ...row,
+        status: needsKey ? 'no_key' : s ? (s.ok ? 'ok' : 'error') : 'unknown',
+        ...(s && !s.ok && s.error ? { error: s.error } : {}),
+        ...(s?.ok ? { models_count: s.count } : {}),
+      };
     };
     for (const id of HOSTED) {
       const option = OPTIONS.find((o) => o.id === id)!;
       const value = config.env[option.key_env!];
       if (!value && active?.id !== id) continue;
-      rows.push(withStatus({ id, label: option.label, kind: 'hosted', key_env: option.key_env, key_set: !!value, key_masked: value ? maskKey(value) : null, base_url: option.default_base_url, active: active?.id === id }));
+      rows.push(
+        withStatus({
+          id,
+          label: option.label,
+          kind: 'hosted',
+          key_env: option.key_env,
+          key_set: !!value,
+          key_masked: value ? maskKey(value) : null,
+          base_url: option.default_base_url,
+          active: active?.id === id,
+        }),
+      );
     }
     if (active && !HOSTED.includes(active.id as (typeof HOSTED)[number]) && !active.id.startsWith('custom:')) {
       const option = OPTIONS.find((o) => o.id === active.id);
-      rows.push(withStatus({ id: active.id, label: providerLabel(active.id), kind: 'local', key_env: option?.key_env ?? null, key_set: !!active.apiKey, key_masked: active.apiKey ? maskKey(active.apiKey) : null, base_url: active.baseUrl, active: true }));
+      rows.push(
+        withStatus({
+          id: active.id,
+          label: providerLabel(active.id),
+          kind: 'local',
+          key_env: option?.key_env ?? null,
+          key_set: !!active.apiKey,
+          key_masked: active.apiKey ? maskKey(active.apiKey) : null,
+          base_url: active.baseUrl,
+          active: true,
+        }),
+      );
     }
     for (const entry of config.customProviders) {
       const id = `custom:${entry.name}`;
       const value = entry.apiKey ?? (entry.keyEnv ? config.env[entry.keyEnv] : undefined);
-      rows.push(withStatus({ id, label: entry.name, kind: 'custom', key_env: entry.keyEnv, key_set: !!value, key_masked: value ? maskKey(value) : null, base_url: entry.baseUrl, active: active?.id.toLowerCase() === id.toLowerCase() }));
+      rows.push(
+        withStatus({
+          id,
+          label: entry.name,
+          kind: 'custom',
+          key_env: entry.keyEnv,
+          key_set: !!value,
+          key_masked: value ? maskKey(value) : null,
+          base_url: entry.baseUrl,
+          active: active?.id.toLowerCase() === id.toLowerCase(),
+        }),
+      );
     }
     return { active_provider: active?.id ?? null, providers: rows };
   }
@@ -235,7 +335,9 @@ export class BuiltinSetup implements AgentSetup {
     if (error) throw new Conflict(`${error}. Fix ${this.source.paths.config} by hand (or move it aside); it was not changed.`);
     const keyEnv = key ? customKeyEnv(input.name) : null;
     if (key && keyEnv) await this.source.updateDotenv((text) => setDotenvValue(text, keyEnv, key));
-    await this.#editConfig((text) => upsertCustomProvider(text, { name: input.name, base_url: baseUrl, key_env: keyEnv, ...(input.models ? { models: input.models } : {}) }));
+    await this.#editConfig((text) =>
+      upsertCustomProvider(text, { name: input.name, base_url: baseUrl, key_env: keyEnv, ...(input.models ? { models: input.models } : {}) }),
+    );
     return this.#row(`custom:${input.name}`);
   }
 }

@@ -1,7 +1,7 @@
 import type { ToolHost } from '../tools/types.js';
 
 const DEFAULT_IDENTITY =
-  'You are Hermes, a capable AI agent working on the user\'s files through a web interface. ' +
+  "You are Hermes, a capable AI agent working on the user's files through a web interface. " +
   'You can run shell commands, read, write and patch files, search the workspace, keep a todo list, ' +
   'remember things across sessions, and ask the user clarifying questions.';
 
@@ -9,7 +9,7 @@ async function readOptional(host: ToolHost | null, path: string, limit = 20_000)
   if (!host) return null;
   try {
     const text = await host.readText(path);
-    return text && text.trim() ? text.slice(0, limit) : null;
+    return text?.trim() ? text.slice(0, limit) : null;
   } catch {
     return null;
   }
@@ -25,7 +25,15 @@ function memoryBlock(label: string, text: string | null, limit: number): string 
  * The system prompt, in Hermes' order: identity (SOUL.md or the default), guidance, project
  * context (AGENTS.md in the workspace), a frozen memory snapshot, then time, model and place.
  */
-export async function buildSystemPrompt(input: { host: ToolHost | null; hermesHome: string; workspace: string; model: string; provider: string; now: Date; toolNames: string[] }): Promise<string> {
+export async function buildSystemPrompt(input: {
+  host: ToolHost | null;
+  hermesHome: string;
+  workspace: string;
+  model: string;
+  provider: string;
+  now: Date;
+  toolNames: string[];
+}): Promise<string> {
   const { host, hermesHome, workspace } = input;
   const [soul, agents, memory, user] = await Promise.all([
     readOptional(host, `${hermesHome}/SOUL.md`),
@@ -39,8 +47,8 @@ export async function buildSystemPrompt(input: { host: ToolHost | null; hermesHo
       'Guidance:',
       '- Work in the workspace unless told otherwise; relative paths are resolved against it.',
       '- Prefer reading and searching before changing files; make focused edits with `patch`.',
-      '- Some shell commands need the user\'s approval. If a command is BLOCKED, do not retry it: explain what you wanted and ask.',
-      '- Use `clarify` only when you truly cannot proceed without the user\'s choice.',
+      "- Some shell commands need the user's approval. If a command is BLOCKED, do not retry it: explain what you wanted and ask.",
+      "- Use `clarify` only when you truly cannot proceed without the user's choice.",
       '- Answer in Markdown. Be concise.',
     ].join('\n'),
   );

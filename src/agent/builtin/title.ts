@@ -6,12 +6,17 @@ import { cutBeforeToken } from '../../shared/redact.js';
 
 /** Marks the title request, so scripted test servers can recognise it. */
 export const TITLE_INSTRUCTIONS =
-  'Write a title for this conversation: at most 6 words, in the language of the user\'s message, no quotes, no trailing punctuation. Reply with the title only.';
+  "Write a title for this conversation: at most 6 words, in the language of the user's message, no quotes, no trailing punctuation. Reply with the title only.";
 
 const TITLE_TIMEOUT_MS = 15_000;
 
 /** A short title from the first exchange, or null if the model gave nothing usable. */
-export async function generateTitle(input: { provider: ModelProvider; model: string; messages: readonly Message[]; signal: AbortSignal }): Promise<string | null> {
+export async function generateTitle(input: {
+  provider: ModelProvider;
+  model: string;
+  messages: readonly Message[];
+  signal: AbortSignal;
+}): Promise<string | null> {
   const user = input.messages.find((m) => m.role === 'user');
   const answer = [...input.messages].reverse().find((m) => m.role === 'assistant' && !m._error && messageText(m).trim());
   if (!user) return null;

@@ -42,7 +42,14 @@ interface CachedEndpoint {
 /** A failed endpoint is asked again after this long (or on refresh), not on every picker open. */
 const FAILED_RETRY_SECONDS = 60;
 
-const LABELS: Record<string, string> = { openrouter: 'OpenRouter', anthropic: 'Anthropic', openai: 'OpenAI', ollama: 'Ollama', lmstudio: 'LM Studio', custom: 'Custom endpoint' };
+const LABELS: Record<string, string> = {
+  openrouter: 'OpenRouter',
+  anthropic: 'Anthropic',
+  openai: 'OpenAI',
+  ollama: 'Ollama',
+  lmstudio: 'LM Studio',
+  custom: 'Custom endpoint',
+};
 export const providerLabel = (id: string) => LABELS[id] ?? (id.startsWith('custom:') ? id.slice('custom:'.length) : id);
 
 /** A few well-known models per hosted provider: what the picker offers when no probe answered. */
@@ -68,7 +75,9 @@ export function catalogTargets(config: AgentConfig): Target[] {
   const targets: Target[] = [];
   const active = activeEndpoint(config);
   if (active) {
-    const entry = active.id.startsWith('custom:') ? config.customProviders.find((p) => `custom:${p.name}`.toLowerCase() === active.id.toLowerCase()) : undefined;
+    const entry = active.id.startsWith('custom:')
+      ? config.customProviders.find((p) => `custom:${p.name}`.toLowerCase() === active.id.toLowerCase())
+      : undefined;
     targets.push({
       endpoint: active,
       provider: active.id,
@@ -81,12 +90,26 @@ export function catalogTargets(config: AgentConfig): Target[] {
   if (!active && config.model.default) {
     // A default with no reachable provider yet (no key): still offered, under its configured name.
     const id = config.model.provider ?? 'auto';
-    targets.push({ endpoint: { id, baseUrl: '', apiKey: null, api: 'openai' }, provider: id, prefix: '', configured: [config.model.default], staticModels: [], key: '' });
+    targets.push({
+      endpoint: { id, baseUrl: '', apiKey: null, api: 'openai' },
+      provider: id,
+      prefix: '',
+      configured: [config.model.default],
+      staticModels: [],
+      key: '',
+    });
   }
   for (const entry of config.customProviders) {
     const endpoint = customEndpoint(config, entry);
     if (targets.some((t) => t.provider.toLowerCase() === endpoint.id.toLowerCase())) continue;
-    targets.push({ endpoint, provider: endpoint.id, prefix: `${endpoint.id}:`, configured: Object.keys(entry.models), staticModels: [], key: endpointKey(endpoint) });
+    targets.push({
+      endpoint,
+      provider: endpoint.id,
+      prefix: `${endpoint.id}:`,
+      configured: Object.keys(entry.models),
+      staticModels: [],
+      key: endpointKey(endpoint),
+    });
   }
   return targets;
 }
@@ -234,7 +257,7 @@ export class ModelCatalogService {
       return { ...base, models: all.map((m) => ({ ...m, id: t.prefix + m.id })), source, ...(error ? { error } : {}) };
     });
     return {
-      active_provider: targets[0] && targets[0].key && !targets[0].prefix ? targets[0].provider : (config.model.provider ?? null),
+      active_provider: targets[0]?.key && !targets[0].prefix ? targets[0].provider : (config.model.provider ?? null),
       default_model: config.model.default,
       groups,
       fetched_at: fetchedAt,

@@ -9,9 +9,7 @@ export interface CatalogModel {
 
 export type ProbeErrorKind = 'invalid_url' | 'dns' | 'connect_refused' | 'timeout' | 'http_4xx' | 'http_5xx' | 'parse' | 'unreachable';
 
-export type ProbeResult =
-  | { ok: true; base_url: string; models: CatalogModel[] }
-  | { ok: false; error: ProbeErrorKind; detail: string; status?: number };
+export type ProbeResult = { ok: true; base_url: string; models: CatalogModel[] } | { ok: false; error: ProbeErrorKind; detail: string; status?: number };
 
 export interface ProbeTarget {
   baseUrl: string;
@@ -29,7 +27,13 @@ export function modelsUrl(baseUrl: string, api: 'openai' | 'anthropic'): string 
 
 /** A model list in any of the shapes servers answer with: OpenAI `{data}`, Ollama `{models}`, a bare list. */
 export function parseModelList(body: unknown): CatalogModel[] | null {
-  const list = Array.isArray(body) ? body : Array.isArray((body as { data?: unknown })?.data) ? (body as { data: unknown[] }).data : Array.isArray((body as { models?: unknown })?.models) ? (body as { models: unknown[] }).models : null;
+  const list = Array.isArray(body)
+    ? body
+    : Array.isArray((body as { data?: unknown })?.data)
+      ? (body as { data: unknown[] }).data
+      : Array.isArray((body as { models?: unknown })?.models)
+        ? (body as { models: unknown[] }).models
+        : null;
   if (!list) return null;
   const out: CatalogModel[] = [];
   const seen = new Set<string>();
@@ -39,7 +43,9 @@ export function parseModelList(body: unknown): CatalogModel[] | null {
     if (!id || seen.has(id) || id.length > 256) continue;
     seen.add(id);
     const label = typeof rec?.display_name === 'string' ? rec.display_name : typeof rec?.name === 'string' && rec.name !== id ? rec.name : id;
-    const ctx = [rec?.context_length, rec?.max_model_len, rec?.context_window, (rec?.top_provider as Record<string, unknown> | undefined)?.context_length].find((v) => typeof v === 'number' && v > 0) as number | undefined;
+    const ctx = [rec?.context_length, rec?.max_model_len, rec?.context_window, (rec?.top_provider as Record<string, unknown> | undefined)?.context_length].find(
+      (v) => typeof v === 'number' && v > 0,
+    ) as number | undefined;
     out.push({ id, label, ...(ctx ? { context_length: ctx } : {}) });
   }
   return out;
@@ -74,14 +80,23 @@ export async function probeModels(target: ProbeTarget): Promise<ProbeResult> {
   }
   if (res.status >= 400) {
     const kind = res.status >= 500 ? 'http_5xx' : 'http_4xx';
-    const why = res.status === 401 || res.status === 403 ? 'the API key was refused' : res.status === 404 ? 'no model list there — is this the API root (often ending in /v1)?' : 'the server refused the request';
+    const why =
+      res.status === 401 || res.status === 403
+        ? 'the API key was refused'
+        : res.status === 404
+          ? 'no model list there — is this the API root (often ending in /v1)?'
+          : 'the server refused the request';
     return { ok: false, error: kind, status: res.status, detail: `${url} answered HTTP ${res.status}: ${why}` };
   }
   let body: unknown;
   try {
     body = res.json();
   } catch {
-    return { ok: false, error: 'parse', detail: `${url} answered, but not with JSON (${res.headers.get('content-type') ?? 'no content type'}) — is this the API root (often ending in /v1)?` };
+    return {
+      ok: false,
+      error: 'parse',
+      detail: `${url} answered, but not with JSON (${res.headers.get('content-type') ?? 'no content type'}) — is this the API root (often ending in /v1)?`,
+    };
   }
   const models = parseModelList(body);
   if (!models) return { ok: false, error: 'parse', detail: `${url} answered JSON without a model list ("data" or "models")` };
@@ -95,8 +110,14 @@ function failure(err: unknown, url: string): ProbeResult {
     if (err.reason === 'redirect') return { ok: false, error: 'http_4xx', detail: `${err.message}. Use the final address as the base URL.` };
     const code = err.code ?? '';
     if (code === 'ECONNREFUSED') return { ok: false, error: 'connect_refused', detail: `Nothing is listening at ${url} (connection refused)` };
-    if (/bad port/i.test(err.message)) return { ok: false, error: 'invalid_url', detail: `${url} uses a port that web clients refuse to contact (the fetch standard's blocked ports); run the server on another port` };
-    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME') return { ok: false, error: 'dns', detail: `The host in ${url} could not be found (DNS)` };
+    if (/bad port/i.test(err.message))
+      return {
+        ok: false,
+        error: 'invalid_url',
+        detail: `${url} uses a port that web clients refuse to contact (the fetch standard's blocked ports); run the server on another port`,
+      };
+    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME')
+      return { ok: false, error: 'dns', detail: `The host in ${url} could not be found (DNS)` };
     return { ok: false, error: 'unreachable', detail: err.message };
   }
   if (err instanceof AppError) return { ok: false, error: 'invalid_url', detail: err.message };

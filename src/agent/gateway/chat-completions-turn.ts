@@ -1,7 +1,7 @@
 import { parseSse, type SseRecord } from '../providers/sse.js';
 import { ProviderError } from '../providers/types.js';
 import { runEvent, type TurnInput, type TurnOutput } from '../runtime.js';
-import { GatewayHttp, SilenceError, malformed, num, silent, str, withSilenceLimit } from './http.js';
+import { type GatewayHttp, SilenceError, malformed, num, silent, str, withSilenceLimit } from './http.js';
 import { chatUsage, emptyAnswer, runFailed, streamError } from './outcomes.js';
 import { conversationHistory, lastUserText, sessionState, type GatewaySessionState } from './session-state.js';
 import type { GatewayTurn } from './turn-state.js';
@@ -13,7 +13,13 @@ export interface ChatTurnDeps {
 }
 
 /** One turn over streaming chat completions (the fallback for a gateway without the runs API), keyed by `X-Hermes-Session-Id`. */
-export async function chatCompletionsTurn(deps: ChatTurnDeps, input: TurnInput, model: string | null, turn: GatewayTurn, emit: (out: TurnOutput) => void): Promise<GatewaySessionState> {
+export async function chatCompletionsTurn(
+  deps: ChatTurnDeps,
+  input: TurnInput,
+  model: string | null,
+  turn: GatewayTurn,
+  emit: (out: TurnOutput) => void,
+): Promise<GatewaySessionState> {
   const { session, signal } = input;
   const http = deps.http;
   const prior = sessionState(session);
@@ -93,14 +99,26 @@ export async function chatCompletionsTurn(deps: ChatTurnDeps, input: TurnInput, 
       if (signal.aborted) throw signal.reason;
       if (err instanceof SilenceError) throw silent(http.baseUrl, err.ms, 'streaming the answer');
       if (err instanceof ProviderError) throw err;
-      throw new ProviderError('no_response', `Hermes Agent stopped mid-answer (${String((err as Error)?.message ?? err)})`, 'The connection to the gateway dropped before the answer finished; try again.');
+      throw new ProviderError(
+        'no_response',
+        `Hermes Agent stopped mid-answer (${String((err as Error)?.message ?? err)})`,
+        'The connection to the gateway dropped before the answer finished; try again.',
+      );
     }
-    if (!done && !finished) throw new ProviderError('no_response', 'Hermes Agent stopped mid-answer (the stream ended early)', 'The connection to the gateway dropped before the answer finished; try again.');
+    if (!done && !finished)
+      throw new ProviderError(
+        'no_response',
+        'Hermes Agent stopped mid-answer (the stream ended early)',
+        'The connection to the gateway dropped before the answer finished; try again.',
+      );
   }
 
   // Hermes reports the session's running totals: only the growth since last time is this turn's.
   const previous = prior?.path === 'chat_completions' && prior.session_id === hermesSession ? prior.usage_totals : undefined;
-  const usage = totals && previous && totals.input >= previous.input && totals.output >= previous.output ? { input: totals.input - previous.input, output: totals.output - previous.output } : totals;
+  const usage =
+    totals && previous && totals.input >= previous.input && totals.output >= previous.output
+      ? { input: totals.input - previous.input, output: totals.output - previous.output }
+      : totals;
   if (!turn.finish({ usage })) throw emptyAnswer();
   return { path: 'chat_completions', for: session.session_id, session_id: hermesSession, synced_messages: 0, ...(totals ? { usage_totals: totals } : {}) };
 }
@@ -129,7 +147,10 @@ function chatSideEvent(record: SseRecord, turn: GatewayTurn, emit: (out: TurnOut
     case 'approval.request':
     case 'hermes.approval.request':
       emit(
-        runEvent('warning', { type: 'approval_unavailable', message: `Hermes asked for approval${str(d.command) ? ` of \`${str(d.command)}\`` : ''}, which cannot be answered over chat completions; it applies its own approvals setting.` }),
+        runEvent('warning', {
+          type: 'approval_unavailable',
+          message: `Hermes asked for approval${str(d.command) ? ` of \`${str(d.command)}\`` : ''}, which cannot be answered over chat completions; it applies its own approvals setting.`,
+        }),
       );
       break;
     default:

@@ -55,7 +55,11 @@ export class GatewayHttp {
    * headers only (the body is the caller's to read). Non-2xx answers are returned, not thrown,
    * so callers can treat some (404 on an optional endpoint) as answers.
    */
-  async send(method: string, path: string, init: { body?: unknown; headers?: Record<string, string>; signal?: AbortSignal; timeoutMs: number; accept?: string }): Promise<Response> {
+  async send(
+    method: string,
+    path: string,
+    init: { body?: unknown; headers?: Record<string, string>; signal?: AbortSignal; timeoutMs: number; accept?: string },
+  ): Promise<Response> {
     const key = await this.key();
     const headers: Record<string, string> = { Accept: init.accept ?? 'application/json', ...init.headers };
     if (key) headers.Authorization = `Bearer ${key}`;
@@ -80,7 +84,11 @@ export class GatewayHttp {
   }
 
   /** A request whose JSON answer is needed: non-2xx and unreadable bodies throw ProviderErrors. */
-  async json(method: string, path: string, init: { body?: unknown; headers?: Record<string, string>; signal?: AbortSignal; timeoutMs: number }): Promise<{ body: Record<string, unknown>; response: Response }> {
+  async json(
+    method: string,
+    path: string,
+    init: { body?: unknown; headers?: Record<string, string>; signal?: AbortSignal; timeoutMs: number },
+  ): Promise<{ body: Record<string, unknown>; response: Response }> {
     const response = await this.send(method, path, init);
     const text = await response.text().catch(() => '');
     if (!response.ok) throw await this.failure(response, text, `${method} ${path}`);
@@ -171,7 +179,9 @@ function serverMessage(text: string): { message: string; code: string | null } {
     const json = JSON.parse(text) as Record<string, unknown>;
     const err = json.error;
     const e = err && typeof err === 'object' ? (err as Record<string, unknown>) : null;
-    const message = [e?.message, typeof err === 'string' ? err : null, json.message, json.detail].find((c) => typeof c === 'string' && c.trim()) as string | undefined;
+    const message = [e?.message, typeof err === 'string' ? err : null, json.message, json.detail].find((c) => typeof c === 'string' && c.trim()) as
+      | string
+      | undefined;
     const code = [e?.code, e?.type, json.code].find((c) => typeof c === 'string' && c) as string | undefined;
     if (message) return { message: message.trim(), code: code ?? null };
   } catch {
@@ -194,23 +204,43 @@ export function httpFailure(baseUrl: string, status: number, body: string, retry
     const wait = retryAfter?.trim();
     const when = wait ? `retry after ${wait}${/^\d+(\.\d+)?$/.test(wait) ? ' s' : ''}` : 'wait for one to finish and try again';
     const concurrency = /concurren|max_concurrent|too many (active )?runs/i.test(said) || code === 'rate_limit_exceeded';
-    const hint = concurrency || !said
-      ? `Hermes is already running as many turns as it allows (gateway.api_server.max_concurrent_runs in its config.yaml); ${when}.`
-      : `Hermes is rate-limiting requests; ${when}.`;
+    const hint =
+      concurrency || !said
+        ? `Hermes is already running as many turns as it allows (gateway.api_server.max_concurrent_runs in its config.yaml); ${when}.`
+        : `Hermes is rate-limiting requests; ${when}.`;
     return new ProviderError('rate_limit', message, hint, status, details);
   }
   if (status === 404) {
-    return new ProviderError('error', message, `This Hermes does not offer ${what}. Update Hermes Agent, or check HERMES_WEBUI_GATEWAY_BASE_URL (now ${baseUrl}).`, status, details);
+    return new ProviderError(
+      'error',
+      message,
+      `This Hermes does not offer ${what}. Update Hermes Agent, or check HERMES_WEBUI_GATEWAY_BASE_URL (now ${baseUrl}).`,
+      status,
+      details,
+    );
   }
   if (status === 413) return new ProviderError('error', message, 'The message is larger than Hermes accepts (10 MB); send less at once.', status, details);
-  if (status >= 500) return new ProviderError('error', message, 'Hermes Agent failed on its side; its log ($HERMES_HOME/logs/gateway.log) says why. Try again.', status, details);
+  if (status >= 500)
+    return new ProviderError(
+      'error',
+      message,
+      'Hermes Agent failed on its side; its log ($HERMES_HOME/logs/gateway.log) says why. Try again.',
+      status,
+      details,
+    );
   return new ProviderError('error', message, `Hermes Agent refused the request (HTTP ${status}).`, status, details);
 }
 
 export function unreachable(baseUrl: string, err: unknown, key: string | null): ProviderError {
   const e = err as { message?: string; cause?: { code?: string; message?: string } } | undefined;
   const reason = e?.cause?.code ?? e?.cause?.message ?? e?.message ?? String(err);
-  return new ProviderError('no_response', `Could not reach Hermes Agent at ${baseUrl}: ${redactSecrets(reason, key)}`, `Is it running? ${startHint(baseUrl)}`, undefined, clean([e?.message, e?.cause?.message].filter(Boolean).join(': '), key));
+  return new ProviderError(
+    'no_response',
+    `Could not reach Hermes Agent at ${baseUrl}: ${redactSecrets(reason, key)}`,
+    `Is it running? ${startHint(baseUrl)}`,
+    undefined,
+    clean([e?.message, e?.cause?.message].filter(Boolean).join(': '), key),
+  );
 }
 
 export function silent(baseUrl: string, ms: number, doing: string): ProviderError {

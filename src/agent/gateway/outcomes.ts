@@ -23,11 +23,19 @@ export function streamError(raw: unknown): ProviderError {
 }
 
 export function cancelledElsewhere(): ProviderError {
-  return new RunEnded('interrupted', 'Hermes Agent cancelled the run', 'It was stopped on the Hermes side (another client, or the gateway restarting). Send your message again to retry.');
+  return new RunEnded(
+    'interrupted',
+    'Hermes Agent cancelled the run',
+    'It was stopped on the Hermes side (another client, or the gateway restarting). Send your message again to retry.',
+  );
 }
 
 export function emptyAnswer(): ProviderError {
-  return new ProviderError('no_response', 'Hermes Agent finished without an answer', 'Try again; if it keeps happening, check the gateway log ($HERMES_HOME/logs/gateway.log).');
+  return new ProviderError(
+    'no_response',
+    'Hermes Agent finished without an answer',
+    'Try again; if it keeps happening, check the gateway log ($HERMES_HOME/logs/gateway.log).',
+  );
 }
 
 export function usageOf(raw: unknown): { input: number; output: number } | null {

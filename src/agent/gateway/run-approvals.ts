@@ -64,7 +64,9 @@ export class RunApprovals {
           const e = err instanceof ProviderError ? err : null;
           // 409: Hermes stopped waiting (its own timeout) — the run goes on without this answer.
           if (!this.#closed.signal.aborted) {
-            this.emit(runEvent('warning', { type: 'approval_not_delivered', message: `Hermes did not take the answer "${choice}": ${e?.message ?? String(err)}` }));
+            this.emit(
+              runEvent('warning', { type: 'approval_not_delivered', message: `Hermes did not take the answer "${choice}": ${e?.message ?? String(err)}` }),
+            );
           }
         }
       })

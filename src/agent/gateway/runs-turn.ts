@@ -4,7 +4,7 @@ import { ProviderError } from '../providers/types.js';
 import { runEvent, type TurnInput, type TurnOutput } from '../runtime.js';
 import type { RunEventPayloads } from '../../shared/run-events.js';
 import type { GatewayProfile } from './capabilities.js';
-import { GatewayHttp, SilenceError, malformed, num, silent, str, withSilenceLimit } from './http.js';
+import { type GatewayHttp, SilenceError, malformed, num, silent, str, withSilenceLimit } from './http.js';
 import { RunEnded, cancelledElsewhere, emptyAnswer, runFailed, usageOf } from './outcomes.js';
 import { RunApprovals, type ApprovalHost } from './run-approvals.js';
 import { conversationHistory, lastUserText, sessionState, type GatewaySessionState } from './session-state.js';
@@ -22,10 +22,30 @@ const STOP_TIMEOUT_MS = 5000;
 const MAX_RECONNECTS = 2;
 
 /** Run events that carry nothing to show here (progress kinds newer Hermes adds are skipped too). */
-const QUIET_EVENTS = new Set(['run.started', 'run.queued', 'run.running', 'run.created', 'run.steered', 'message.start', 'message.started', 'message.completed', 'message.complete', 'keepalive', 'heartbeat', 'ping']);
+const QUIET_EVENTS = new Set([
+  'run.started',
+  'run.queued',
+  'run.running',
+  'run.created',
+  'run.steered',
+  'message.start',
+  'message.started',
+  'message.completed',
+  'message.complete',
+  'keepalive',
+  'heartbeat',
+  'ping',
+]);
 
 /** One turn over the runs API: `POST /v1/runs`, then its event stream (reconnecting if it drops), approvals and stop. */
-export async function runsTurn(deps: RunsTurnDeps, input: TurnInput, profile: GatewayProfile, model: string | null, turn: GatewayTurn, emit: (out: TurnOutput) => void): Promise<GatewaySessionState> {
+export async function runsTurn(
+  deps: RunsTurnDeps,
+  input: TurnInput,
+  profile: GatewayProfile,
+  model: string | null,
+  turn: GatewayTurn,
+  emit: (out: TurnOutput) => void,
+): Promise<GatewaySessionState> {
   const { session, signal } = input;
   const sid = session.session_id;
   const http = deps.http;
@@ -58,7 +78,17 @@ export async function runsTurn(deps: RunsTurnDeps, input: TurnInput, profile: Ga
   let missedPossible = false;
   try {
     for (;;) {
-      const outcome = await readRunEvents(deps, runId, lastId, signal, approvals, turn, seen, (id) => (lastId = id), (s) => (effectiveSession = s));
+      const outcome = await readRunEvents(
+        deps,
+        runId,
+        lastId,
+        signal,
+        approvals,
+        turn,
+        seen,
+        (id) => (lastId = id),
+        (s) => (effectiveSession = s),
+      );
       if (outcome.type === 'completed') {
         if (!turn.finish({ output: outcome.output, preferOutput: missedPossible, usage: outcome.usage })) throw emptyAnswer();
         for (const w of outcome.warnings) emit(runEvent('warning', w));
@@ -74,7 +104,11 @@ export async function runsTurn(deps: RunsTurnDeps, input: TurnInput, profile: Ga
       if (s === 'failed') throw runFailed(str(status.body.error) ?? 'no reason given');
       if (s === 'cancelled') throw cancelledElsewhere();
       if (reconnects >= MAX_RECONNECTS) {
-        throw new ProviderError('no_response', `Hermes Agent's event stream for run ${runId} kept ending before the run finished (it is "${s}")`, 'The connection to the gateway is unreliable; try again. The run may still finish in Hermes (see `hermes sessions`).');
+        throw new ProviderError(
+          'no_response',
+          `Hermes Agent's event stream for run ${runId} kept ending before the run finished (it is "${s}")`,
+          'The connection to the gateway is unreliable; try again. The run may still finish in Hermes (see `hermes sessions`).',
+        );
       }
       reconnects++;
       // Without event ids the server cannot replay what was missed: the final answer then comes from the run's output.
@@ -106,10 +140,18 @@ async function readRunEvents(
   seen: Set<string>,
   onId: (id: string) => void,
   onSession: (id: string) => void,
-): Promise<{ type: 'completed'; output: string | undefined; usage: { input: number; output: number } | null; warnings: Array<RunEventPayloads['warning']> } | { type: 'ended' }> {
+): Promise<
+  | { type: 'completed'; output: string | undefined; usage: { input: number; output: number } | null; warnings: Array<RunEventPayloads['warning']> }
+  | { type: 'ended' }
+> {
   const http = deps.http;
   const path = `/v1/runs/${encodeURIComponent(runId)}/events`;
-  const response = await http.send('GET', path, { signal, timeoutMs: deps.readTimeoutMs, accept: 'text/event-stream', headers: lastId ? { 'Last-Event-ID': lastId } : {} });
+  const response = await http.send('GET', path, {
+    signal,
+    timeoutMs: deps.readTimeoutMs,
+    accept: 'text/event-stream',
+    headers: lastId ? { 'Last-Event-ID': lastId } : {},
+  });
   if (!response.ok) throw await http.failure(response, null, `GET ${path}`);
   if (!response.body) throw malformed(http.baseUrl, `GET ${path} had no body`);
   const body = withSilenceLimit(response.body, deps.readTimeoutMs, () => approvals.waiting > 0);
@@ -137,7 +179,12 @@ async function readRunEvents(
         break;
       case 'tool.started':
       case 'tool.start':
-        turn.toolStarted({ id: toolCallId(d), name: str(d.tool) ?? str(d.name) ?? 'tool', preview: str(d.preview) ?? str(d.label) ?? str(d.args_text), args: objectOr(d.args) });
+        turn.toolStarted({
+          id: toolCallId(d),
+          name: str(d.tool) ?? str(d.name) ?? 'tool',
+          preview: str(d.preview) ?? str(d.label) ?? str(d.args_text),
+          args: objectOr(d.args),
+        });
         break;
       case 'tool.completed':
       case 'tool.complete':
@@ -169,7 +216,13 @@ async function readRunEvents(
       default:
         if (QUIET_EVENTS.has(name) || /^(subagent|session|status|todo|notification|tool)\./.test(name)) break;
         if (name.startsWith('run.')) {
-          throw new ProviderError('error', `Hermes Agent ended the run with an event this WebUI does not know: "${name}"`, 'Update Hermes WebUI (or check that Hermes Agent and this WebUI are compatible versions); Hermes may still have finished the run (see `hermes sessions`).', undefined, JSON.stringify(d).slice(0, 1200));
+          throw new ProviderError(
+            'error',
+            `Hermes Agent ended the run with an event this WebUI does not know: "${name}"`,
+            'Update Hermes WebUI (or check that Hermes Agent and this WebUI are compatible versions); Hermes may still have finished the run (see `hermes sessions`).',
+            undefined,
+            JSON.stringify(d).slice(0, 1200),
+          );
         }
         deps.logger.info({ msg: 'gateway: skipped an unknown run event', event: name });
     }

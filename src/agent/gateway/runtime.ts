@@ -100,7 +100,8 @@ export class GatewayAgentRuntime implements AgentRuntime {
     const caps = await http.send('GET', '/v1/capabilities', { timeoutMs: DETECT_TIMEOUT_MS });
     const capsText = await caps.text().catch(() => '');
     let document: Record<string, unknown> | null = null;
-    if (caps.status === 404) document = null; // older Hermes: chat completions only
+    if (caps.status === 404)
+      document = null; // older Hermes: chat completions only
     else if (!caps.ok) throw await http.failure(caps, capsText, 'GET /v1/capabilities');
     else {
       try {
@@ -127,7 +128,15 @@ export class GatewayAgentRuntime implements AgentRuntime {
         ...base,
         path: p.path,
         reachable: true,
-        features: { streaming: true, tool_events: p.toolEvents, reasoning: p.reasoning, approvals: p.path === 'runs' && p.approvals, clarify: false, stop: p.path === 'chat_completions' || p.stop, sessions: p.sessions },
+        features: {
+          streaming: true,
+          tool_events: p.toolEvents,
+          reasoning: p.reasoning,
+          approvals: p.path === 'runs' && p.approvals,
+          clarify: false,
+          stop: p.path === 'chat_completions' || p.stop,
+          sessions: p.sessions,
+        },
         limitations: limitationsOf(p),
         platform: p.platform,
         version: p.version,
@@ -135,7 +144,15 @@ export class GatewayAgentRuntime implements AgentRuntime {
       };
     } catch (err) {
       const e = err instanceof ProviderError ? err : null;
-      return { ...base, path: null, reachable: false, features: {}, limitations: [], error: e?.message ?? String((err as Error)?.message ?? err), ...(e ? { hint: e.hint } : {}) };
+      return {
+        ...base,
+        path: null,
+        reachable: false,
+        features: {},
+        limitations: [],
+        error: e?.message ?? String((err as Error)?.message ?? err),
+        ...(e ? { hint: e.hint } : {}),
+      };
     }
   }
 
@@ -199,13 +216,20 @@ export class GatewayAgentRuntime implements AgentRuntime {
       throw err;
     }
     if (!profile.path) {
-      throw new ProviderError('error', 'This Hermes API server offers neither the runs API nor chat completions', 'Update Hermes Agent, or check HERMES_WEBUI_GATEWAY_BASE_URL.');
+      throw new ProviderError(
+        'error',
+        'This Hermes API server offers neither the runs API nor chat completions',
+        'Update Hermes Agent, or check HERMES_WEBUI_GATEWAY_BASE_URL.',
+      );
     }
     const model = this.#modelFor(input.model, profile);
     const turn = new GatewayTurn(input.session.session_id, emit, this.options.now, model);
     let state: GatewaySessionState;
     try {
-      state = profile.path === 'runs' ? await runsTurn(this.#deps, input, profile, model, turn, emit) : await chatCompletionsTurn(this.#deps, input, model, turn, emit);
+      state =
+        profile.path === 'runs'
+          ? await runsTurn(this.#deps, input, profile, model, turn, emit)
+          : await chatCompletionsTurn(this.#deps, input, model, turn, emit);
     } catch (err) {
       // What streamed before the failure is kept (marked partial); the driver adds the notice.
       turn.partial();

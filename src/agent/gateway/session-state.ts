@@ -24,7 +24,8 @@ export function sessionState(session: Session): GatewaySessionState | null {
 
 function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
-  if (Array.isArray(content)) return content.map((p) => (p && typeof (p as { text?: unknown }).text === 'string' ? (p as { text: string }).text : '')).join('\n');
+  if (Array.isArray(content))
+    return content.map((p) => (p && typeof (p as { text?: unknown }).text === 'string' ? (p as { text: string }).text : '')).join('\n');
   return '';
 }
 

@@ -107,7 +107,11 @@ export class GatewayTurn {
     call.done = true;
     call.isError = !!end.error;
     if (end.duration !== undefined) call.duration = Math.round(end.duration * 1000) / 1000;
-    const result = end.result ?? (call.isError ? JSON.stringify({ error: `${call.name} failed (Hermes reported an error; its log has the details)` }) : `${call.name} finished${call.duration !== undefined ? ` in ${call.duration} s` : ''}; Hermes keeps the output.`);
+    const result =
+      end.result ??
+      (call.isError
+        ? JSON.stringify({ error: `${call.name} failed (Hermes reported an error; its log has the details)` })
+        : `${call.name} finished${call.duration !== undefined ? ` in ${call.duration} s` : ''}; Hermes keeps the output.`);
     call.result = result;
     this.#event('tool_complete', {
       name: call.name,
@@ -129,7 +133,9 @@ export class GatewayTurn {
       role: 'assistant',
       content: this.#text,
       ...(this.#reasoning ? { reasoning: this.#reasoning } : {}),
-      ...(calls.length ? { tool_calls: calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.args) } })) } : {}),
+      ...(calls.length
+        ? { tool_calls: calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.args) } })) }
+        : {}),
       timestamp: this.now(),
       ...(this.model ? { _usedModel: this.model } : {}),
       ...(partial ? { _partial: true } : {}),
@@ -164,7 +170,13 @@ export class GatewayTurn {
 
   usage(input: number, output: number) {
     this.emit({ type: 'usage', input_tokens: input, output_tokens: output, cost: null, prompt_tokens: input });
-    this.#event('metering', { session_id: this.sessionId, tps: 0, tps_available: false, estimated: false, usage: { input_tokens: input, output_tokens: output } });
+    this.#event('metering', {
+      session_id: this.sessionId,
+      tps: 0,
+      tps_available: false,
+      estimated: false,
+      usage: { input_tokens: input, output_tokens: output },
+    });
   }
 
   /** Cancelled or failed mid-turn: what was streamed so far is kept, marked partial. */

@@ -229,7 +229,13 @@ async function* fromStream(ctx: ProviderContext, model: string, body: ReadableSt
 /** An `error` event after the 200 (e.g. `overloaded_error`), classified like its HTTP twin. */
 function streamError(ctx: ProviderContext, model: string, raw: unknown): ProviderError {
   const e = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
-  const status = ({ authentication_error: 401, permission_error: 403, not_found_error: 404, rate_limit_error: 429, overloaded_error: 529, api_error: 500 } as Record<string, number>)[String(e.type)] ?? 400;
+  const status =
+    (
+      { authentication_error: 401, permission_error: 403, not_found_error: 404, rate_limit_error: 429, overloaded_error: 529, api_error: 500 } as Record<
+        string,
+        number
+      >
+    )[String(e.type)] ?? 400;
   const base = describeHttpFailure(ctx, model, status, JSON.stringify({ error: e }), null);
   const message = redactSecrets(`${ctx.providerId} reported ${String(e.type ?? 'an error')} mid-stream: ${String(e.message ?? 'no message')}`, ctx.apiKey);
   // No HTTP status for the apperror (the answer was a 200), but retries judge it by the one it stands for.

@@ -282,11 +282,7 @@ function providerMessage(text: string): string {
   try {
     const json = JSON.parse(text) as Record<string, unknown>;
     const err = json.error;
-    const candidates = [
-      err && typeof err === 'object' ? (err as Record<string, unknown>).message : err,
-      json.message,
-      json.detail,
-    ];
+    const candidates = [err && typeof err === 'object' ? (err as Record<string, unknown>).message : err, json.message, json.detail];
     for (const c of candidates) if (typeof c === 'string' && c.trim()) return c.trim();
   } catch {
     // not JSON: fall through to the raw text
@@ -302,7 +298,9 @@ export function describeHttpFailure(ctx: ProviderContext, model: string, status:
   const extra = details(ctx, body);
   const facts: FailureFacts = { status, retryAfter };
   if (status === 401 || status === 403) {
-    const where = ctx.keyEnv ? `${ctx.keyEnv} in $HERMES_HOME/.env (or model.api_key in config.yaml)` : 'model.api_key in $HERMES_HOME/config.yaml (or the key variable in .env)';
+    const where = ctx.keyEnv
+      ? `${ctx.keyEnv} in $HERMES_HOME/.env (or model.api_key in config.yaml)`
+      : 'model.api_key in $HERMES_HOME/config.yaml (or the key variable in .env)';
     const hint = ctx.apiKey ? `Check the API key: ${ctx.providerId} rejected the one in ${where}.` : `${ctx.providerId} needs an API key: set ${where}.`;
     return new ProviderError('auth_mismatch', message, hint, status, extra, facts);
   }
@@ -312,7 +310,11 @@ export function describeHttpFailure(ctx: ProviderContext, model: string, status:
   }
   if (status === 429) {
     const wait = retryAfter?.trim();
-    const when = wait ? (/^\d+(\.\d+)?$/.test(wait) ? `retry after ${wait} s (Retry-After)` : `retry after ${wait} (Retry-After)`) : 'wait a moment and try again';
+    const when = wait
+      ? /^\d+(\.\d+)?$/.test(wait)
+        ? `retry after ${wait} s (Retry-After)`
+        : `retry after ${wait} (Retry-After)`
+      : 'wait a moment and try again';
     return new ProviderError('rate_limit', message, `${ctx.providerId} is rate-limiting requests; ${when}.`, status, extra, facts);
   }
   if (status >= 500) return new ProviderError('error', message, 'The provider failed; try again.', status, extra, facts);

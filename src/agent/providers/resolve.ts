@@ -52,7 +52,10 @@ export function resolveProvider(config: AgentConfig, modelOverride?: string | nu
     const name = colon === -1 ? rest : rest.slice(0, colon);
     const model = colon === -1 ? '' : rest.slice(colon + 1);
     const entry = findCustom(config, name);
-    if (!model) throw new ProviderConfigError(`"${override}" names no model: use custom:<name>:<model>, e.g. custom:${name || 'local'}:${Object.keys(entry?.models ?? {})[0] ?? 'my-model'}.`);
+    if (!model)
+      throw new ProviderConfigError(
+        `"${override}" names no model: use custom:<name>:<model>, e.g. custom:${name || 'local'}:${Object.keys(entry?.models ?? {})[0] ?? 'my-model'}.`,
+      );
     return fromCustomEntry(config, entry, name, model, fetchImpl);
   }
 
@@ -60,7 +63,9 @@ export function resolveProvider(config: AgentConfig, modelOverride?: string | nu
   const configured = config.model.provider ?? 'auto';
   if (!model) {
     const canonical = ALIASES[configured] ?? configured;
-    throw new ProviderConfigError(`No model is configured for the built-in agent.\n\n${help(KNOWN[canonical] || canonical === 'custom' ? canonical : 'openrouter')}`);
+    throw new ProviderConfigError(
+      `No model is configured for the built-in agent.\n\n${help(KNOWN[canonical] || canonical === 'custom' ? canonical : 'openrouter')}`,
+    );
   }
 
   // `provider: custom:<name>` (or a bare entry name) selects a custom_providers entry.
@@ -80,7 +85,9 @@ export function resolveProvider(config: AgentConfig, modelOverride?: string | nu
 
   if (!baseUrl && !useAnthropic) {
     if (id === 'custom') throw new ProviderConfigError(`model.provider is "custom" but model.base_url is not set.\n\n${help('custom')}`);
-    throw new ProviderConfigError(`The built-in agent does not know the provider "${id}". Use ${Object.keys(KNOWN).join(', ')}, or custom with model.base_url.\n\n${help('custom')}`);
+    throw new ProviderConfigError(
+      `The built-in agent does not know the provider "${id}". Use ${Object.keys(KNOWN).join(', ')}, or custom with model.base_url.\n\n${help('custom')}`,
+    );
   }
 
   const keyEnvs = known?.keyEnvs.length ? known.keyEnvs : useAnthropic && (!baseUrl || isAnthropicHost(baseUrl)) ? KNOWN.anthropic!.keyEnvs : [];
@@ -88,7 +95,9 @@ export function resolveProvider(config: AgentConfig, modelOverride?: string | nu
   const apiKey = config.model.apiKey ?? (keyEnv ? config.env[keyEnv]! : null);
   // Keyless is fine for local and custom servers; the hosted APIs always need one.
   if (!apiKey && keyEnvs.length) {
-    throw new ProviderConfigError(`The ${id} provider needs an API key: set ${keyEnvs.join(' or ')} in $HERMES_HOME/.env (or model.api_key in config.yaml).\n\n${help(KNOWN[id] ? id : 'anthropic')}`);
+    throw new ProviderConfigError(
+      `The ${id} provider needs an API key: set ${keyEnvs.join(' or ')} in $HERMES_HOME/.env (or model.api_key in config.yaml).\n\n${help(KNOWN[id] ? id : 'anthropic')}`,
+    );
   }
   // Named in auth hints only when the key really came from it.
   const namedEnv = config.model.apiKey ? undefined : keyEnv;
@@ -98,7 +107,13 @@ export function resolveProvider(config: AgentConfig, modelOverride?: string | nu
     // OpenRouter-style ids ("anthropic/claude-…") mean nothing to the native API.
     const wireModel = native ? model.replace(/^anthropic\//, '') : model;
     return {
-      provider: createAnthropicProvider({ id, baseUrl: baseUrl ?? KNOWN.anthropic!.baseUrl, apiKey, ...(namedEnv ? { keyEnv: namedEnv } : {}), ...(fetchImpl ? { fetch: fetchImpl } : {}) }),
+      provider: createAnthropicProvider({
+        id,
+        baseUrl: baseUrl ?? KNOWN.anthropic!.baseUrl,
+        apiKey,
+        ...(namedEnv ? { keyEnv: namedEnv } : {}),
+        ...(fetchImpl ? { fetch: fetchImpl } : {}),
+      }),
       model: wireModel,
       contextLength: contextLength(config, model, undefined, true),
     };
@@ -122,10 +137,13 @@ function fromCustomEntry(config: AgentConfig, entry: CustomEntry | undefined, na
   let apiKey = entry.apiKey;
   if (!apiKey && entry.keyEnv) {
     apiKey = config.env[entry.keyEnv] || null;
-    if (!apiKey) throw new ProviderConfigError(`The custom provider "${entry.name}" reads its key from ${entry.keyEnv}, which is not set: add ${entry.keyEnv}=… to $HERMES_HOME/.env.`);
+    if (!apiKey)
+      throw new ProviderConfigError(
+        `The custom provider "${entry.name}" reads its key from ${entry.keyEnv}, which is not set: add ${entry.keyEnv}=… to $HERMES_HOME/.env.`,
+      );
   }
   const id = `custom:${entry.name}`;
-  const keyEnv = entry.apiKey ? undefined : entry.keyEnv ?? undefined;
+  const keyEnv = entry.apiKey ? undefined : (entry.keyEnv ?? undefined);
   const common = { id, baseUrl, apiKey, ...(keyEnv ? { keyEnv } : {}), ...(fetchImpl ? { fetch: fetchImpl } : {}) };
   const anthropic = entry.apiMode === 'anthropic_messages' || isAnthropicHost(baseUrl);
   return {

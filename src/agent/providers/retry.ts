@@ -66,7 +66,10 @@ function statusReason(status: number): string | null {
 
 function transportReason(transport: string): string | null {
   if (transport === 'ECONNREFUSED') return 'connection refused';
-  if (/^(ECONNRESET|EPIPE|ECONNABORTED|UND_ERR_SOCKET)$/.test(transport) || /other side closed|socket hang up|connection reset|network connection lost/i.test(transport)) {
+  if (
+    /^(ECONNRESET|EPIPE|ECONNABORTED|UND_ERR_SOCKET)$/.test(transport) ||
+    /other side closed|socket hang up|connection reset|network connection lost/i.test(transport)
+  ) {
     return 'connection reset';
   }
   if (/^(ETIMEDOUT|UND_ERR_CONNECT_TIMEOUT|UND_ERR_HEADERS_TIMEOUT)$/.test(transport) || /timed? ?out/i.test(transport)) return 'connection timed out';

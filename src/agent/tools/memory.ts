@@ -71,14 +71,16 @@ async function change(ctx: ToolContext, action: string, target: Target, content:
 
   let next: string[];
   let message: string;
-  let evicted: string[] = [];
+  const evicted: string[] = [];
   if (action === 'add') {
     if (entries.includes(content)) return fail('This exact entry already exists; nothing added');
     if (charLength(content) > limit) return fail(`The entry is ${charLength(content)} chars, over the ${limit}-char limit of ${FILES[target]}; shorten it`);
     next = [...entries, content];
     // The oldest entries make room for the newest; they go to the archive, not away.
     while (!fits(next, limit)) evicted.push(next.shift() as string);
-    message = evicted.length ? `Entry added; ${evicted.length} oldest entr${evicted.length === 1 ? 'y' : 'ies'} moved to ARCHIVE.jsonl to stay within the limit` : 'Entry added';
+    message = evicted.length
+      ? `Entry added; ${evicted.length} oldest entr${evicted.length === 1 ? 'y' : 'ies'} moved to ARCHIVE.jsonl to stay within the limit`
+      : 'Entry added';
   } else {
     const index = findUnique(entries, oldText);
     if (typeof index === 'string') return fail(index);
@@ -95,7 +97,14 @@ async function change(ctx: ToolContext, action: string, target: Target, content:
   }
   if (evicted.length) await archive(ctx, target, evicted);
   await ctx.host.writeText(path, next.length ? next.join(SEPARATOR) + '\n' : '');
-  return json({ success: true, target, message, usage: memoryUsage(next, limit), entries: next.length, ...(evicted.length ? { evicted: evicted.length } : {}) });
+  return json({
+    success: true,
+    target,
+    message,
+    usage: memoryUsage(next, limit),
+    entries: next.length,
+    ...(evicted.length ? { evicted: evicted.length } : {}),
+  });
 }
 
 export const memoryTool: Tool = {
@@ -127,7 +136,8 @@ export const memoryTool: Tool = {
     const oldText = str(args.old_text) ?? '';
     if (action !== 'remove') {
       if (!content) return json({ success: false, error: `content is required for ${action}` });
-      if (content.split(/\r?\n/).some((l) => l.trim() === '§')) return json({ success: false, error: "content must not contain a line with only '§' (the entry separator)" });
+      if (content.split(/\r?\n/).some((l) => l.trim() === '§'))
+        return json({ success: false, error: "content must not contain a line with only '§' (the entry separator)" });
       if (INVISIBLE.test(content)) return json({ success: false, error: 'content contains invisible Unicode characters' });
     }
     if (action !== 'add' && !oldText.trim()) return json({ success: false, error: `old_text is required for ${action}` });

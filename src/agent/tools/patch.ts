@@ -111,7 +111,8 @@ export const patchTool: Tool = {
         path: { type: 'string', description: "REQUIRED when mode='replace'. File path to edit." },
         old_string: {
           type: 'string',
-          description: 'Exact text to find and replace. Must be unique in the file unless replace_all=true. Include surrounding context lines to ensure uniqueness.',
+          description:
+            'Exact text to find and replace. Must be unique in the file unless replace_all=true. Include surrounding context lines to ensure uniqueness.',
         },
         new_string: { type: 'string', description: "Replacement text. Pass empty string '' to delete the matched text." },
         replace_all: { type: 'boolean', description: 'Replace all occurrences instead of requiring a unique match (default: false)', default: false },
@@ -127,7 +128,7 @@ export const patchTool: Tool = {
     }
     if (mode !== 'replace') return toolError(`Unknown mode '${mode}'; use 'replace'`);
     const path = str(args.path);
-    if (!path || !path.trim()) return toolError("path is required when mode='replace'");
+    if (!path?.trim()) return toolError("path is required when mode='replace'");
     if (typeof args.old_string !== 'string' || args.old_string === '') return toolError('old_string is required and must not be empty');
     if (typeof args.new_string !== 'string') return toolError("new_string is required (use '' to delete)");
     const oldString = args.old_string;
@@ -155,9 +156,7 @@ export const patchTool: Tool = {
       );
     }
     if (found.spans.length > 1 && !replaceAll) {
-      return toolError(
-        `old_string matches ${found.spans.length} times in ${abs}; include more surrounding context to make it unique, or set replace_all=true`,
-      );
+      return toolError(`old_string matches ${found.spans.length} times in ${abs}; include more surrounding context to make it unique, or set replace_all=true`);
     }
 
     let after = before;

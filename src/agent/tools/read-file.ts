@@ -23,14 +23,19 @@ export const readFileTool: Tool = {
       properties: {
         path: { type: 'string', description: 'Path to the file to read (absolute, relative to the workspace, or ~/path)' },
         offset: { type: 'integer', description: 'Line number to start reading from (1-indexed, default: 1)', default: 1, minimum: 1 },
-        limit: { type: 'integer', description: `Maximum number of lines to read (default: ${DEFAULT_LIMIT}, max: ${MAX_LIMIT})`, default: DEFAULT_LIMIT, maximum: MAX_LIMIT },
+        limit: {
+          type: 'integer',
+          description: `Maximum number of lines to read (default: ${DEFAULT_LIMIT}, max: ${MAX_LIMIT})`,
+          default: DEFAULT_LIMIT,
+          maximum: MAX_LIMIT,
+        },
       },
       required: ['path'],
     },
   },
   async run(args, ctx) {
     const path = str(args.path);
-    if (!path || !path.trim()) return toolError('path is required');
+    if (!path?.trim()) return toolError('path is required');
     const offset = Math.max(1, int(args.offset, 1));
     const limit = clamp(int(args.limit, DEFAULT_LIMIT), 1, MAX_LIMIT);
     const abs = resolveToolPath(path, ctx.workspace, ctx.host.homeDir);

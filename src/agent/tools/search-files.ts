@@ -17,7 +17,12 @@ export const searchFilesTool: Tool = {
       type: 'object',
       properties: {
         pattern: { type: 'string', description: "Regex pattern for content search, or glob pattern (e.g., '*.py') for file search" },
-        target: { type: 'string', enum: ['content', 'files'], description: "'content' searches inside file contents, 'files' searches for files by name", default: 'content' },
+        target: {
+          type: 'string',
+          enum: ['content', 'files'],
+          description: "'content' searches inside file contents, 'files' searches for files by name",
+          default: 'content',
+        },
         path: { type: 'string', description: 'Directory or file to search in (default: the workspace)', default: '.' },
         file_glob: { type: 'string', description: "Filter files by pattern in content search (e.g., '*.py' to only search Python files)" },
         limit: { type: 'integer', description: 'Maximum number of results to return (default: 50)', default: 50 },
@@ -25,7 +30,8 @@ export const searchFilesTool: Tool = {
         output_mode: {
           type: 'string',
           enum: ['content', 'files_only', 'count'],
-          description: "Output format for content search: 'content' shows matching lines with line numbers, 'files_only' lists file paths, 'count' shows match counts per file",
+          description:
+            "Output format for content search: 'content' shows matching lines with line numbers, 'files_only' lists file paths, 'count' shows match counts per file",
           default: 'content',
         },
         context: { type: 'integer', description: 'Number of context lines before and after each match (content search only)', default: 0 },

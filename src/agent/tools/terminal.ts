@@ -43,10 +43,10 @@ export function terminalTool(options: TerminalOptions): Tool {
     },
     async run(args, ctx) {
       const command = str(args.command);
-      if (!command || !command.trim()) return json({ output: '', exit_code: -1, error: 'command is required' });
+      if (!command?.trim()) return json({ output: '', exit_code: -1, error: 'command is required' });
       const timeout = clamp(int(args.timeout, defaultTimeout), 1, MAX_TERMINAL_TIMEOUT_SECONDS);
       const workdir = str(args.workdir);
-      const cwd = workdir && workdir.trim() ? resolveToolPath(workdir, ctx.workspace, ctx.host.homeDir) : ctx.workspace;
+      const cwd = workdir?.trim() ? resolveToolPath(workdir, ctx.workspace, ctx.host.homeDir) : ctx.workspace;
       const dir = await ctx.host.stat(cwd).catch(() => null);
       if (!dir?.isDir) return json({ output: '', exit_code: -1, error: `workdir is not a directory: ${cwd}` });
 

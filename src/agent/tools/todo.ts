@@ -25,7 +25,7 @@ function parseItems(raw: unknown[], merge: boolean): Update[] | string {
     if (!id) return `todos[${i}] needs an id`;
     const item: Update = { id };
     const content = str(v.content);
-    if (content !== null && content.trim()) item.content = content.trim();
+    if (content?.trim()) item.content = content.trim();
     else if (!merge) return `todos[${i}] (${id}) needs content`;
     if (v.status !== undefined && v.status !== null) {
       const status = str(v.status) as TodoItem['status'];

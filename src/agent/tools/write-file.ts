@@ -20,7 +20,7 @@ export const writeFileTool: Tool = {
   },
   async run(args, ctx) {
     const path = str(args.path);
-    if (!path || !path.trim()) return toolError("write_file: missing required field 'path'");
+    if (!path?.trim()) return toolError("write_file: missing required field 'path'");
     // A dropped `content` is a truncated call, not a request to empty the file.
     if (typeof args.content !== 'string') return toolError("write_file: missing required string field 'content'");
     const content = args.content;

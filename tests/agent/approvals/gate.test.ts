@@ -47,7 +47,12 @@ describe('decideCommand: order of checks', () => {
   });
 
   it('hardline beats yolo, mode off, the allowlist and session approvals', () => {
-    const everything = policy({ mode: 'off', yolo: true, allowlist: ['recursive_delete', 'delete_system_path'], sessionApproved: new Set(['recursive_delete']) });
+    const everything = policy({
+      mode: 'off',
+      yolo: true,
+      allowlist: ['recursive_delete', 'delete_system_path'],
+      sessionApproved: new Set(['recursive_delete']),
+    });
     const d = decideCommand('sudo rm -rf --no-preserve-root /', everything);
     expect(d.action).toBe('block');
     if (d.action !== 'block') return;
@@ -92,7 +97,9 @@ describe('decideCommand: order of checks', () => {
 
   it("honours Hermes Agent's own allowlist entries (its pattern descriptions)", () => {
     expect(decideCommand('rm -rf build', policy({ allowlist: ['recursive delete'] }))).toEqual({ action: 'run' });
-    expect(decideCommand('docker compose down', policy({ sessionApproved: new Set(['docker compose restart/stop/kill/down (container lifecycle)']) }))).toEqual({ action: 'run' });
+    expect(decideCommand('docker compose down', policy({ sessionApproved: new Set(['docker compose restart/stop/kill/down (container lifecycle)']) }))).toEqual(
+      { action: 'run' },
+    );
   });
 
   it('asks when only some of the matched keys are approved, naming the first unapproved one', () => {

@@ -222,7 +222,10 @@ const BENIGN = [
   'xargs -n1 echo < list.txt',
 ];
 
-const keys = (command: string): string[] => detectDangerous(command).map((m) => m.key).sort();
+const keys = (command: string): string[] =>
+  detectDangerous(command)
+    .map((m) => m.key)
+    .sort();
 
 describe('hardline blocklist', () => {
   it.each(HARDLINE_ROWS)('%j → %s', (command, hardline, dangerous) => {
@@ -235,7 +238,13 @@ describe('hardline blocklist', () => {
   });
 
   it('does not fire on the same text used as data', () => {
-    for (const command of ['echo "rm -rf /"', "echo 'mkfs.ext4 /dev/sda'", 'echo "dd if=/dev/zero of=/dev/sda"', 'echo ":(){ :|:& };:"', 'grep -c "rm -rf ~" history.txt']) {
+    for (const command of [
+      'echo "rm -rf /"',
+      "echo 'mkfs.ext4 /dev/sda'",
+      'echo "dd if=/dev/zero of=/dev/sda"',
+      'echo ":(){ :|:& };:"',
+      'grep -c "rm -rf ~" history.txt',
+    ]) {
       expect(detectHardline(command), command).toBeNull();
     }
   });

@@ -35,7 +35,12 @@ describe('toAnthropicMessages', () => {
   it('turns tool calls into tool_use blocks (bad JSON → {}) and consecutive tool results into one user message', () => {
     const out = toAnthropicMessages([
       { role: 'user', content: 'Look around' },
-      { role: 'assistant', content: 'Sure.', reasoning: 'not replayed', tool_calls: [call('call_1', 'ls', '{"path":"/tmp"}'), call('call_2', 'read', '{oops')] },
+      {
+        role: 'assistant',
+        content: 'Sure.',
+        reasoning: 'not replayed',
+        tool_calls: [call('call_1', 'ls', '{"path":"/tmp"}'), call('call_2', 'read', '{oops')],
+      },
       { role: 'tool', tool_call_id: 'call_1', content: 'a.txt' },
       { role: 'tool', tool_call_id: 'call_2', content: '' },
       { role: 'assistant', content: 'Done.' },
@@ -103,7 +108,14 @@ describe('toAnthropicMessages', () => {
   it('keeps images a tool returned inside its tool_result, and makes foreign tool ids valid', () => {
     const out = toAnthropicMessages([
       { role: 'assistant', content: null, tool_calls: [call('functions.shot:0', 'shot', '{}')] },
-      { role: 'tool', tool_call_id: 'functions.shot:0', content: [{ type: 'text', text: 'screen' }, { type: 'image_url', image_url: { url: 'data:image/jpeg;base64,AAAA' } }] } as ChatMessage,
+      {
+        role: 'tool',
+        tool_call_id: 'functions.shot:0',
+        content: [
+          { type: 'text', text: 'screen' },
+          { type: 'image_url', image_url: { url: 'data:image/jpeg;base64,AAAA' } },
+        ],
+      } as ChatMessage,
     ]);
     expect(out.messages[0]!.content).toEqual([{ type: 'tool_use', id: 'functions_shot_0', name: 'shot', input: {} }]);
     expect(out.messages[1]!.content).toEqual([
@@ -265,7 +277,9 @@ describe('Anthropic provider: failures', () => {
   it('abort mid-stream stops within 100 ms with an AbortError', async () => {
     server.enqueue([{ text: 'first' }, { delayMs: 5000 }, { text: 'never' }]);
     const ac = new AbortController();
-    const it = provider().stream(request({ signal: ac.signal }))[Symbol.asyncIterator]();
+    const it = provider()
+      .stream(request({ signal: ac.signal }))
+      [Symbol.asyncIterator]();
     expect((await it.next()).value).toEqual({ type: 'text', text: 'first' });
     const next = it.next();
     const t0 = Date.now();

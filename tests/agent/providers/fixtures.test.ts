@@ -9,7 +9,8 @@ beforeAll(async () => {
 });
 afterAll(() => Promise.all([openai.close(), anthropic.close()]));
 
-const post = (url: string, body: unknown = { model: 'm' }) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const post = (url: string, body: unknown = { model: 'm' }) =>
+  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
 /** `data:` payloads (and event names) exactly as a client reads them off the wire. */
 async function wire(res: Response): Promise<Array<{ event?: string; data: string }>> {
@@ -87,7 +88,12 @@ describe('scripted-openai wire format', () => {
 
 describe('scripted-anthropic wire format', () => {
   it('streams the Messages API event sequence with real shapes', async () => {
-    anthropic.enqueue([{ reasoning: 'hm' }, { text: 'Hi' }, { toolCall: { id: 'toolu_1', name: 'ls', args: { a: 1 } } }, { usage: { inputTokens: 10, outputTokens: 5, cacheReadTokens: 2 } }]);
+    anthropic.enqueue([
+      { reasoning: 'hm' },
+      { text: 'Hi' },
+      { toolCall: { id: 'toolu_1', name: 'ls', args: { a: 1 } } },
+      { usage: { inputTokens: 10, outputTokens: 5, cacheReadTokens: 2 } },
+    ]);
     const records = await wire(await post(`${anthropic.url}/messages`, { model: 'claude-x' }));
     expect(records.map((r) => r.event)).toEqual([
       'message_start',
@@ -107,7 +113,13 @@ describe('scripted-anthropic wire format', () => {
     ]);
     const data = records.map((r) => JSON.parse(r.data));
     for (const [i, d] of data.entries()) expect(d.type).toBe(records[i]!.event);
-    expect(data[0].message).toMatchObject({ type: 'message', role: 'assistant', model: 'claude-x', content: [], usage: { input_tokens: 10, cache_read_input_tokens: 2 } });
+    expect(data[0].message).toMatchObject({
+      type: 'message',
+      role: 'assistant',
+      model: 'claude-x',
+      content: [],
+      usage: { input_tokens: 10, cache_read_input_tokens: 2 },
+    });
     expect(data[2]).toEqual({ type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '', signature: '' } });
     expect(data[4].delta.type).toBe('signature_delta');
     expect(data[7]).toEqual({ type: 'content_block_delta', index: 1, delta: { type: 'text_delta', text: 'Hi' } });

@@ -30,8 +30,7 @@ export async function providerError(provider: ModelProvider, req: ModelRequest =
   return error;
 }
 
-export const textOf = (chunks: ModelChunk[], type: 'text' | 'reasoning' = 'text') =>
-  chunks.flatMap((c) => (c.type === type ? [c.text] : [])).join('');
+export const textOf = (chunks: ModelChunk[], type: 'text' | 'reasoning' = 'text') => chunks.flatMap((c) => (c.type === type ? [c.text] : [])).join('');
 
 /** Reassembles tool calls from fragments the way the agent loop does: by index, concatenating arguments. */
 export function toolCalls(chunks: ModelChunk[]): Array<{ id: string; name: string; arguments: string }> {

@@ -25,7 +25,13 @@ describe('toOpenAIMessages', () => {
   it('keeps only the wire keys: reasoning and unknown keys are not sent', () => {
     const messages = [
       { role: 'system', content: 'Be brief.' },
-      { role: 'assistant', content: null, reasoning: 'thinking…', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'read', arguments: '{"p":1}' }, extra: 1 }], timestamp: 5 },
+      {
+        role: 'assistant',
+        content: null,
+        reasoning: 'thinking…',
+        tool_calls: [{ id: 'c1', type: 'function', function: { name: 'read', arguments: '{"p":1}' }, extra: 1 }],
+        timestamp: 5,
+      },
       { role: 'tool', content: 'ok', tool_call_id: 'c1', name: 'read' },
     ] as unknown as ChatMessage[];
     expect(toOpenAIMessages(messages)).toEqual([
@@ -63,7 +69,12 @@ describe('OpenAI provider: requests', () => {
       ],
       stream: true,
       stream_options: { include_usage: true },
-      tools: [{ type: 'function', function: { name: 'read_file', description: 'Read a file', parameters: { type: 'object', properties: { path: { type: 'string' } } } } }],
+      tools: [
+        {
+          type: 'function',
+          function: { name: 'read_file', description: 'Read a file', parameters: { type: 'object', properties: { path: { type: 'string' } } } },
+        },
+      ],
       max_tokens: 512,
       temperature: 0.2,
     });
@@ -111,7 +122,11 @@ describe('OpenAI provider: streaming', () => {
   it('passes tool-call fragments through; concatenated by index they rebuild each call', async () => {
     const args1 = { path: '/tmp/a b.txt', lines: [1, 2, 3], note: 'ünïcode "quoted"' };
     const args2 = { command: 'ls -la' };
-    server.enqueue([{ text: 'Checking.' }, { toolCall: { id: 'call_1', name: 'read_file', args: args1 } }, { toolCall: { id: 'call_2', name: 'terminal', args: args2 } }]);
+    server.enqueue([
+      { text: 'Checking.' },
+      { toolCall: { id: 'call_1', name: 'read_file', args: args1 } },
+      { toolCall: { id: 'call_2', name: 'terminal', args: args2 } },
+    ]);
     const chunks = await collect(provider());
     const fragments = chunks.filter((c) => c.type === 'tool_call');
     expect(fragments.length).toBeGreaterThan(4); // really fragmented, not one chunk per call
@@ -125,7 +140,9 @@ describe('OpenAI provider: streaming', () => {
   });
 
   it('normalises servers that repeat id/name on every fragment or omit index', async () => {
-    const frag = (tc: Record<string, unknown>) => ({ raw: `data: ${JSON.stringify({ choices: [{ index: 0, delta: { tool_calls: [tc] }, finish_reason: null }] })}` });
+    const frag = (tc: Record<string, unknown>) => ({
+      raw: `data: ${JSON.stringify({ choices: [{ index: 0, delta: { tool_calls: [tc] }, finish_reason: null }] })}`,
+    });
     server.enqueue([
       frag({ id: 'a', type: 'function', function: { name: 'one', arguments: '{"x":' } }),
       frag({ id: 'a', type: 'function', function: { name: 'one', arguments: '1}' } }),
@@ -159,7 +176,11 @@ describe('OpenAI provider: streaming', () => {
   });
 
   it('accepts [DONE] without a finish_reason, supplying one', async () => {
-    server.enqueue([{ raw: `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: 'Hi' }, finish_reason: null }] })}` }, { raw: 'data: [DONE]' }, { end: true }]);
+    server.enqueue([
+      { raw: `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: 'Hi' }, finish_reason: null }] })}` },
+      { raw: 'data: [DONE]' },
+      { end: true },
+    ]);
     expect(await collect(provider())).toEqual([
       { type: 'text', text: 'Hi' },
       { type: 'finish', reason: 'stop' },
@@ -317,7 +338,9 @@ describe('OpenAI provider: abort', () => {
   it('abort while the stream is idle (no consumer pull pending) rejects the next read promptly', async () => {
     server.enqueue([{ text: 'a' }, { delayMs: 5000 }, { text: 'b' }]);
     const ac = new AbortController();
-    const it = provider().stream(request({ signal: ac.signal }))[Symbol.asyncIterator]();
+    const it = provider()
+      .stream(request({ signal: ac.signal }))
+      [Symbol.asyncIterator]();
     expect(await it.next()).toEqual({ done: false, value: { type: 'text', text: 'a' } });
     const next = it.next();
     setTimeout(() => ac.abort(), 20);

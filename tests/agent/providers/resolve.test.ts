@@ -79,13 +79,17 @@ describe('resolveProvider: provider ids', () => {
   });
 
   it('model.base_url overrides a known provider default; model.api_key beats the env var', async () => {
-    const r = await resolveAndProbe('model:\n  default: gpt-5\n  provider: openai\n  base_url: https://proxy.example/v1\n  api_key: from-config\n', { OPENAI_API_KEY: 'from-env' });
+    const r = await resolveAndProbe('model:\n  default: gpt-5\n  provider: openai\n  base_url: https://proxy.example/v1\n  api_key: from-config\n', {
+      OPENAI_API_KEY: 'from-env',
+    });
     expect(r.sent.url).toBe('https://proxy.example/v1/chat/completions');
     expect(r.sent.headers.Authorization).toBe('Bearer from-config');
   });
 
   it('api_mode: anthropic_messages forces the Anthropic client at model.base_url', async () => {
-    const r = await resolveAndProbe('model:\n  default: MiniMax-M2\n  provider: custom\n  base_url: https://api.minimax.io/anthropic\n  api_key: mm-key\n  api_mode: anthropic_messages\n');
+    const r = await resolveAndProbe(
+      'model:\n  default: MiniMax-M2\n  provider: custom\n  base_url: https://api.minimax.io/anthropic\n  api_key: mm-key\n  api_mode: anthropic_messages\n',
+    );
     expect(r.sent.url).toBe('https://api.minimax.io/anthropic/v1/messages');
     expect(r.sent.headers['x-api-key']).toBe('mm-key');
     expect(r.sent.headers['anthropic-version']).toBe('2023-06-01');
@@ -205,7 +209,9 @@ describe('resolveProvider: context length', () => {
   });
 
   it('then custom_providers[].models[model].context_length, then 128k (200k for Claude)', () => {
-    const c = config('model:\n  default: qwen3:8b\n  provider: ollama\ncustom_providers:\n  - name: x\n    base_url: http://h/v1\n    models:\n      "qwen3:8b": {context_length: 40960}\n');
+    const c = config(
+      'model:\n  default: qwen3:8b\n  provider: ollama\ncustom_providers:\n  - name: x\n    base_url: http://h/v1\n    models:\n      "qwen3:8b": {context_length: 40960}\n',
+    );
     expect(resolveProvider(c).contextLength).toBe(40960);
     expect(resolveProvider(c, 'llama3').contextLength).toBe(128_000);
     expect(resolveProvider(c, 'claude-3-haiku').contextLength).toBe(200_000);

@@ -1,14 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import { AgentConfigError, parseAgentConfig } from '../../../src/agent/config.js';
 import { describeHttpFailure, malformed, streamCutOff, unreachable, type ProviderContext } from '../../../src/agent/providers/openai.js';
-import { DEFAULT_BACKOFF, classifyFailure, parseRetryAfter, retryDelayMs, streamWithRetries, type BackoffPolicy, type RetryNotice } from '../../../src/agent/providers/retry.js';
+import {
+  DEFAULT_BACKOFF,
+  classifyFailure,
+  parseRetryAfter,
+  retryDelayMs,
+  streamWithRetries,
+  type BackoffPolicy,
+  type RetryNotice,
+} from '../../../src/agent/providers/retry.js';
 import { ProviderError, type ModelChunk, type ModelProvider } from '../../../src/agent/providers/types.js';
 
 const ctx: ProviderContext = { providerId: 'p', baseUrl: 'http://127.0.0.1:1/v1', apiKey: null };
 const NOW = Date.UTC(2026, 0, 1, 12, 0, 0);
 const http = (status: number, body = '{"error":{"message":"x"}}', retryAfter: string | null = null) => describeHttpFailure(ctx, 'm', status, body, retryAfter);
 /** What undici throws: `fetch failed` with the socket's error as its cause. */
-const fetchFailed = (code: string | undefined, message = 'boom') => Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error(message), code ? { code } : {}) });
+const fetchFailed = (code: string | undefined, message = 'boom') =>
+  Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error(message), code ? { code } : {}) });
 
 describe('agent.api_max_retries', () => {
   const retries = (yaml: string | null) => parseAgentConfig({ configYaml: yaml, dotenv: null, env: {} }).apiMaxRetries;
@@ -41,13 +50,18 @@ describe('classifyFailure', () => {
   it('retries 429, 408 and 5xx (but not 501/505), with a short reason', () => {
     expect(classifyFailure(http(429), NOW)).toEqual({ retry: true, reason: 'rate limited (429)', retryAfterMs: null });
     expect(classifyFailure(http(408), NOW)).toEqual({ retry: true, reason: 'request timed out (408)', retryAfterMs: null });
-    for (const status of [500, 502, 503, 504, 529]) expect(classifyFailure(http(status), NOW)).toEqual({ retry: true, reason: `server error (${status})`, retryAfterMs: null });
+    for (const status of [500, 502, 503, 504, 529])
+      expect(classifyFailure(http(status), NOW)).toEqual({ retry: true, reason: `server error (${status})`, retryAfterMs: null });
     for (const status of [400, 401, 403, 404, 409, 413, 422, 501, 505]) expect(classifyFailure(http(status), NOW)).toEqual({ retry: false });
   });
 
   it('carries the Retry-After of any retryable status', () => {
     expect(classifyFailure(http(429, '', '7'), NOW)).toMatchObject({ retry: true, retryAfterMs: 7000 });
-    expect(classifyFailure(http(503, '', 'Thu, 01 Jan 2026 12:00:02 GMT'), NOW)).toMatchObject({ retry: true, reason: 'server error (503)', retryAfterMs: 2000 });
+    expect(classifyFailure(http(503, '', 'Thu, 01 Jan 2026 12:00:02 GMT'), NOW)).toMatchObject({
+      retry: true,
+      reason: 'server error (503)',
+      retryAfterMs: 2000,
+    });
   });
 
   it('never retries a wrong model, even when a server says so with a 500', () => {
@@ -57,13 +71,18 @@ describe('classifyFailure', () => {
   it('retries resets, refusals, timeouts and an early end; not DNS misses, bad ports or TLS', () => {
     expect(classifyFailure(unreachable(ctx, fetchFailed('ECONNREFUSED')), NOW)).toMatchObject({ retry: true, reason: 'connection refused' });
     expect(classifyFailure(unreachable(ctx, fetchFailed('ECONNRESET')), NOW)).toMatchObject({ retry: true, reason: 'connection reset' });
-    expect(classifyFailure(unreachable(ctx, fetchFailed('UND_ERR_SOCKET', 'other side closed')), NOW)).toMatchObject({ retry: true, reason: 'connection reset' });
+    expect(classifyFailure(unreachable(ctx, fetchFailed('UND_ERR_SOCKET', 'other side closed')), NOW)).toMatchObject({
+      retry: true,
+      reason: 'connection reset',
+    });
     expect(classifyFailure(unreachable(ctx, fetchFailed('UND_ERR_CONNECT_TIMEOUT')), NOW)).toMatchObject({ retry: true, reason: 'connection timed out' });
     expect(classifyFailure(unreachable(ctx, fetchFailed('EAI_AGAIN')), NOW)).toMatchObject({ retry: true });
     // Workers' fetch gives only a message.
     expect(classifyFailure(unreachable(ctx, new Error('Network connection lost.')), NOW)).toMatchObject({ retry: true, reason: 'connection reset' });
     // A connect failure over several addresses: undici's AggregateError.
-    const aggregate = Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new AggregateError([Object.assign(new Error('a'), { code: 'ECONNREFUSED' })]), {}) });
+    const aggregate = Object.assign(new TypeError('fetch failed'), {
+      cause: Object.assign(new AggregateError([Object.assign(new Error('a'), { code: 'ECONNREFUSED' })]), {}),
+    });
     expect(classifyFailure(unreachable(ctx, aggregate), NOW)).toMatchObject({ retry: true, reason: 'connection refused' });
     expect(classifyFailure(streamCutOff(ctx), NOW)).toMatchObject({ retry: true, reason: 'connection closed early' });
     expect(classifyFailure(streamCutOff(ctx, fetchFailed('UND_ERR_SOCKET')), NOW)).toMatchObject({ retry: true, reason: 'connection reset' });
@@ -130,7 +149,13 @@ describe('streamWithRetries', () => {
   it('asks again after a retryable failure, announcing each retry', async () => {
     const p = provider([{ fail: http(503) }, { fail: http(429, '', '0') }, { chunks: [text('ok')] }]);
     const notices: RetryNotice[] = [];
-    const chunks = await collect(streamWithRetries(p, { model: 'm', messages: [], signal: new AbortController().signal }, { maxRetries: 3, policy: fast, onRetry: (n) => notices.push(n) }));
+    const chunks = await collect(
+      streamWithRetries(
+        p,
+        { model: 'm', messages: [], signal: new AbortController().signal },
+        { maxRetries: 3, policy: fast, onRetry: (n) => notices.push(n) },
+      ),
+    );
     expect(chunks).toEqual([text('ok')]);
     expect(p.calls).toBe(3);
     expect(notices).toEqual([
@@ -142,7 +167,9 @@ describe('streamWithRetries', () => {
   it('rethrows the last failure after maxRetries + 1 requests', async () => {
     const failures = [http(502), http(502), http(503)];
     const p = provider(failures.map((fail) => ({ fail })));
-    await expect(collect(streamWithRetries(p, { model: 'm', messages: [], signal: new AbortController().signal }, { maxRetries: 2, policy: fast }))).rejects.toBe(failures[2]);
+    await expect(
+      collect(streamWithRetries(p, { model: 'm', messages: [], signal: new AbortController().signal }, { maxRetries: 2, policy: fast })),
+    ).rejects.toBe(failures[2]);
     expect(p.calls).toBe(3);
   });
 
@@ -152,13 +179,20 @@ describe('streamWithRetries', () => {
     const seen: ModelChunk[] = [];
     await expect(
       (async () => {
-        for await (const c of streamWithRetries(afterChunk, { model: 'm', messages: [], signal: new AbortController().signal }, { maxRetries: 3, policy: fast })) seen.push(c);
+        for await (const c of streamWithRetries(
+          afterChunk,
+          { model: 'm', messages: [], signal: new AbortController().signal },
+          { maxRetries: 3, policy: fast },
+        ))
+          seen.push(c);
       })(),
     ).rejects.toBe(cut);
     expect(seen).toEqual([text('Hal')]);
     expect(afterChunk.calls).toBe(1);
     const auth = provider([{ fail: http(401) }, { chunks: [text('x')] }]);
-    await expect(collect(streamWithRetries(auth, { model: 'm', messages: [], signal: new AbortController().signal }, { maxRetries: 3, policy: fast }))).rejects.toMatchObject({ type: 'auth_mismatch' });
+    await expect(
+      collect(streamWithRetries(auth, { model: 'm', messages: [], signal: new AbortController().signal }, { maxRetries: 3, policy: fast })),
+    ).rejects.toMatchObject({ type: 'auth_mismatch' });
     expect(auth.calls).toBe(1);
   });
 
@@ -166,7 +200,9 @@ describe('streamWithRetries', () => {
     const controller = new AbortController();
     const p = provider([{ fail: http(429, '', '30') }, { chunks: [text('late')] }]);
     const reason = new DOMException('cancelled by test', 'AbortError');
-    const run = collect(streamWithRetries(p, { model: 'm', messages: [], signal: controller.signal }, { maxRetries: 3, onRetry: () => controller.abort(reason) }));
+    const run = collect(
+      streamWithRetries(p, { model: 'm', messages: [], signal: controller.signal }, { maxRetries: 3, onRetry: () => controller.abort(reason) }),
+    );
     await expect(run).rejects.toBe(reason);
     expect(p.calls).toBe(1);
   });

@@ -31,12 +31,7 @@ const SAMPLE =
   'event: orphan\n\n' +
   'id: 7\nretry: 1000\ndata: [DONE]\n\n';
 
-const EXPECTED: SseRecord[] = [
-  { event: 'message_start', data: '{"a":1}' },
-  { data: 'line one\nline two' },
-  { data: 'no-space é 中 😀' },
-  { data: '[DONE]' },
-];
+const EXPECTED: SseRecord[] = [{ event: 'message_start', data: '{"a":1}' }, { data: 'line one\nline two' }, { data: 'no-space é 中 😀' }, { data: '[DONE]' }];
 
 describe('parseSse', () => {
   it('parses events, comments, multi-line data, CRLF and UTF-8 in one chunk', async () => {

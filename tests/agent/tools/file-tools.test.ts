@@ -70,7 +70,16 @@ describe('write_file', () => {
 
   it('refuses credential files and writes nothing', async () => {
     const { ctx } = fakeContext(box);
-    const targets = ['~/.ssh/authorized_keys', '~/.aws/credentials', '.env', 'sub/.env.local', '.envrc', '~/.netrc', '/etc/sudoers', join(box.hermesHome, 'auth.json')];
+    const targets = [
+      '~/.ssh/authorized_keys',
+      '~/.aws/credentials',
+      '.env',
+      'sub/.env.local',
+      '.envrc',
+      '~/.netrc',
+      '/etc/sudoers',
+      join(box.hermesHome, 'auth.json'),
+    ];
     for (const path of targets) {
       const r = parse(await writeFileTool.run({ path, content: 'pwned' }, ctx));
       expect(r.error, path).toMatch(/^Refusing to write/);
@@ -109,7 +118,10 @@ describe('patch', () => {
     writeFileSync(file(), code);
     const { ctx } = fakeContext(box);
     const r = parse(
-      await patchTool.run({ mode: 'replace', path: 'src.py', old_string: 'msg = "hi " + name\nreturn msg\n', new_string: 'msg = f"hi {name}"\nreturn msg.strip()\n' }, ctx),
+      await patchTool.run(
+        { mode: 'replace', path: 'src.py', old_string: 'msg = "hi " + name\nreturn msg\n', new_string: 'msg = f"hi {name}"\nreturn msg.strip()\n' },
+        ctx,
+      ),
     );
     expect(r).toMatchObject({ success: true, replacements: 1, match: 'indentation' });
     expect(readFileSync(file(), 'utf8')).toBe('def greet(name):\n    msg = f"hi {name}"\n    return msg.strip()\n\ndef bye():\n    return "bye"\n');

@@ -59,7 +59,10 @@ describe('memory', () => {
     const r = await run({ action: 'add', target: 'memory', content: c });
     expect(r).toMatchObject({ success: true, entries: 2, evicted: 1, usage: '68% — 1,503/2,200 chars' });
     expect(readFileSync(memFile(), 'utf8')).toBe(`${b}\n§\n${c}\n`);
-    const archived = readFileSync(archiveFile(), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const archived = readFileSync(archiveFile(), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(archived).toHaveLength(1);
     expect(archived[0]).toMatchObject({ target: 'memory', content: a, reason: 'evicted' });
     expect(Number.isNaN(Date.parse(archived[0].archived_at))).toBe(false);

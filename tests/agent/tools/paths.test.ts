@@ -20,7 +20,21 @@ describe('tool paths', () => {
 
   it('flags credential and privilege files only', () => {
     const reason = (p: string) => sensitiveWriteReason(p, '/home/u', '/home/u/.hermes');
-    for (const p of ['/home/u/.ssh/id_rsa', '/home/u/.aws/config', '/home/u/.kube/config', '/home/u/.gnupg/x', '/home/u/.netrc', '/etc/sudoers', '/etc/sudoers.d/me', '/ws/.env', '/ws/.env.production', '/ws/.envrc', '/home/u/.hermes/.env', '/home/u/.hermes/auth.json', '/home/u/.hermes/profiles/work/auth.json']) {
+    for (const p of [
+      '/home/u/.ssh/id_rsa',
+      '/home/u/.aws/config',
+      '/home/u/.kube/config',
+      '/home/u/.gnupg/x',
+      '/home/u/.netrc',
+      '/etc/sudoers',
+      '/etc/sudoers.d/me',
+      '/ws/.env',
+      '/ws/.env.production',
+      '/ws/.envrc',
+      '/home/u/.hermes/.env',
+      '/home/u/.hermes/auth.json',
+      '/home/u/.hermes/profiles/work/auth.json',
+    ]) {
       expect(reason(p), p).not.toBeNull();
     }
     for (const p of ['/ws/auth.json', '/ws/env.ts', '/ws/.environment', '/home/u/.sshd/x', '/home/u/.hermes/memories/MEMORY.md']) {

@@ -49,13 +49,27 @@ describe.each(engines)('search_files with the $engine engine', ({ engine, useRip
   it('uses the engine asked for', async () => {
     const host = new NodeToolHost({ useRipgrep });
     expect(await host.searchEngine()).toBe(engine);
-    const r = await host.search({ pattern: 'hello', path: box.workspace, target: 'content', limit: 1, offset: 0, outputMode: 'content', context: 0, signal: new AbortController().signal });
+    const r = await host.search({
+      pattern: 'hello',
+      path: box.workspace,
+      target: 'content',
+      limit: 1,
+      offset: 0,
+      outputMode: 'content',
+      context: 0,
+      signal: new AbortController().signal,
+    });
     expect(r.engine).toBe(engine);
   });
 
   it('finds content matches as path:line:text, skipping hidden, node_modules and binary files', async () => {
     const r = await search({ pattern: 'hello' });
-    expect(r.matches).toEqual(['docs/readme.md:1:hello docs', 'src/app.ts:2:const hello = 1;', 'src/app.ts:4:hello again', 'src/util/helper.ts:1:export const hello = 2;']);
+    expect(r.matches).toEqual([
+      'docs/readme.md:1:hello docs',
+      'src/app.ts:2:const hello = 1;',
+      'src/app.ts:4:hello again',
+      'src/util/helper.ts:1:export const hello = 2;',
+    ]);
     expect(r.total).toBe(4);
     expect(r.truncated).toBe(false);
   });

@@ -132,7 +132,13 @@ describe('terminal tool', () => {
 describe('NodeToolHost.exec', () => {
   it('truncates to maxOutputChars keeping head and tail', async () => {
     const host = new NodeToolHost();
-    const r = await host.exec({ command: "printf 'A%.0s' $(seq 1 100); printf 'B%.0s' $(seq 1 100)", cwd: '/', timeoutMs: 5000, signal: new AbortController().signal, maxOutputChars: 20 });
+    const r = await host.exec({
+      command: "printf 'A%.0s' $(seq 1 100); printf 'B%.0s' $(seq 1 100)",
+      cwd: '/',
+      timeoutMs: 5000,
+      signal: new AbortController().signal,
+      maxOutputChars: 20,
+    });
     expect(r.truncated).toBe(true);
     expect(r.output).toBe('AAAAAAAAAA\n… [output truncated: 180 characters omitted] …\nBBBBBBBBBB');
   });

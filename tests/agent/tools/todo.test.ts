@@ -39,7 +39,19 @@ describe('todo', () => {
       { id: 'a', content: 'First', status: 'in_progress' },
       { id: 'b', content: 'Second', status: 'pending' },
     ];
-    const r = parse(await todoTool.run({ merge: true, todos: [{ id: 'a', status: 'completed' }, { id: 'c', content: 'Third', status: 'pending' }, { id: 'b', content: 'Second, revised' }] }, f.ctx));
+    const r = parse(
+      await todoTool.run(
+        {
+          merge: true,
+          todos: [
+            { id: 'a', status: 'completed' },
+            { id: 'c', content: 'Third', status: 'pending' },
+            { id: 'b', content: 'Second, revised' },
+          ],
+        },
+        f.ctx,
+      ),
+    );
     expect(r.todos).toEqual([
       { id: 'a', content: 'First', status: 'completed' },
       { id: 'b', content: 'Second, revised', status: 'pending' },
@@ -59,7 +71,9 @@ describe('todo', () => {
   it('rejects invalid items and leaves the list alone', async () => {
     const f = fakeContext(box);
     f.todos = [{ id: 'a', content: 'First', status: 'pending' }];
-    expect(parse(await todoTool.run({ todos: [{ id: 'x', content: 'c', status: 'done' }] }, f.ctx)).error).toMatch(/status 'done'.*pending, in_progress, completed, cancelled/);
+    expect(parse(await todoTool.run({ todos: [{ id: 'x', content: 'c', status: 'done' }] }, f.ctx)).error).toMatch(
+      /status 'done'.*pending, in_progress, completed, cancelled/,
+    );
     expect(parse(await todoTool.run({ todos: [{ content: 'no id', status: 'pending' }] }, f.ctx)).error).toMatch(/needs an id/);
     expect(parse(await todoTool.run({ todos: [{ id: 'y', status: 'pending' }] }, f.ctx)).error).toMatch(/needs content/);
     expect(parse(await todoTool.run({ merge: true, todos: [{ id: 'zz', status: 'completed' }] }, f.ctx)).error).toMatch(/No todo with id 'zz'/);

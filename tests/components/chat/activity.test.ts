@@ -9,8 +9,25 @@ import { RESULT_PREVIEW_CHARS, type HermesToolCard } from '../../../components/c
 import '../../../components/chat/hermes-activity.js';
 import '../../../components/chat/hermes-tool-card.js';
 
-const tool = (over: Partial<ToolView> = {}): ToolView => ({ id: 't1', name: 'terminal', preview: 'ls -la', args: { command: 'ls -la' }, status: 'done', result: 'ok', ...over });
-const turn = (over: Partial<AssistantTurn> = {}): AssistantTurn => ({ kind: 'assistant', index: 3, end: 6, text: 'Done.', reasoning: '', tools: [], warnings: [], ...over });
+const tool = (over: Partial<ToolView> = {}): ToolView => ({
+  id: 't1',
+  name: 'terminal',
+  preview: 'ls -la',
+  args: { command: 'ls -la' },
+  status: 'done',
+  result: 'ok',
+  ...over,
+});
+const turn = (over: Partial<AssistantTurn> = {}): AssistantTurn => ({
+  kind: 'assistant',
+  index: 3,
+  end: 6,
+  text: 'Done.',
+  reasoning: '',
+  tools: [],
+  warnings: [],
+  ...over,
+});
 let sid = 0;
 const session = () => `test-${Date.now()}-${sid++}`;
 
@@ -23,7 +40,10 @@ describe('hermes-activity', () => {
     const one = await fixture<HermesActivity>('hermes-activity', { turn: turn({ tools: [tool()] }), sessionId: session() });
     expect(summary(one).textContent).to.contain('Activity: 1 tool');
     expect(summary(one).textContent).not.to.contain('tools');
-    const many = await fixture<HermesActivity>('hermes-activity', { turn: turn({ tools: [tool(), tool({ id: 't2' }), tool({ id: 't3' })] }), sessionId: session() });
+    const many = await fixture<HermesActivity>('hermes-activity', {
+      turn: turn({ tools: [tool(), tool({ id: 't2' }), tool({ id: 't3' })] }),
+      sessionId: session(),
+    });
     expect(summary(many).textContent).to.contain('Activity: 3 tools');
     const thinking = await fixture<HermesActivity>('hermes-activity', { turn: turn({ reasoning: 'hmm' }), sessionId: session() });
     expect(summary(thinking).textContent!.trim()).to.equal('Thinking');
@@ -39,7 +59,10 @@ describe('hermes-activity', () => {
   });
 
   it('toggles open to show thinking and one card per tool, and closed again', async () => {
-    const el = await fixture<HermesActivity>('hermes-activity', { turn: turn({ reasoning: 'why not', tools: [tool(), tool({ id: 't2', name: 'read_file' })] }), sessionId: session() });
+    const el = await fixture<HermesActivity>('hermes-activity', {
+      turn: turn({ reasoning: 'why not', tools: [tool(), tool({ id: 't2', name: 'read_file' })] }),
+      sessionId: session(),
+    });
     summary(el).click();
     await el.updateComplete;
     expect(row(el).dataset.open).to.equal('true');

@@ -32,7 +32,16 @@ class PlayedEventSource extends EventTarget {
 const SID = 's1';
 const started = 100;
 const running = (): ApiSession =>
-  ({ session_id: SID, title: 't', created_at: 1, updated_at: 1, message_count: 1, active_stream_id: 'st', pending_started_at: started, messages: [{ role: 'user', content: 'hi', timestamp: started }] }) as ApiSession;
+  ({
+    session_id: SID,
+    title: 't',
+    created_at: 1,
+    updated_at: 1,
+    message_count: 1,
+    active_stream_id: 'st',
+    pending_started_at: started,
+    messages: [{ role: 'user', content: 'hi', timestamp: started }],
+  }) as ApiSession;
 
 describe('the live run (RunStream → chat store → transcript)', () => {
   const original = window.EventSource;
@@ -63,7 +72,8 @@ describe('the live run (RunStream → chat store → transcript)', () => {
 
   // Streaming renders wait for an animation frame, which a background test page never gets.
   const frame = (chat: ChatStore) => chat.dispatchEvent(new Event('change'));
-  const liveTurn = (el: HTMLElement) => el.shadowRoot!.querySelector('hermes-assistant-turn[data-live="true"]') ?? [...el.shadowRoot!.querySelectorAll('hermes-assistant-turn')].at(-1)!;
+  const liveTurn = (el: HTMLElement) =>
+    el.shadowRoot!.querySelector('hermes-assistant-turn[data-live="true"]') ?? [...el.shadowRoot!.querySelectorAll('hermes-assistant-turn')].at(-1)!;
   const retryingText = (el: HTMLElement) => liveTurn(el)?.shadowRoot?.querySelector('[data-role="retrying"]')?.textContent?.trim() ?? null;
 
   it('shows "Retrying (2/3)…" quietly until the next token arrives', async () => {
@@ -94,7 +104,16 @@ describe('the live run (RunStream → chat store → transcript)', () => {
       await waitFor(() => retryingText(el) === null);
       expect(chat.live!.tools[0]).to.include({ name: 'terminal', preview: 'ls -la', status: 'running' });
       // A failed call is an error by its flag or by its result (the contract's one rule).
-      source.play('tool_complete', { event_type: 'tool.completed', name: 'terminal', preview: 'terminal ls -la', args: { command: 'ls -la' }, tool_call_id: 'c1', is_error: false, result: 'BLOCKED: denied', duration: 0.1 });
+      source.play('tool_complete', {
+        event_type: 'tool.completed',
+        name: 'terminal',
+        preview: 'terminal ls -la',
+        args: { command: 'ls -la' },
+        tool_call_id: 'c1',
+        is_error: false,
+        result: 'BLOCKED: denied',
+        duration: 0.1,
+      });
       expect(chat.live!.tools[0]!.status).to.equal('error');
       source.play('retrying', { attempt: 3, max: 3, reason: 'timeout', delay_ms: 2000 });
       await waitFor(() => retryingText(el) === 'Retrying (3/3)…');

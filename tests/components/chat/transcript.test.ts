@@ -7,7 +7,8 @@ import type { ApiSession, Message } from '../../../components/api/client.js';
 import { TURN_PAGE, type HermesTranscript } from '../../../components/chat/hermes-transcript.js';
 import '../../../components/chat/hermes-transcript.js';
 
-const session = (id: string, messages: Message[]): ApiSession => ({ session_id: id, title: 't', created_at: 1, updated_at: 1, message_count: messages.length, messages }) as ApiSession;
+const session = (id: string, messages: Message[]): ApiSession =>
+  ({ session_id: id, title: 't', created_at: 1, updated_at: 1, message_count: messages.length, messages }) as ApiSession;
 
 function exchange(n: number): Message[] {
   const out: Message[] = [];
@@ -102,7 +103,10 @@ describe('hermes-transcript', () => {
   });
 
   it('forks from an assistant turn and opens the new session', async () => {
-    const fetches = stubFetch({ 'POST /api/session/branch': { session_id: 'forked', title: 'f' }, 'GET /api/sessions': { sessions: [], total: 0, archived_count: 0 } });
+    const fetches = stubFetch({
+      'POST /api/session/branch': { session_id: 'forked', title: 'f' },
+      'GET /api/sessions': { sessions: [], total: 0, archived_count: 0 },
+    });
     try {
       const { el } = await mount(exchange(2));
       let opened: string | null = null;

@@ -166,7 +166,7 @@ describe('hermes-composer', () => {
       await waitFor(() => s.cancelled === 1);
     });
 
-    it('/model <id> sets the open session\'s model', async () => {
+    it("/model <id> sets the open session's model", async () => {
       const el = await mount();
       await type(el, '/model custom:lab:other');
       await press(el, 'Escape');

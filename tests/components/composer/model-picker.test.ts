@@ -58,7 +58,9 @@ async function search(el: HermesModelPicker, text: string) {
 }
 
 async function key(el: HermesModelPicker, k: string) {
-  $<HTMLInputElement>(el, '[data-role="model-search"]')!.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true, composed: true, cancelable: true }));
+  $<HTMLInputElement>(el, '[data-role="model-search"]')!.dispatchEvent(
+    new KeyboardEvent('keydown', { key: k, bubbles: true, composed: true, cancelable: true }),
+  );
   await el.updateComplete;
 }
 
@@ -160,7 +162,14 @@ describe('hermes-model-picker', () => {
   });
 
   it('formats context windows', () => {
-    expect([contextHint(undefined), contextHint(8192), contextHint(131072), contextHint(200_000), contextHint(1_000_000), contextHint(2_097_152)]).to.deep.equal(['', '8k', '128k', '200k', '1M', '2.1M']);
+    expect([
+      contextHint(undefined),
+      contextHint(8192),
+      contextHint(131072),
+      contextHint(200_000),
+      contextHint(1_000_000),
+      contextHint(2_097_152),
+    ]).to.deep.equal(['', '8k', '128k', '200k', '1M', '2.1M']);
   });
 });
 
@@ -174,7 +183,11 @@ describe('hermes-composer with the model picker', () => {
   it('refreshes the catalog through POST /api/models/refresh and sets a typed model on the session', async () => {
     fetch = stubFetch({
       'GET /api/models': { ...CATALOG, stale: true },
-      'POST /api/models/refresh': { ...CATALOG, stale: false, groups: [...CATALOG.groups!, { provider: 'openai', label: 'OpenAI', source: 'live', models: [{ id: 'gpt-5-mini', label: 'gpt-5-mini' }] }] },
+      'POST /api/models/refresh': {
+        ...CATALOG,
+        stale: false,
+        groups: [...CATALOG.groups!, { provider: 'openai', label: 'OpenAI', source: 'live', models: [{ id: 'gpt-5-mini', label: 'gpt-5-mini' }] }],
+      },
       'GET /api/workspaces': { workspaces: [], last: '' },
       'POST /api/session/update': (c) => ({ session: session(c.body.session_id, { model: c.body.model }) }),
     });
@@ -190,7 +203,9 @@ describe('hermes-composer with the model picker', () => {
     expect(options(picker)).to.include('gpt-5-mini');
     await search(picker, 'my-org/private-model');
     await key(picker, 'Enter');
-    await waitFor(() => expect(fetch.calls.find((c) => c.url === '/api/session/update')?.body).to.deep.equal({ session_id: 's1', model: 'my-org/private-model' }));
+    await waitFor(() =>
+      expect(fetch.calls.find((c) => c.url === '/api/session/update')?.body).to.deep.equal({ session_id: 's1', model: 'my-org/private-model' }),
+    );
   });
 
   it('fetches the list again when providers change elsewhere', async () => {

@@ -18,7 +18,20 @@ export const CATALOG = {
 };
 
 export function session(id: string, fields: Partial<ApiSession> = {}): ApiSession {
-  return { session_id: id, title: `Chat ${id}`, workspace: '/home/me/projects/atlas', model: null, created_at: 1, updated_at: 1, pinned: false, archived: false, project_id: null, messages: [], message_count: 0, ...fields };
+  return {
+    session_id: id,
+    title: `Chat ${id}`,
+    workspace: '/home/me/projects/atlas',
+    model: null,
+    created_at: 1,
+    updated_at: 1,
+    pinned: false,
+    archived: false,
+    project_id: null,
+    messages: [],
+    message_count: 0,
+    ...fields,
+  };
 }
 
 export interface Stores {

@@ -118,7 +118,7 @@ describe('slash commands', () => {
     expect(s.chat.session!.title).to.equal('Release plan');
   });
 
-  it('/yolo toggles from the server\'s current state and says which', async () => {
+  it("/yolo toggles from the server's current state and says which", async () => {
     openSession(s.chat, session('s1'));
     fetchStub = stubFetch({
       'GET /api/session/yolo': { session_id: 's1', yolo_enabled: false },

@@ -32,7 +32,17 @@ class StubKv implements KvBackend {
 }
 
 const session = (id: string, text = 'hi'): ApiSession =>
-  ({ session_id: id, title: id, created_at: 1, updated_at: 1, pinned: false, archived: false, project_id: null, message_count: 1, messages: [{ role: 'user', content: text, timestamp: 1 }] }) as unknown as ApiSession;
+  ({
+    session_id: id,
+    title: id,
+    created_at: 1,
+    updated_at: 1,
+    pinned: false,
+    archived: false,
+    project_id: null,
+    message_count: 1,
+    messages: [{ role: 'user', content: text, timestamp: 1 }],
+  }) as unknown as ApiSession;
 const transcripts = (kv: StubKv) => [...kv.data.keys()].filter((k) => k.startsWith('hermes:transcript:'));
 
 describe('offline cache', () => {

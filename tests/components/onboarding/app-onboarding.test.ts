@@ -7,7 +7,14 @@ const COMMON = {
   'GET /api/settings': { theme: 'dark', send_key: 'enter', show_thinking: true, font_size: 'default', default_workspace: '/w', bot_name: 'Hermes' },
   'GET /api/sessions': { sessions: [], total: 0, archived_count: 0 },
   'GET /api/projects': { projects: [] },
-  'GET /api/models': { default_model: 'qwen3-8b', models: [{ id: 'qwen3-8b', label: 'qwen3-8b', provider: 'custom' }], groups: [], active_provider: 'custom', stale: false, fetched_at: 1 },
+  'GET /api/models': {
+    default_model: 'qwen3-8b',
+    models: [{ id: 'qwen3-8b', label: 'qwen3-8b', provider: 'custom' }],
+    groups: [],
+    active_provider: 'custom',
+    stale: false,
+    fetched_at: 1,
+  },
   'GET /api/workspaces': { workspaces: [], last: '' },
 };
 
@@ -58,7 +65,9 @@ describe('hermes-app and the onboarding wizard', () => {
     const el = await fixture<HermesApp>('hermes-app');
     await waitFor(() => expect(el.shadowRoot!.querySelector('hermes-onboarding')).to.exist);
     const settingsLoads = fetch.calls.filter((c) => c.url === '/api/settings').length;
-    el.shadowRoot!.querySelector('hermes-onboarding')!.dispatchEvent(new CustomEvent('hermes-onboarding-done', { detail: { status: null }, bubbles: true, composed: true }));
+    el.shadowRoot!.querySelector('hermes-onboarding')!.dispatchEvent(
+      new CustomEvent('hermes-onboarding-done', { detail: { status: null }, bubbles: true, composed: true }),
+    );
     await waitFor(() => expect(el.shadowRoot!.querySelector('hermes-chat-view')).to.exist);
     await waitFor(() => expect(fetch.calls.filter((c) => c.url === '/api/settings').length).to.be.greaterThan(settingsLoads));
     const deepActive = () => {

@@ -97,14 +97,20 @@ describe('hermes-onboarding: your Hermes Agent (gateway)', () => {
     await fill(el, '[data-role="api-key"]', 'gw-key');
     await click(el, '[data-role="probe"]');
     await waitFor(() => expect($(el, '[data-role="probe-ok"]')).to.exist);
-    expect(fetch.calls.find((c) => c.url === '/api/onboarding/probe')!.body).to.deep.equal({ provider: 'gateway', base_url: 'http://127.0.0.1:8642', api_key: 'gw-key' });
+    expect(fetch.calls.find((c) => c.url === '/api/onboarding/probe')!.body).to.deep.equal({
+      provider: 'gateway',
+      base_url: 'http://127.0.0.1:8642',
+      api_key: 'gw-key',
+    });
     expect(text(el, '[data-role="probe-ok"]')).to.equal('Connected — Hermes Agent · runs API');
     expect(text(el, '[data-role="probe-agent"]')).to.contain('hermes-agent');
     expect(text(el, '[data-role="probe-limitations"]')).to.contain('Clarifying questions are not available');
   });
 
   it('chat completions is named as such', async () => {
-    fetch = stubFetch({ 'POST /api/onboarding/probe': { ...CONNECTED, agent: { ...(CONNECTED as { agent: object }).agent, path: 'chat_completions', limitations: [] } } });
+    fetch = stubFetch({
+      'POST /api/onboarding/probe': { ...CONNECTED, agent: { ...(CONNECTED as { agent: object }).agent, path: 'chat_completions', limitations: [] } },
+    });
     const { el } = await mount(gatewayChoice());
     await toGateway(el);
     await click(el, '[data-role="probe"]');
@@ -113,7 +119,10 @@ describe('hermes-onboarding: your Hermes Agent (gateway)', () => {
   });
 
   const failures: Array<[ProbeResult, RegExp]> = [
-    [{ ok: false, error: 'connect_refused', detail: 'connect ECONNREFUSED 127.0.0.1:8642' }, /Nothing is listening at http:\/\/127\.0\.0\.1:8642 — is hermes gateway running with API_SERVER_ENABLED=true\?/],
+    [
+      { ok: false, error: 'connect_refused', detail: 'connect ECONNREFUSED 127.0.0.1:8642' },
+      /Nothing is listening at http:\/\/127\.0\.0\.1:8642 — is hermes gateway running with API_SERVER_ENABLED=true\?/,
+    ],
     [{ ok: false, error: 'http_4xx', detail: 'Hermes refused the key (401).' }, /the API server refused the key \(API_SERVER_KEY\)/],
     [{ ok: false, error: 'timeout', detail: 'timed out' }, /did not answer in time/],
     [{ ok: false, error: 'invalid_url', detail: 'base_url must be an http(s) URL' }, /http:\/\/127\.0\.0\.1:8642 \(http or https and a host; no \/v1\)/],
@@ -140,7 +149,10 @@ describe('hermes-onboarding: your Hermes Agent (gateway)', () => {
     await toGateway(el);
     await click(el, '[data-role="probe"]');
     await waitFor(() => expect($(el, '[data-role="probe-error"]')).to.exist);
-    expect([...el.shadowRoot!.querySelectorAll('[data-role="probe-error"] p .mono')].map((s) => s.textContent)).to.deep.equal(['hermes gateway', 'API_SERVER_ENABLED=true']);
+    expect([...el.shadowRoot!.querySelectorAll('[data-role="probe-error"] p .mono')].map((s) => s.textContent)).to.deep.equal([
+      'hermes gateway',
+      'API_SERVER_ENABLED=true',
+    ]);
   });
 
   it('Done sends setup with provider gateway (URL, key, workspace, password; no model), then complete', async () => {
@@ -165,7 +177,13 @@ describe('hermes-onboarding: your Hermes Agent (gateway)', () => {
     expect(order).to.deep.equal(['setup', 'complete']);
     const setup = fetch.calls.find((c: FetchCall) => c.url === '/api/onboarding/setup')!;
     // The address as the server normalised it when testing.
-    expect(setup.body).to.deep.equal({ provider: 'gateway', base_url: 'http://10.0.0.5:8642', api_key: 'gw-secret', workspace: '/home/me/.hermes/webui/workspace', password: 'correct horse' });
+    expect(setup.body).to.deep.equal({
+      provider: 'gateway',
+      base_url: 'http://10.0.0.5:8642',
+      api_key: 'gw-secret',
+      workspace: '/home/me/.hermes/webui/workspace',
+      password: 'correct horse',
+    });
     expect(done[0]!.backend).to.equal('gateway');
   });
 
@@ -183,6 +201,10 @@ describe('hermes-onboarding: your Hermes Agent (gateway)', () => {
     await waitFor(() => expect(el.step).to.equal('finish'));
     await click(el, '[data-role="onboarding-done"]');
     await waitFor(() => expect(done).to.have.length(1));
-    expect(fetch.calls.find((c) => c.url === '/api/onboarding/setup')!.body).to.deep.equal({ provider: 'gateway', base_url: 'http://127.0.0.1:8642', workspace: '/home/me/.hermes/webui/workspace' });
+    expect(fetch.calls.find((c) => c.url === '/api/onboarding/setup')!.body).to.deep.equal({
+      provider: 'gateway',
+      base_url: 'http://127.0.0.1:8642',
+      workspace: '/home/me/.hermes/webui/workspace',
+    });
   });
 });

@@ -75,7 +75,9 @@ describe('hermes-onboarding', () => {
 
     it('says which provider works and that a password is set', async () => {
       fetch = stubFetch({});
-      const { el } = await mount(status({ config_exists: true, provider: { id: 'openai', usable: true, error: null }, default_model: 'gpt-5', password_enabled: true }));
+      const { el } = await mount(
+        status({ config_exists: true, provider: { id: 'openai', usable: true, error: null }, default_model: 'gpt-5', password_enabled: true }),
+      );
       expect(text(el, '[data-role="provider-state"]')).to.match(/OpenAI · gpt-5 works/);
       expect(text(el, '[data-role="password-state"]')).to.contain('set');
       // A working provider: start chatting (marks the wizard done) or choose another.
@@ -170,7 +172,11 @@ describe('hermes-onboarding', () => {
       await fill(el, '[data-role="api-key"]', 'sk-local');
       await click(el, '[data-role="probe"]');
       await waitFor(() => expect($(el, '[data-role="probe-ok"]')).to.exist);
-      expect(fetch.calls.find((c) => c.url === '/api/onboarding/probe')!.body).to.deep.equal({ provider: 'custom', base_url: 'http://127.0.0.1:8000/v1', api_key: 'sk-local' });
+      expect(fetch.calls.find((c) => c.url === '/api/onboarding/probe')!.body).to.deep.equal({
+        provider: 'custom',
+        base_url: 'http://127.0.0.1:8000/v1',
+        api_key: 'sk-local',
+      });
       expect(text(el, '[data-role="probe-ok"]')).to.contain('Connected — 2 models');
       const select = $<HTMLSelectElement>(el, '[data-role="model-select"]')!;
       expect([...select.options].map((o) => o.value)).to.deep.equal(['qwen3-8b', 'llama-3.3-70b', '__other__']);
@@ -201,7 +207,11 @@ describe('hermes-onboarding', () => {
     });
 
     const failures: Array<[string, ProbeResult, RegExp]> = [
-      ['connect_refused', { ok: false, error: 'connect_refused', detail: 'connect ECONNREFUSED 127.0.0.1:9' }, /Nothing is listening at http:\/\/127\.0\.0\.1:9\/v1 — is the server running\?.*host\.docker\.internal/],
+      [
+        'connect_refused',
+        { ok: false, error: 'connect_refused', detail: 'connect ECONNREFUSED 127.0.0.1:9' },
+        /Nothing is listening at http:\/\/127\.0\.0\.1:9\/v1 — is the server running\?.*host\.docker\.internal/,
+      ],
       ['timeout', { ok: false, error: 'timeout', detail: 'no answer within 5000 ms' }, /did not answer in time/],
       ['dns', { ok: false, error: 'dns', detail: 'getaddrinfo ENOTFOUND' }, /could not be found \(DNS\)/],
       ['http_4xx 401', { ok: false, error: 'http_4xx', detail: 'Unauthorized', status: 401 }, /the key was refused \(HTTP 401\)/],
@@ -231,7 +241,10 @@ describe('hermes-onboarding', () => {
     it('a different message for each failure kind', async () => {
       const { probeMessage } = await import('../../../components/onboarding/probe-messages.js');
       const kinds = ['invalid_url', 'dns', 'connect_refused', 'timeout', 'http_5xx', 'parse', 'unreachable'] as const;
-      const messages = new Set([...kinds.map((k) => probeMessage({ ok: false, error: k, detail: '' }, 'http://x:1/v1')), probeMessage({ ok: false, error: 'http_4xx', detail: '', status: 401 }, 'http://x:1/v1')]);
+      const messages = new Set([
+        ...kinds.map((k) => probeMessage({ ok: false, error: k, detail: '' }, 'http://x:1/v1')),
+        probeMessage({ ok: false, error: 'http_4xx', detail: '', status: 401 }, 'http://x:1/v1'),
+      ]);
       expect(messages.size).to.equal(kinds.length + 1);
     });
 
@@ -287,7 +300,10 @@ describe('hermes-onboarding', () => {
       const calls: string[] = [];
       fetch = stubFetch({
         'POST /api/onboarding/probe': OK,
-        'POST /api/onboarding/setup': (c: FetchCall) => (calls.push('setup'), status({ needed: false, completed: true, provider: { id: c.body.provider, usable: true, error: null }, default_model: c.body.model })),
+        'POST /api/onboarding/setup': (c: FetchCall) => (
+          calls.push('setup'),
+          status({ needed: false, completed: true, provider: { id: c.body.provider, usable: true, error: null }, default_model: c.body.model })
+        ),
         'POST /api/onboarding/complete': () => (calls.push('complete'), { ok: true, completed: true }),
         ...routes,
       });
@@ -308,7 +324,12 @@ describe('hermes-onboarding', () => {
       await waitFor(() => expect(done).to.have.length(1));
       expect(calls).to.deep.equal(['setup', 'complete']);
       const setup = fetch.calls.slice(models).find((c) => c.url === '/api/onboarding/setup')!;
-      expect(setup.body).to.deep.equal({ provider: 'custom', model: 'qwen3-8b', base_url: 'http://127.0.0.1:8000/v1', workspace: '/home/me/.hermes/webui/workspace' });
+      expect(setup.body).to.deep.equal({
+        provider: 'custom',
+        model: 'qwen3-8b',
+        base_url: 'http://127.0.0.1:8000/v1',
+        workspace: '/home/me/.hermes/webui/workspace',
+      });
       expect(done[0]!.default_model).to.equal('qwen3-8b');
     });
 
@@ -340,7 +361,9 @@ describe('hermes-onboarding', () => {
 
     it('shows a refusal from setup (409: config.yaml malformed) and stays', async () => {
       const { el, done } = await toFinish(status(), {
-        'POST /api/onboarding/setup': new Response(JSON.stringify({ error: 'config.yaml does not parse (line 2, column 1); it was not changed' }), { status: 409 }),
+        'POST /api/onboarding/setup': new Response(JSON.stringify({ error: 'config.yaml does not parse (line 2, column 1); it was not changed' }), {
+          status: 409,
+        }),
       });
       await click(el, '[data-role="onboarding-done"]');
       await waitFor(() => expect($(el, '[data-role="onboarding-error"]')).to.exist);

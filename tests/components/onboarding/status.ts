@@ -13,9 +13,34 @@ const provider = (p: Partial<OnboardingProvider> & Pick<OnboardingProvider, 'id'
 });
 
 export const PROVIDERS: OnboardingProvider[] = [
-  provider({ id: 'openrouter', label: 'OpenRouter', group: 'easy', needs_key: true, key_env: 'OPENROUTER_API_KEY', default_base_url: 'https://openrouter.ai/api/v1', sample_models: ['anthropic/claude-sonnet-4.6', 'openai/gpt-5'] }),
-  provider({ id: 'anthropic', label: 'Anthropic', group: 'easy', needs_key: true, key_env: 'ANTHROPIC_API_KEY', default_base_url: 'https://api.anthropic.com', sample_models: ['claude-sonnet-4-6'] }),
-  provider({ id: 'openai', label: 'OpenAI', group: 'easy', needs_key: true, key_set: true, key_env: 'OPENAI_API_KEY', default_base_url: 'https://api.openai.com/v1', sample_models: ['gpt-5'] }),
+  provider({
+    id: 'openrouter',
+    label: 'OpenRouter',
+    group: 'easy',
+    needs_key: true,
+    key_env: 'OPENROUTER_API_KEY',
+    default_base_url: 'https://openrouter.ai/api/v1',
+    sample_models: ['anthropic/claude-sonnet-4.6', 'openai/gpt-5'],
+  }),
+  provider({
+    id: 'anthropic',
+    label: 'Anthropic',
+    group: 'easy',
+    needs_key: true,
+    key_env: 'ANTHROPIC_API_KEY',
+    default_base_url: 'https://api.anthropic.com',
+    sample_models: ['claude-sonnet-4-6'],
+  }),
+  provider({
+    id: 'openai',
+    label: 'OpenAI',
+    group: 'easy',
+    needs_key: true,
+    key_set: true,
+    key_env: 'OPENAI_API_KEY',
+    default_base_url: 'https://api.openai.com/v1',
+    sample_models: ['gpt-5'],
+  }),
   provider({ id: 'ollama', label: 'Ollama', group: 'local', key_optional: true, default_base_url: 'http://127.0.0.1:11434/v1', base_url_editable: true }),
   provider({ id: 'lmstudio', label: 'LM Studio', group: 'local', key_optional: true, default_base_url: 'http://127.0.0.1:1234/v1', base_url_editable: true }),
   provider({ id: 'custom', label: 'Custom OpenAI-compatible', group: 'local', key_optional: true, base_url_editable: true }),

@@ -13,7 +13,7 @@ const GATEWAY: Settings = { ...BUILTIN, chat_backend: 'gateway' };
 
 const row = (el: HermesSettingsDialog) => el.shadowRoot!.querySelector<HTMLElement>('[data-setting="chat_backend"]');
 const gateway = (el: HermesSettingsDialog) => el.shadowRoot!.querySelector<HermesGatewaySettings>('hermes-gateway-settings');
-const inGateway = <T extends Element = HTMLElement>(el: HermesSettingsDialog, sel: string) => gateway(el)?.shadowRoot!.querySelector(sel) as T | null;
+const inGateway = <T extends Element = HTMLElement>(el: HermesSettingsDialog, sel: string) => (gateway(el)?.shadowRoot?.querySelector(sel) ?? null) as T | null;
 const squash = (s: string | null | undefined) => (s ?? '').replace(/\s+/g, ' ').trim();
 
 function stub(extra: Record<string, unknown> = {}) {
@@ -30,7 +30,14 @@ const RUNS: ProbeResult = {
   ok: true,
   base_url: 'http://127.0.0.1:8642',
   models: [{ id: 'hermes-agent', label: 'hermes-agent' }],
-  agent: { kind: 'gateway', label: 'Hermes Agent', path: 'runs', reachable: true, features: {}, limitations: ['Clarifying questions are not available through the API server.'] },
+  agent: {
+    kind: 'gateway',
+    label: 'Hermes Agent',
+    path: 'runs',
+    reachable: true,
+    features: {},
+    limitations: ['Clarifying questions are not available through the API server.'],
+  },
 };
 
 describe('settings: Agent (who answers)', () => {
@@ -69,10 +76,14 @@ describe('settings: Agent (who answers)', () => {
     await waitFor(() => expect(gateway(el)).to.exist);
     await gateway(el)!.updateComplete;
     expect(inGateway<HTMLInputElement>(el, '#gateway_base_url')!.value).to.equal('http://127.0.0.1:8642');
-    expect(squash(inGateway(el, '[data-role="gateway-key-note"]')?.textContent)).to.match(/HERMES_WEBUI_GATEWAY_API_KEY from \$HERMES_HOME\/\.env, else Hermes’ API_SERVER_KEY/);
+    expect(squash(inGateway(el, '[data-role="gateway-key-note"]')?.textContent)).to.match(
+      /HERMES_WEBUI_GATEWAY_API_KEY from \$HERMES_HOME\/\.env, else Hermes’ API_SERVER_KEY/,
+    );
 
     el.shadowRoot!.querySelector<HTMLInputElement>('input[name="chat_backend"][value="builtin"]')!.click();
-    await waitFor(() => expect(fetch.calls.filter((c) => c.method === 'POST' && c.url === '/api/settings').at(-1)?.body).to.deep.equal({ chat_backend: 'builtin' }));
+    await waitFor(() =>
+      expect(fetch.calls.filter((c) => c.method === 'POST' && c.url === '/api/settings').at(-1)?.body).to.deep.equal({ chat_backend: 'builtin' }),
+    );
     await waitFor(() => expect(events).to.equal(2));
     await waitFor(() => expect(gateway(el)).to.equal(null));
   });
@@ -80,7 +91,9 @@ describe('settings: Agent (who answers)', () => {
   it('saves the API server URL on change; shows a refusal beside it', async () => {
     fetch = stub({
       'POST /api/settings': (c: FetchCall) =>
-        /^https?:/.test(c.body.gateway_base_url) ? { ...GATEWAY, ...c.body } : new Response(JSON.stringify({ error: 'gateway_base_url must be an http(s) URL like http://127.0.0.1:8642' }), { status: 400 }),
+        /^https?:/.test(c.body.gateway_base_url)
+          ? { ...GATEWAY, ...c.body }
+          : new Response(JSON.stringify({ error: 'gateway_base_url must be an http(s) URL like http://127.0.0.1:8642' }), { status: 400 }),
     });
     const { el, ui } = await mountWith<HermesSettingsDialog>('hermes-settings-dialog', { settings: { ...GATEWAY } });
     await waitFor(() => expect(inGateway(el, '#gateway_base_url')).to.exist);
@@ -110,10 +123,17 @@ describe('settings: Agent (who answers)', () => {
     key.dispatchEvent(new Event('input'));
     inGateway<HTMLButtonElement>(el, '[data-action="test-gateway"]')!.click();
     await waitFor(() => expect(inGateway(el, '[data-role="gateway-probe"]')).to.exist);
-    expect(fetch.calls.find((c) => c.url === '/api/onboarding/probe')!.body).to.deep.equal({ provider: 'gateway', base_url: 'http://127.0.0.1:8642', api_key: 'gw-try' });
+    expect(fetch.calls.find((c) => c.url === '/api/onboarding/probe')!.body).to.deep.equal({
+      provider: 'gateway',
+      base_url: 'http://127.0.0.1:8642',
+      api_key: 'gw-try',
+    });
     expect(squash(inGateway(el, '[data-role="gateway-probe"] .probe')?.textContent)).to.equal('Connected — Hermes Agent · runs API');
     expect(squash(inGateway(el, '[data-role="gateway-limitations"]')?.textContent)).to.contain('Clarifying questions');
-    expect(fetch.calls.some((c) => c.url === '/api/settings' && JSON.stringify(c.body).includes('gw-try')), 'the key is not saved').to.equal(false);
+    expect(
+      fetch.calls.some((c) => c.url === '/api/settings' && JSON.stringify(c.body).includes('gw-try')),
+      'the key is not saved',
+    ).to.equal(false);
   });
 
   it('Test shows why the gateway cannot be used', async () => {
@@ -138,7 +158,10 @@ describe('settings: Agent (who answers)', () => {
     expect(r.querySelector('input[name="chat_backend"]'), 'no switch').to.equal(null);
     expect(r.querySelectorAll('input, button, select').length, 'nothing in the row changes it').to.equal(0);
     expect(gateway(el)).to.equal(null);
-    expect(fetch.calls.filter((c) => c.url === '/api/settings' && c.method === 'POST'), 'nothing was posted').to.have.length(0);
+    expect(
+      fetch.calls.filter((c) => c.url === '/api/settings' && c.method === 'POST'),
+      'nothing was posted',
+    ).to.have.length(0);
     cleanup();
     const builtin = (await mountWith<HermesSettingsDialog>('hermes-settings-dialog', { settings: { ...BUILTIN, chat_backend_fixed: true } })).el;
     expect(squash(row(builtin)!.querySelector('[data-role="backend-fixed"]')?.textContent)).to.equal('Built-in agent');
@@ -152,7 +175,16 @@ describe('settings: Agent (who answers)', () => {
 
   it('the composer badge asks /api/agent again on hermes-models-changed', async () => {
     let kind = 'builtin';
-    fetch = stub({ 'GET /api/agent': () => ({ kind, label: kind === 'builtin' ? 'Built-in agent' : 'Hermes Agent', path: kind === 'builtin' ? 'builtin' : 'runs', reachable: true, features: {}, limitations: [] }) });
+    fetch = stub({
+      'GET /api/agent': () => ({
+        kind,
+        label: kind === 'builtin' ? 'Built-in agent' : 'Hermes Agent',
+        path: kind === 'builtin' ? 'builtin' : 'runs',
+        reachable: true,
+        features: {},
+        limitations: [],
+      }),
+    });
     const badge = await fixture<HermesAgentBadge>('hermes-agent-badge');
     await waitFor(() => expect(fetch.calls.filter((c) => c.url === '/api/agent')).to.have.length(1));
     await badge.updateComplete;

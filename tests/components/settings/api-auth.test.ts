@@ -3,7 +3,14 @@ import { api, authEvents, configureApi, resetCsrfToken, upload, ApiError } from 
 
 const CSRF = 'x-hermes-csrf-token';
 const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
-const signedIn = (token = 'tok-1') => ({ auth_enabled: true, logged_in: true, password_auth_enabled: true, password_env_var: false, session_ttl: 60, csrf_token: token });
+const signedIn = (token = 'tok-1') => ({
+  auth_enabled: true,
+  logged_in: true,
+  password_auth_enabled: true,
+  password_env_var: false,
+  session_ttl: 60,
+  csrf_token: token,
+});
 const pathOf = (c: FetchCall) => `${c.method} ${new URL(c.url, location.href).pathname}`;
 
 describe('api client: sign-in and CSRF', () => {
@@ -48,7 +55,8 @@ describe('api client: sign-in and CSRF', () => {
     let token = 'old';
     fetch = stubFetch({
       'GET /api/auth/status': () => signedIn(token),
-      'POST /api/session/pin': (c: FetchCall) => (c.headers[CSRF] === 'new' ? { session: { session_id: 's1', pinned: true } } : json(403, { error: 'Session expired - reload the page' })),
+      'POST /api/session/pin': (c: FetchCall) =>
+        c.headers[CSRF] === 'new' ? { session: { session_id: 's1', pinned: true } } : json(403, { error: 'Session expired - reload the page' }),
     });
     await api.authStatus();
     token = 'new';
@@ -60,7 +68,10 @@ describe('api client: sign-in and CSRF', () => {
     // Still refused after the retry: the error reaches the caller, with no third attempt.
     token = 'stale';
     fetch.restore();
-    fetch = stubFetch({ 'GET /api/auth/status': () => signedIn(token), 'POST /api/session/pin': () => json(403, { error: 'Session expired - reload the page' }) });
+    fetch = stubFetch({
+      'GET /api/auth/status': () => signedIn(token),
+      'POST /api/session/pin': () => json(403, { error: 'Session expired - reload the page' }),
+    });
     resetCsrfToken();
     const err = await api.pin('s1', true).catch((e) => e);
     expect(err).to.be.instanceOf(ApiError);
@@ -152,7 +163,9 @@ describe('api client: sign-in and CSRF', () => {
         sent.push(this.headers[CSRF] ?? null);
         const ok = this.headers[CSRF] === 'new';
         this.status = ok ? 200 : 403;
-        this.responseText = JSON.stringify(ok ? { filename: 'a.txt', path: '/p/a.txt', size: 1, mime: 'text/plain', is_image: false } : { error: 'Session expired - reload the page' });
+        this.responseText = JSON.stringify(
+          ok ? { filename: 'a.txt', path: '/p/a.txt', size: 1, mime: 'text/plain', is_image: false } : { error: 'Session expired - reload the page' },
+        );
         setTimeout(() => this.onload?.(), 0);
       }
     }

@@ -17,9 +17,29 @@ const row = (p: Partial<ProviderRow> & Pick<ProviderRow, 'id' | 'label' | 'kind'
 });
 
 const PROVIDERS: ProviderRow[] = [
-  row({ id: 'openrouter', label: 'OpenRouter', kind: 'hosted', key_env: 'OPENROUTER_API_KEY', key_set: true, key_masked: 'sk-or-…f00d', base_url: 'https://openrouter.ai/api/v1', active: true, status: 'ok', models_count: 312 }),
+  row({
+    id: 'openrouter',
+    label: 'OpenRouter',
+    kind: 'hosted',
+    key_env: 'OPENROUTER_API_KEY',
+    key_set: true,
+    key_masked: 'sk-or-…f00d',
+    base_url: 'https://openrouter.ai/api/v1',
+    active: true,
+    status: 'ok',
+    models_count: 312,
+  }),
   row({ id: 'anthropic', label: 'Anthropic', kind: 'hosted', key_env: 'ANTHROPIC_API_KEY', status: 'no_key' }),
-  row({ id: 'openai', label: 'OpenAI', kind: 'hosted', key_env: 'OPENAI_API_KEY', key_set: true, key_masked: 'sk-…abcd', status: 'error', error: 'The key was refused (HTTP 401)' }),
+  row({
+    id: 'openai',
+    label: 'OpenAI',
+    kind: 'hosted',
+    key_env: 'OPENAI_API_KEY',
+    key_set: true,
+    key_masked: 'sk-…abcd',
+    status: 'error',
+    error: 'The key was refused (HTTP 401)',
+  }),
   row({ id: 'custom:lab', label: 'lab', kind: 'custom', base_url: 'http://10.0.0.5:8000/v1', status: 'ok', models_count: 1 }),
 ];
 
@@ -31,7 +51,12 @@ function stub(extra: Record<string, unknown> = {}) {
     'GET /api/models': { default_model: 'anthropic/claude-sonnet-4.6', models: [], groups: [], active_provider: 'openrouter', stale: false, fetched_at: 1 },
     'GET /api/providers': () => ({ active_provider: 'openrouter', providers }),
     'POST /api/providers': (c: FetchCall) => {
-      const updated = { ...providers.find((p) => p.id === c.body.provider)!, key_set: true, key_masked: `sk-…${c.body.api_key.slice(-4)}`, status: 'ok' as const };
+      const updated = {
+        ...providers.find((p) => p.id === c.body.provider)!,
+        key_set: true,
+        key_masked: `sk-…${c.body.api_key.slice(-4)}`,
+        status: 'ok' as const,
+      };
       providers = providers.map((p) => (p.id === updated.id ? updated : p));
       return { ok: true, provider: updated };
     },
@@ -68,7 +93,9 @@ describe('Settings → Providers', () => {
   it('lists every provider with its state and masked key, then the endpoint form', async () => {
     fetch = stub();
     const { el } = await mount();
-    const ids = [...el.shadowRoot!.querySelectorAll<HTMLElement>('[data-setting]')].map((r) => r.dataset.setting).filter((id) => id!.startsWith('provider:') || id === 'add_endpoint');
+    const ids = [...el.shadowRoot!.querySelectorAll<HTMLElement>('[data-setting]')]
+      .map((r) => r.dataset.setting)
+      .filter((id) => id!.startsWith('provider:') || id === 'add_endpoint');
     expect(ids).to.deep.equal(['provider:openrouter', 'provider:anthropic', 'provider:openai', 'provider:custom:lab', 'add_endpoint']);
     expect(el.shadowRoot!.querySelector('[data-setting="add_provider"]')!.textContent).to.contain('Add an API key for Anthropic.');
     const status = (id: string) => $(providerRow(el, id), '[data-role="provider-status"]')!;
@@ -122,13 +149,17 @@ describe('Settings → Providers', () => {
     expect($(c.shadowRoot!, '[role="alert"]')!.textContent).to.contain('Paste the Anthropic API key');
     input.value = SECRET;
     $<HTMLFormElement>(c.shadowRoot!, 'form')!.requestSubmit();
-    await waitFor(() => expect(fetch.calls.find((x) => x.url === '/api/providers' && x.method === 'POST')?.body).to.deep.equal({ provider: 'anthropic', api_key: SECRET }));
+    await waitFor(() =>
+      expect(fetch.calls.find((x) => x.url === '/api/providers' && x.method === 'POST')?.body).to.deep.equal({ provider: 'anthropic', api_key: SECRET }),
+    );
     await waitFor(() => expect($(control(el, 'anthropic').shadowRoot!, '[data-role="provider-key"]')?.textContent).to.equal('sk-…cdef'));
     await waitFor(() => expect(changed).to.equal(1));
     // The list is fetched again; nowhere in the dialog is the key itself.
     await waitFor(() => expect(fetch.calls.filter((x) => x.url === '/api/providers' && x.method === 'GET').length).to.be.at.least(2));
     const everything = (root: Element | ShadowRoot): string =>
-      [...root.querySelectorAll('*')].map((n) => `${n.textContent} ${(n as HTMLInputElement).value ?? ''} ${n.shadowRoot ? everything(n.shadowRoot) : ''}`).join(' ');
+      [...root.querySelectorAll('*')]
+        .map((n) => `${n.textContent} ${(n as HTMLInputElement).value ?? ''} ${n.shadowRoot ? everything(n.shadowRoot) : ''}`)
+        .join(' ');
     expect(everything(el.shadowRoot!)).not.to.contain(SECRET);
     expect($(control(el, 'anthropic').shadowRoot!, '[role="status"]')!.textContent).to.contain('Key saved');
   });
@@ -177,7 +208,14 @@ describe('Settings → Providers', () => {
       'POST /api/onboarding/probe': (c: FetchCall) =>
         c.body.base_url.includes(':9')
           ? { ok: false, error: 'connect_refused', detail: 'ECONNREFUSED' }
-          : { ok: true, base_url: c.body.base_url, models: [{ id: 'qwen3-8b', label: 'qwen3-8b' }, { id: 'qwen3-32b', label: 'qwen3-32b' }] },
+          : {
+              ok: true,
+              base_url: c.body.base_url,
+              models: [
+                { id: 'qwen3-8b', label: 'qwen3-8b' },
+                { id: 'qwen3-32b', label: 'qwen3-32b' },
+              ],
+            },
     });
     const { el } = await mount();
     const form = $<HermesEndpointForm>(el.shadowRoot!, 'hermes-endpoint-form')!;
@@ -202,11 +240,20 @@ describe('Settings → Providers', () => {
     $<HTMLButtonElement>(form.shadowRoot!, '[data-action="test"]')!.click();
     await waitFor(() => expect($(form.shadowRoot!, '[data-role="endpoint-probe"]')?.dataset.ok).to.equal('true'));
     expect($(form.shadowRoot!, '[data-role="endpoint-probe"]')!.textContent).to.contain('Connected — 2 models: qwen3-8b, qwen3-32b');
-    expect(fetch.calls.filter((c) => c.url === '/api/onboarding/probe').at(-1)!.body).to.deep.equal({ provider: 'custom', base_url: 'http://127.0.0.1:8000/v1', api_key: 'sk-lab' });
+    expect(fetch.calls.filter((c) => c.url === '/api/onboarding/probe').at(-1)!.body).to.deep.equal({
+      provider: 'custom',
+      base_url: 'http://127.0.0.1:8000/v1',
+      api_key: 'sk-lab',
+    });
     set('models', 'extra-a, extra-b');
     $<HTMLFormElement>(form.shadowRoot!, 'form')!.requestSubmit();
     await waitFor(() =>
-      expect(fetch.calls.find((c) => c.url === '/api/providers/self-hosted')?.body).to.deep.equal({ name: 'lab2', base_url: 'http://127.0.0.1:8000/v1', api_key: 'sk-lab', models: ['extra-a', 'extra-b'] }),
+      expect(fetch.calls.find((c) => c.url === '/api/providers/self-hosted')?.body).to.deep.equal({
+        name: 'lab2',
+        base_url: 'http://127.0.0.1:8000/v1',
+        api_key: 'sk-lab',
+        models: ['extra-a', 'extra-b'],
+      }),
     );
     await waitFor(() => expect($(el.shadowRoot!, '[data-setting="provider:custom:lab2"]')).to.exist);
     expect(form.open).to.equal(false);
@@ -216,7 +263,10 @@ describe('Settings → Providers', () => {
   it('adds a key for a hosted provider the server does not list yet', async () => {
     fetch = stub({
       'GET /api/providers': { active_provider: 'custom:lab', providers: [PROVIDERS[3]] },
-      'POST /api/providers': (c: FetchCall) => ({ ok: true, provider: row({ id: c.body.provider, label: 'OpenAI', kind: 'hosted', key_set: true, key_masked: 'sk-…cdef' }) }),
+      'POST /api/providers': (c: FetchCall) => ({
+        ok: true,
+        provider: row({ id: c.body.provider, label: 'OpenAI', kind: 'hosted', key_set: true, key_masked: 'sk-…cdef' }),
+      }),
     });
     const { el } = await mountWith<HermesSettingsDialog>('hermes-settings-dialog');
     await waitFor(() => expect($(el.shadowRoot!, '[data-setting="add_provider"]')).to.exist);
@@ -229,7 +279,9 @@ describe('Settings → Providers', () => {
     select.value = 'openai';
     $<HTMLInputElement>(add.shadowRoot!, 'input[name="api_key"]')!.value = SECRET;
     $<HTMLFormElement>(add.shadowRoot!, 'form')!.requestSubmit();
-    await waitFor(() => expect(fetch.calls.find((c) => c.url === '/api/providers' && c.method === 'POST')?.body).to.deep.equal({ provider: 'openai', api_key: SECRET }));
+    await waitFor(() =>
+      expect(fetch.calls.find((c) => c.url === '/api/providers' && c.method === 'POST')?.body).to.deep.equal({ provider: 'openai', api_key: SECRET }),
+    );
     await waitFor(() => expect($(add.shadowRoot!, '[role="status"]')!.textContent).to.contain('OpenAI added'));
     expect(add.open).to.equal(false);
     expect($(add.shadowRoot!, 'input')).to.equal(null);

@@ -145,7 +145,12 @@ describe('settings: Security', () => {
     fetch = stubFetch({ 'GET /api/models': { default_model: null, models: [] } });
     const { el } = await mountWith<HermesSettingsDialog>('hermes-settings-dialog', { settings: LOCKED });
     const search = el.shadowRoot!.querySelector<HTMLInputElement>('input[type="search"]')!;
-    for (const [text, expected] of [['password', ['password', 'api_redact_enabled']], ['logout', ['sign_out']], ['security', ['password', 'api_redact_enabled', 'sign_out']], ['redact', ['api_redact_enabled']]] as const) {
+    for (const [text, expected] of [
+      ['password', ['password', 'api_redact_enabled']],
+      ['logout', ['sign_out']],
+      ['security', ['password', 'api_redact_enabled', 'sign_out']],
+      ['redact', ['api_redact_enabled']],
+    ] as const) {
       search.value = text;
       search.dispatchEvent(new Event('input'));
       await el.updateComplete;

@@ -9,7 +9,22 @@ const rows = (el: HermesSettingsDialog) => [...el.shadowRoot!.querySelectorAll<H
 function stub(extra: Record<string, unknown> = {}) {
   return stubFetch({
     'GET /api/models': { default_model: 'claude-x', models: [{ id: 'claude-x', label: 'Claude X', provider: 'anthropic' }] },
-    'GET /api/providers': { active_provider: 'anthropic', providers: [{ id: 'anthropic', label: 'Anthropic', kind: 'hosted', key_env: 'ANTHROPIC_API_KEY', key_set: true, key_masked: 'sk-ant-…beef', base_url: null, active: true, status: 'ok' }] },
+    'GET /api/providers': {
+      active_provider: 'anthropic',
+      providers: [
+        {
+          id: 'anthropic',
+          label: 'Anthropic',
+          kind: 'hosted',
+          key_env: 'ANTHROPIC_API_KEY',
+          key_set: true,
+          key_masked: 'sk-ant-…beef',
+          base_url: null,
+          active: true,
+          status: 'ok',
+        },
+      ],
+    },
     'POST /api/settings': (c: FetchCall) => ({ ...SETTINGS, ...c.body }),
     ...extra,
   });
@@ -32,13 +47,33 @@ describe('hermes-settings-dialog', () => {
     const dialog = el.shadowRoot!.querySelector<HTMLDialogElement>('dialog[data-role="settings"]')!;
     expect(dialog.open).to.equal(true);
     await waitFor(() => expect(rows(el)).to.include('provider:anthropic'));
-    expect(rows(el)).to.deep.equal(['theme', 'font_size', 'send_key', 'show_thinking', 'default_model', 'provider:anthropic', 'add_provider', 'add_endpoint', 'default_workspace', 'export', 'import', 'password', 'api_redact_enabled']);
+    expect(rows(el)).to.deep.equal([
+      'theme',
+      'font_size',
+      'send_key',
+      'show_thinking',
+      'default_model',
+      'provider:anthropic',
+      'add_provider',
+      'add_endpoint',
+      'default_workspace',
+      'export',
+      'import',
+      'password',
+      'api_redact_enabled',
+    ]);
     await waitFor(() => expect(el.shadowRoot!.querySelector<HTMLSelectElement>('#default_model')?.value).to.equal('claude-x'));
   });
 
   it('changes the default model through POST /api/default-model', async () => {
     fetch = stub({
-      'GET /api/models': { default_model: 'claude-x', models: [{ id: 'claude-x', label: 'Claude X', provider: 'anthropic' }, { id: 'gpt-y', label: 'GPT Y', provider: 'openai' }] },
+      'GET /api/models': {
+        default_model: 'claude-x',
+        models: [
+          { id: 'claude-x', label: 'Claude X', provider: 'anthropic' },
+          { id: 'gpt-y', label: 'GPT Y', provider: 'openai' },
+        ],
+      },
       'POST /api/default-model': (c: FetchCall) => ({ ok: true, default_model: c.body.model }),
     });
     const { el } = await mountWith<HermesSettingsDialog>('hermes-settings-dialog');

@@ -104,7 +104,9 @@ describe('hermes-sidebar', () => {
     m = await mountSidebar(ROWS, { 'POST /api/session/rename': { session: ROWS[1] } });
     (await openMenu(m, 'b2')).querySelector<HTMLElement>('[data-action="rename"]')!.click();
     await waitFor(() => !!m.rowEl('b2').shadowRoot.querySelector('[data-role="rename-input"]'));
-    m.rowEl('b2').shadowRoot.querySelector('input')!.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, composed: true }));
+    m.rowEl('b2')
+      .shadowRoot.querySelector('input')!
+      .dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, composed: true }));
     await waitFor(() => !m.rowEl('b2').shadowRoot.querySelector('[data-role="rename-input"]'));
     expect(posts(m.calls, '/api/session/rename')).to.have.length(0);
   });

@@ -34,7 +34,9 @@ const listCalls = (calls: FetchCall[]) => calls.filter((c) => new URL(c.url, loc
 const param = (c: FetchCall, name: string) => new URL(c.url, location.href).searchParams.get(name);
 
 /** 350 sessions a minute apart, three of them pinned. */
-const ROWS = Array.from({ length: 350 }, (_, i) => row(`r${i}`, { title: `Session ${i}`, updated_at: ago(10) - i * 60, pinned: i === 5 || i === 200 || i === 349 }));
+const ROWS = Array.from({ length: 350 }, (_, i) =>
+  row(`r${i}`, { title: `Session ${i}`, updated_at: ago(10) - i * 60, pinned: i === 5 || i === 200 || i === 349 }),
+);
 const UNPINNED = ROWS.filter((r) => !r.pinned).map((r) => r.session_id);
 
 describe('sidebar paging', () => {
@@ -63,7 +65,10 @@ describe('sidebar paging', () => {
     const list = m.sidebar.shadowRoot!.querySelector('hermes-session-list')!;
     const header = list.shadowRoot!.querySelector('[data-role="bucket-header"]');
     expect(header?.textContent).to.equal('Pinned');
-    const firstRows = m.$$('[data-role="session-row"]').slice(0, 3).map((el) => el.dataset.sessionId);
+    const firstRows = m
+      .$$('[data-role="session-row"]')
+      .slice(0, 3)
+      .map((el) => el.dataset.sessionId);
     expect(firstRows).to.deep.equal(['r5', 'r200', 'r349']);
 
     const viewport = list.shadowRoot!.querySelector<HTMLElement>('.viewport')!;
@@ -76,7 +81,9 @@ describe('sidebar paging', () => {
     expect(store.hasMore).to.equal(false);
     expect(store.rows).to.have.length(ROWS.length);
     expect(new Set(store.rows.map((r) => r.session_id)).size).to.equal(ROWS.length);
-    const cursors = listCalls(m.calls).slice(1).map((c) => param(c, 'cursor'));
+    const cursors = listCalls(m.calls)
+      .slice(1)
+      .map((c) => param(c, 'cursor'));
     expect(cursors).to.deep.equal([UNPINNED[99], UNPINNED[199], UNPINNED[299]]);
     viewport.scrollTop = viewport.scrollHeight;
     await waitFor(() => m!.$$('[data-role="session-row"]').some((el) => el.dataset.sessionId === 'r348'));
@@ -139,7 +146,13 @@ describe('sidebar paging', () => {
       const third = new SessionsStore();
       await third.refresh();
       expect(listCalls(stub.calls).at(-1)!.headers['if-none-match']).to.equal('W/"rev-1"');
-      expect(third.rows.map((r) => r.session_id)).to.deep.equal(['r5', ...ROWS.slice(0, 150).filter((r) => !r.pinned).slice(0, PAGE_ROWS).map((r) => r.session_id)]);
+      expect(third.rows.map((r) => r.session_id)).to.deep.equal([
+        'r5',
+        ...ROWS.slice(0, 150)
+          .filter((r) => !r.pinned)
+          .slice(0, PAGE_ROWS)
+          .map((r) => r.session_id),
+      ]);
       expect(third.hasMore).to.equal(true);
       await third.loadMore();
       expect(third.rows).to.have.length(150);

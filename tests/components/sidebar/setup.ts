@@ -15,7 +15,17 @@ const DAY = 86_400;
 export const ago = (days: number) => Date.now() / 1000 - days * DAY;
 
 export function row(id: string, fields: Partial<SessionListRow> = {}): SessionListRow {
-  return { session_id: id, title: `Chat ${id}`, message_count: 1, created_at: ago(30), updated_at: ago(0), pinned: false, archived: false, project_id: null, ...fields };
+  return {
+    session_id: id,
+    title: `Chat ${id}`,
+    message_count: 1,
+    created_at: ago(30),
+    updated_at: ago(0),
+    pinned: false,
+    archived: false,
+    project_id: null,
+    ...fields,
+  };
 }
 
 export const PROJECTS: Project[] = [

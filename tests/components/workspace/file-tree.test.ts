@@ -3,7 +3,14 @@ import type { FileEntry } from '../../../components/api/client.js';
 import '../../../components/workspace/hermes-file-tree.js';
 import type { HermesFileTree } from '../../../components/workspace/hermes-file-tree.js';
 
-const entry = (path: string, isDir = false): FileEntry => ({ name: path.split('/').pop()!, path, type: isDir ? 'dir' : 'file', is_dir: isDir, size: 10, mtime_ns: '0' });
+const entry = (path: string, isDir = false): FileEntry => ({
+  name: path.split('/').pop()!,
+  path,
+  type: isDir ? 'dir' : 'file',
+  is_dir: isDir,
+  size: 10,
+  mtime_ns: '0',
+});
 
 /** A workspace listing, served by GET /api/list?path=… (deliberately not dirs-first). */
 const LISTING: Record<string, FileEntry[]> = {

@@ -39,7 +39,7 @@ export class D1AuthStore implements AuthStore {
     }
     const key = row ? fromHex(row.key_hex) : null;
     // A damaged key is never replaced silently: that would sign everyone out and break hashes.
-    if (!key || key.length !== 32) throw new Error(`auth_keys row "${name}" is not a 32-byte hex key`);
+    if (key?.length !== 32) throw new Error(`auth_keys row "${name}" is not a 32-byte hex key`);
     return key;
   }
 

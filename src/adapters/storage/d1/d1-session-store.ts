@@ -1,14 +1,6 @@
 import { Conflict, NotFound, TooLarge, VersionConflict } from '../../../ports/errors.js';
 import type { Clock, Logger } from '../../../ports/platform.js';
-import type {
-  ListOptions,
-  SearchHit,
-  SessionPage,
-  SessionPatch,
-  SessionStore,
-  StoreProblem,
-  WriteOptions,
-} from '../../../ports/session-store.js';
+import type { ListOptions, SearchHit, SessionPage, SessionPatch, SessionStore, StoreProblem, WriteOptions } from '../../../ports/session-store.js';
 import { KeyedMutex } from '../../../shared/keyed-mutex.js';
 import type { Message, Session, SessionRow } from '../../../shared/session.js';
 import { nextUpdatedAt, toRow } from '../../../domain/session-rows.js';
@@ -113,11 +105,7 @@ export class D1SessionStore implements SessionStore {
     const cached = this.#sessions.get(id);
     const known = cached?.version ?? '';
     const [head, messages] = await this.#db.batch([
-      this.#sql(
-        'SELECT version, broken, iif(version = ?2 AND broken = 0, NULL, meta) AS meta, list_row FROM sessions WHERE session_id = ?1',
-        id,
-        known,
-      ),
+      this.#sql('SELECT version, broken, iif(version = ?2 AND broken = 0, NULL, meta) AS meta, list_row FROM sessions WHERE session_id = ?1', id, known),
       this.#sql(
         'SELECT seq, body FROM messages WHERE session_id = ?1 AND NOT EXISTS (SELECT 1 FROM sessions WHERE session_id = ?1 AND version = ?2 AND broken = 0) ORDER BY seq',
         id,
@@ -280,6 +268,7 @@ export class D1SessionStore implements SessionStore {
    * retried when another instance changed it between the read and the conditional write.
    * `change` returning false means "nothing to change" (no write, no `updated_at` bump).
    */
+  // biome-ignore lint/suspicious/noConfusingVoidType: a change callback returns nothing, or false for "no change".
   #write(id: string, options: WriteOptions | undefined, change: (s: Session) => void | false): Promise<Session> {
     return this.#locks.run(id, async () => {
       for (let attempt = 1; ; attempt++) {

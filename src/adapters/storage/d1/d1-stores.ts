@@ -157,9 +157,7 @@ export class D1RunStreams {
 
   async put(streamId: string, sessionId: string): Promise<void> {
     await this.db
-      .prepare(
-        'INSERT INTO run_streams (stream_id, session_id) VALUES (?1, ?2) ON CONFLICT (stream_id) DO UPDATE SET session_id = excluded.session_id',
-      )
+      .prepare('INSERT INTO run_streams (stream_id, session_id) VALUES (?1, ?2) ON CONFLICT (stream_id) DO UPDATE SET session_id = excluded.session_id')
       .bind(streamId, sessionId)
       .run();
   }

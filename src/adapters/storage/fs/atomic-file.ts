@@ -7,7 +7,11 @@ let counter = 0;
  * Writes `data` so that a reader (or a crash) only ever sees the old file or the new one:
  * temp file in the same directory, fsync, rename over the target, fsync the directory.
  */
-export async function writeFileAtomic(path: string, data: string | Uint8Array, options: { syncDir?: boolean; mode?: number } = {}): Promise<{ mtimeMs: number; size: number }> {
+export async function writeFileAtomic(
+  path: string,
+  data: string | Uint8Array,
+  options: { syncDir?: boolean; mode?: number } = {},
+): Promise<{ mtimeMs: number; size: number }> {
   const temp = `${path}.tmp.${process.pid}.${++counter}`;
   const handle = await open(temp, 'w', options.mode ?? 0o644);
   let written: { mtimeMs: number; size: number };
@@ -49,7 +53,10 @@ export async function removeStaleTemps(dir: string): Promise<string[]> {
   for (const name of await readdir(dir).catch(() => [] as string[])) {
     const m = TEMP_NAME.exec(name);
     if (!m || (Number(m[1]) !== process.pid && processAlive(Number(m[1])))) continue;
-    await unlink(join(dir, name)).then(() => removed.push(name), () => {});
+    await unlink(join(dir, name)).then(
+      () => removed.push(name),
+      () => {},
+    );
   }
   return removed;
 }

@@ -78,7 +78,8 @@ export class FsAuthStore implements AuthStore {
     this.#sessions ??= this.#readJson('.sessions.json').then((raw) => {
       const map = new Map<string, number>();
       for (const [token, value] of Object.entries(raw)) {
-        const exp = typeof value === 'number' ? value : typeof (value as { expiry?: unknown })?.expiry === 'number' ? (value as { expiry: number }).expiry : null;
+        const exp =
+          typeof value === 'number' ? value : typeof (value as { expiry?: unknown })?.expiry === 'number' ? (value as { expiry: number }).expiry : null;
         if (exp !== null) map.set(token, exp);
       }
       return map;

@@ -7,7 +7,14 @@ import { pythonJson, readTextIfExists, writeFileAtomic } from './atomic-file.js'
 
 const isRecord = (v: unknown): v is EmbedTokenRecord => {
   const r = v as Partial<EmbedTokenRecord> | null;
-  return !!r && typeof r === 'object' && typeof r.id === 'string' && typeof r.origin === 'string' && typeof r.secret_hash === 'string' && typeof r.expires_at === 'number';
+  return (
+    !!r &&
+    typeof r === 'object' &&
+    typeof r.id === 'string' &&
+    typeof r.origin === 'string' &&
+    typeof r.secret_hash === 'string' &&
+    typeof r.expires_at === 'number'
+  );
 };
 
 /** `<state>/embed_tokens.json`: `{"tokens": [...]}`, secrets hashed, replaced atomically. */

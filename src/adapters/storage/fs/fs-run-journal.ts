@@ -24,7 +24,10 @@ const TAIL_BYTES = 16 * 1024;
  */
 export class FsRunJournal implements RunJournal {
   readonly root: string;
-  constructor(stateDir: string, readonly logger?: Logger) {
+  constructor(
+    stateDir: string,
+    readonly logger?: Logger,
+  ) {
     this.root = join(stateDir, 'sessions', '_run_journal');
   }
 
@@ -103,10 +106,7 @@ export class FsRunJournal implements RunJournal {
       try {
         const row = JSON.parse(line) as { seq: number; event: string; payload: unknown; created_at: number };
         events.push(storedRunEvent(row.seq, row.event, row.payload, row.created_at));
-      } catch {
-        // A line cut short by a crash; a recovery's closing line may follow it.
-        continue;
-      }
+      } catch {}
     }
     return { sessionId: sid, events };
   }
