@@ -210,6 +210,11 @@ interface RequestOptions {
   signOutOn401?: boolean;
   /** Sees the response's headers (an ETag) before its body is read. */
   seen?: (res: Response) => void;
+  /**
+   * No Authorization header (the embed token goes in the query instead): a simple request needs
+   * no preflight, so an origin the server refuses still gets a readable 403.
+   */
+  bare?: boolean;
 }
 
 async function request<T>(method: string, path: string, body?: unknown, init: RequestInit = {}, options: RequestOptions = {}): Promise<T> {
@@ -221,7 +226,7 @@ async function request<T>(method: string, path: string, body?: unknown, init: Re
       const { headers: extra, ...rest } = init;
       const headers = {
         ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
-        ...authHeaders(),
+        ...(options.bare ? {} : authHeaders()),
         ...(token ? { [CSRF_HEADER]: token } : {}),
         ...(extra as Record<string, string> | undefined),
       };
@@ -394,7 +399,8 @@ export const api = {
       'GET',
       apiConfig.token ? `/api/embed/whoami?${q({ token: apiConfig.token })}` : '/api/embed/whoami',
       undefined,
-      { headers: {} },
+      {},
+      { bare: true },
     ),
 };
 
