@@ -124,7 +124,13 @@ export async function composeNodeDeps(
     agent: {
       runtime,
       backend,
-      registry: new RunRegistry({ journal, now, ...(overrides.keepFinishedMs !== undefined ? { keepFinishedMs: overrides.keepFinishedMs } : {}) }),
+      // One journal write and one socket write per watcher for each event-loop turn's frames.
+      registry: new RunRegistry({
+        journal,
+        now,
+        defer: (send) => void setImmediate(send),
+        ...(overrides.keepFinishedMs !== undefined ? { keepFinishedMs: overrides.keepFinishedMs } : {}),
+      }),
       hub,
     },
     sessions,

@@ -11,6 +11,8 @@ export interface RunRegistryOptions {
   keepFinishedMs?: number;
   /** Heartbeat period for open streams. */
   heartbeatMs?: number;
+  /** Sends each event-loop turn's frames together (Node: setImmediate); absent: each as emitted. */
+  defer?: (send: () => void) => void;
 }
 
 /**
@@ -26,6 +28,7 @@ export class RunRegistry {
   #now: () => number;
   #keepFinishedMs: number;
   #heartbeatMs: number;
+  #defer: ((send: () => void) => void) | undefined;
   lastFinishedAt: number | null = null;
 
   constructor(options: RunRegistryOptions) {
@@ -33,13 +36,14 @@ export class RunRegistry {
     this.#now = options.now;
     this.#keepFinishedMs = options.keepFinishedMs ?? 10 * 60_000;
     this.#heartbeatMs = options.heartbeatMs ?? 15_000;
+    this.#defer = options.defer;
   }
 
   /** Claims the session for a new run; Conflict (409) with the active stream id otherwise. */
   begin(sessionId: string, streamId: string): Run {
     const active = this.#activeBySession.get(sessionId);
     if (active) throw new Conflict('session already has an active stream', { active_stream_id: active.streamId });
-    const run = new Run(streamId, sessionId, this.#now(), this.journal.open(sessionId, streamId), this.#now);
+    const run = new Run(streamId, sessionId, this.#now(), this.journal.open(sessionId, streamId), this.#now, this.#defer);
     this.#runs.set(streamId, run);
     this.#activeBySession.set(sessionId, run);
     this.#startHeartbeat();

@@ -29,13 +29,22 @@ export class Run {
   status: RunStatus = 'running';
   finishedAt: number | null = null;
   #watchers = new Set<RunWatcher>();
+  /** Frames emitted but not yet sent to the watchers (only with `defer`). */
+  #pending: Uint8Array[] = [];
+  #scheduled = false;
 
+  /**
+   * `defer` (Node: setImmediate) sends the frames of one event-loop turn together: one journal
+   * write and one socket write per watcher for a burst of tokens, instead of one per token.
+   * Without it every frame is written and sent as it is emitted.
+   */
   constructor(
     readonly streamId: string,
     readonly sessionId: string,
     readonly startedAt: number,
     private readonly journal: JournalWriter,
     private readonly now: () => number,
+    private readonly defer?: (send: () => void) => void,
   ) {}
 
   get lastSeq(): number {
@@ -61,14 +70,35 @@ export class Run {
     this.events.push(e);
     this.frames.push(frame);
     this.journal.append(e, json);
-    // In the journal before anyone holds its id: a restart numbers past it instead of reusing it.
-    if (this.#watchers.size) this.journal.commit();
-    for (const w of this.#watchers) w.send(frame);
-    if (CLOSING_EVENTS.has(event)) {
+    const closing = CLOSING_EVENTS.has(event);
+    if (this.#watchers.size) {
+      this.#pending.push(frame);
+      if (closing || !this.defer) this.#flush();
+      else if (!this.#scheduled) {
+        this.#scheduled = true;
+        this.defer(this.#flushDeferred);
+      }
+    }
+    if (closing) {
       for (const w of this.#watchers) w.close();
       this.#watchers.clear();
     }
     return e;
+  }
+
+  #flushDeferred = () => {
+    this.#scheduled = false;
+    this.#flush();
+  };
+
+  /** Sends the pending frames, each already in the journal before anyone holds its id. */
+  #flush(): void {
+    if (!this.#pending.length) return;
+    // A restart then numbers past every id a client was sent instead of reusing one.
+    this.journal.commit();
+    const bytes = this.#pending.length === 1 ? this.#pending[0]! : concat(this.#pending);
+    this.#pending = [];
+    for (const w of this.#watchers) w.send(bytes);
   }
 
   /**
@@ -76,6 +106,8 @@ export class Run {
    * (synchronously, so nothing can slip between replay and attach).
    */
   watch(watcher: RunWatcher, afterSeq: number): () => void {
+    // The current watchers get what is pending first; the new one replays it with the rest.
+    this.#flush();
     if (afterSeq < this.frames.length) this.journal.commit();
     for (let i = afterSeq; i < this.frames.length; i++) watcher.send(this.frames[i]!);
     if (this.closed) {
@@ -88,6 +120,7 @@ export class Run {
 
   /** Sends bytes (a heartbeat) to every watcher. */
   ping(bytes: Uint8Array): void {
+    this.#flush();
     for (const w of this.#watchers) w.send(bytes);
   }
 
@@ -96,4 +129,16 @@ export class Run {
     this.finishedAt = this.now();
     await this.journal.close();
   }
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  let size = 0;
+  for (const p of parts) size += p.length;
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
 }

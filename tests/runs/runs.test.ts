@@ -87,6 +87,78 @@ describe('Run', () => {
   });
 });
 
+describe('Run with deferred sends', () => {
+  /** A journal that records what was committed, and when, next to what the watcher received. */
+  function setup() {
+    const log: string[] = [];
+    let appended = 0;
+    const journal = {
+      append: () => void appended++,
+      commit: () => void log.push(`commit ${appended}`),
+      flush: async () => {},
+      close: async () => {},
+    };
+    const queue: Array<() => void> = [];
+    const run = new Run(
+      'r1',
+      's1',
+      0,
+      journal,
+      () => 0,
+      (send) => void queue.push(send),
+    );
+    const tick = () => {
+      for (const send of queue.splice(0)) send();
+    };
+    const watcher = (name: string) => {
+      const w = recorder();
+      const send = w.send;
+      w.send = (b) => {
+        log.push(`${name} ${decoder.decode(b).match(/^id: /gm)?.length ?? 0}`);
+        send(b);
+      };
+      return w;
+    };
+    return { run, tick, log, watcher };
+  }
+
+  it("sends a turn's frames together, after the journal has them", () => {
+    const { run, tick, log, watcher } = setup();
+    const a = watcher('a');
+    run.watch(a, 0);
+    run.emit('token', { text: 'one ' });
+    run.emit('token', { text: 'two ' });
+    run.emit('token', { text: 'three' });
+    expect(log).toEqual([]);
+    tick();
+    expect(log).toEqual(['commit 3', 'a 3']);
+    expect(a.text()).toContain('id: r1:3');
+  });
+
+  it('a watcher attached before the send gets every frame once, the others first', () => {
+    const { run, tick, log, watcher } = setup();
+    const a = watcher('a');
+    run.watch(a, 0);
+    run.emit('token', { text: 'x' });
+    const b = watcher('b');
+    run.watch(b, 0);
+    tick();
+    // The replay to b is committed first too (a no-op write when nothing is new).
+    expect(log).toEqual(['commit 1', 'a 1', 'commit 1', 'b 1']);
+    expect(b.text().match(/^id: /gm)).toHaveLength(1);
+  });
+
+  it('a closing event is sent at once, with what was pending, and closes the watchers', () => {
+    const { run, log, watcher } = setup();
+    const a = watcher('a');
+    run.watch(a, 0);
+    run.emit('token', { text: 'x' });
+    run.emit('stream_end', { session_id: 's1' });
+    expect(log).toEqual(['commit 2', 'a 2']);
+    expect(a.closed).toBe(true);
+  });
+});
+
 describe('RunRegistry', () => {
   it('allows one active run per session and frees the session when the run ends', async () => {
     const reg = new RunRegistry({ journal: new MemoryRunJournal(), now, heartbeatMs: 10 });
