@@ -70,7 +70,15 @@ export class ChatStore extends Store {
   }
 
   /** Opens a session: loads it and, if a turn is running, attaches to its stream from the start. */
-  async open(id: string | null): Promise<void> {
+  open(id: string | null): Promise<void> {
+    this.#opening = this.#open(id);
+    return this.#opening;
+  }
+
+  /** The open in progress (resolved when none is): a message sent meanwhile waits for it. */
+  #opening: Promise<void> = Promise.resolve();
+
+  async #open(id: string | null): Promise<void> {
     const token = ++this.#openToken;
     this.#detach();
     this.session = null;
@@ -196,6 +204,9 @@ export class ChatStore extends Store {
   async send(text: string, options: { attachments?: string[]; model?: string | null } = {}): Promise<void> {
     const message = text.trim();
     if (!message || this.status !== 'idle') return;
+    // Typed and sent while the conversation loads (a fast typist, a slow link): send it once it is here.
+    if (!this.session && this.loading) await this.#opening;
+    if (this.status !== 'idle') return;
     const session = this.session;
     if (!session) {
       // The named session could not be loaded (offline, no copy here): queue it for that session.
