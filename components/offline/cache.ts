@@ -31,6 +31,8 @@ const DISCLOSURE = `${P}disclosure:`;
 export interface ListState {
   etag: string | null;
   next: string | null;
+  /** The server's count of the list's rows (absent in lists stored before paging kept it). */
+  total?: number;
 }
 
 export interface OutboxItem {

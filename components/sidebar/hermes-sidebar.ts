@@ -141,6 +141,9 @@ export class HermesSidebar extends LitElement {
     const s = this.sessions;
     if (!s) return nothing;
     const rows = this.#visibleRows(s);
+    // While pages remain unloaded the list is the server's count, not the rows loaded so far.
+    const unfiltered = !s.query.trim() && !s.projectFilter;
+    const count = unfiltered && s.hasMore && s.total !== null ? Math.max(s.total, rows.length) : rows.length;
     const menuRow = this.menu ? rows.find((r) => r.session_id === this.menu!.id) : undefined;
     return html`
       <header class="top">
@@ -178,7 +181,7 @@ export class HermesSidebar extends LitElement {
         <button class="archived" data-role="archived-toggle" aria-pressed=${s.showArchived} @click=${() => void s.setShowArchived(!s.showArchived)}>
           ${icons.archive()}<span>${s.showArchived ? 'Hide archived' : 'Show archived'}</span>
         </button>
-        <span class="meta count" data-role="session-count">${rows.length.toLocaleString()} ${rows.length === 1 ? 'chat' : 'chats'}</span>
+        <span class="meta count" data-role="session-count">${count.toLocaleString()} ${count === 1 ? 'chat' : 'chats'}</span>
       </footer>
       ${
         menuRow

@@ -35,6 +35,8 @@ export class SessionsStore extends Store {
   cached = false;
   /** A page after the loaded rows is being fetched. */
   loadingMore = false;
+  /** How many rows the server's list has (loaded or not); null until it has said. */
+  total: number | null = null;
 
   /** The list's ETag when the loaded rows were fetched: a 304 for it says they are all current. */
   #etag: string | null = null;
@@ -91,6 +93,7 @@ export class SessionsStore extends Store {
         const fresh = [...pinned, ...page.sessions.filter((r) => !pinnedIds.has(r.session_id))];
         this.rows = fresh.map((r) => (attention.has(r.session_id) ? { ...r, attention: true } : r));
         this.#next = page.next_cursor ?? null;
+        this.total = page.total;
       }
       this.#etag = tag;
       this.loaded = true;
@@ -120,6 +123,7 @@ export class SessionsStore extends Store {
     this.rows = rows;
     this.#etag = state?.etag ?? null;
     this.#next = state?.next ?? null;
+    this.total = state?.total ?? null;
     this.cached = true;
     this.changed();
   }
@@ -140,6 +144,7 @@ export class SessionsStore extends Store {
         const have = new Set(this.rows.map((r) => r.session_id));
         this.rows = [...this.rows, ...page.sessions.filter((r) => !have.has(r.session_id))];
         this.#next = page.next_cursor ?? null;
+        this.total = page.total;
         this.#persist();
       } catch {
         // Offline or refused: the list stays as it is; scrolling tries again a little later.
@@ -158,7 +163,7 @@ export class SessionsStore extends Store {
     if (!this.showArchived)
       offlineCache.saveRows(
         this.rows.map(({ attention: _a, match_preview: _m, ...r }) => r),
-        { etag: this.#etag, next: this.#next },
+        { etag: this.#etag, next: this.#next, ...(this.total !== null ? { total: this.total } : {}) },
       );
   }
 

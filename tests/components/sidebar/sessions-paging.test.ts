@@ -61,6 +61,8 @@ describe('sidebar paging', () => {
     const store = m.host.sessions;
     expect(store.rows).to.have.length(PAGE_ROWS + 3);
     expect(store.hasMore).to.equal(true);
+    // The footer counts the server's list, not the rows loaded so far.
+    expect(m.$('[data-role="session-count"]')!.textContent).to.contain('350 chats');
     // Pinned rows lead the list, although two of them are far down the order.
     const list = m.sidebar.shadowRoot!.querySelector('hermes-session-list')!;
     const header = list.shadowRoot!.querySelector('[data-role="bucket-header"]');
