@@ -3,7 +3,7 @@ import type { ModelProvider } from '../providers/types.js';
 import type { RetryOptions } from '../providers/retry.js';
 import { messageText } from '../../domain/session-rows.js';
 import { callModel } from './model-call.js';
-import type { CompressionAnchor } from './history.js';
+import { compressionHeadEnd, type CompressionAnchor } from './history.js';
 
 const SUMMARY_INSTRUCTIONS =
   'You compress the middle of a long conversation between a user and an AI agent so the agent can keep working. ' +
@@ -12,17 +12,16 @@ const SUMMARY_INSTRUCTIONS =
 
 /**
  * Where the kept tail starts: the last `keep` messages, moved back so it never begins with a
- * tool result (a tool call and its results are never split). Null when nothing in the middle
- * would be summarised.
+ * tool result (a tool call and its results are never split), and never into the head. Null
+ * when nothing in the middle would be summarised.
  */
-export function chooseAnchor(transcript: readonly Message[], keep: number, previous: number): number | null {
-  const firstUser = transcript.findIndex((m) => m.role === 'user');
-  if (firstUser < 0) return null;
-  let anchor = Math.max(transcript.length - keep, firstUser + 1);
-  while (anchor > firstUser + 1 && transcript[anchor]?.role === 'tool') anchor--;
+export function chooseAnchor(transcript: readonly Message[], keep: number, previous: number, headEnd: number): number | null {
+  if (!transcript.some((m) => m.role === 'user')) return null;
+  let anchor = Math.max(transcript.length - keep, headEnd);
+  while (anchor > headEnd && transcript[anchor]?.role === 'tool') anchor--;
   // Also never keep a tool result whose call would be summarised away.
   if (transcript[anchor]?.role === 'tool') return null;
-  if (anchor <= Math.max(previous, firstUser + 1)) return null;
+  if (anchor <= Math.max(previous, headEnd)) return null;
   return anchor;
 }
 
@@ -49,15 +48,16 @@ export async function compressTranscript(input: {
   model: string;
   transcript: readonly Message[];
   previous: CompressionAnchor | null;
+  protectFirstN: number;
   protectLastN: number;
   signal: AbortSignal;
   retry?: RetryOptions;
 }): Promise<{ anchor: CompressionAnchor; summarised: number; tokens: { input: number; output: number; cost: number | null } } | null> {
   const { transcript, previous } = input;
-  const anchor = chooseAnchor(transcript, input.protectLastN, previous?.anchor ?? 0);
+  const headEnd = compressionHeadEnd(transcript, input.protectFirstN);
+  const anchor = chooseAnchor(transcript, input.protectLastN, previous?.anchor ?? 0, headEnd);
   if (anchor === null) return null;
-  const firstUser = transcript.findIndex((m) => m.role === 'user');
-  const start = Math.max(firstUser + 1, previous?.anchor ?? 0);
+  const start = Math.max(headEnd, previous?.anchor ?? 0);
   const middle = transcript.slice(start, anchor).filter((m) => m._error !== true);
   const earlier = previous ? `Earlier summary:\n${previous.summary}\n\nNewer messages:\n` : '';
   const result = await callModel(input.provider, {
@@ -74,7 +74,7 @@ export async function compressTranscript(input: {
   if (!summary) return null;
   return {
     anchor: { anchor, summary },
-    summarised: anchor - (firstUser + 1),
+    summarised: anchor - headEnd,
     tokens: { input: result.usage.inputTokens, output: result.usage.outputTokens, cost: result.usage.cost },
   };
 }
