@@ -108,16 +108,16 @@ const FileSchema = z
       )
       .nullish(),
     // Loose values (`max_turns: unlimited`) are read as Hermes reads them, never refused.
-    agent: z.object({ max_turns: z.unknown(), api_max_retries: num.nullish() }).passthrough().nullish(),
+    agent: z.object({ max_turns: z.unknown().optional(), api_max_retries: num.nullish() }).passthrough().nullish(),
     approvals: z
       .object({ mode: str.nullish(), deny: z.array(str).nullish(), timeout: num.nullish() })
       .passthrough()
       .nullish(),
     command_allowlist: z.union([z.array(str), str]).nullish(),
-    compression: z.unknown(),
-    auxiliary: z.unknown(),
-    memory: z.unknown(),
-    terminal: z.object({ timeout: z.unknown() }).passthrough().nullish(),
+    compression: z.unknown().optional(),
+    auxiliary: z.unknown().optional(),
+    memory: z.unknown().optional(),
+    terminal: z.object({ timeout: z.unknown().optional() }).passthrough().nullish(),
   })
   .passthrough();
 
