@@ -53,6 +53,8 @@ export interface CompressionConfig {
   protectFirstN: number;
   /** Recent messages kept verbatim at least. */
   protectLastN: number;
+  /** `model_thresholds`: threshold per model-name substring (the longest match wins). */
+  modelThresholds: Record<string, number>;
 }
 
 export interface AuxiliaryModelConfig {
@@ -238,6 +240,12 @@ function compressionConfig(c: Record<string, unknown>): CompressionConfig {
     targetRatio: Math.min(0.8, Math.max(0.1, toFloat(c.target_ratio, 0.2))),
     protectFirstN: Math.max(0, toInt(c.protect_first_n, 3)),
     protectLastN: Math.max(1, toInt(c.protect_last_n, 20)),
+    modelThresholds: Object.fromEntries(
+      Object.entries(section(c, 'model_thresholds')).flatMap(([key, value]) => {
+        const ratio = toFloat(value, Number.NaN);
+        return key && Number.isFinite(ratio) ? [[key, ratio]] : [];
+      }),
+    ),
   };
 }
 

@@ -40,7 +40,15 @@ describe('agent.max_turns, as Hermes resolve_turn_limit reads it', () => {
 
 describe('compression.* with Hermes config_defaults shapes', () => {
   it('defaults', () => {
-    expect(parse('').compression).toEqual({ enabled: true, threshold: 0.5, thresholdTokens: null, targetRatio: 0.2, protectFirstN: 3, protectLastN: 20 });
+    expect(parse('').compression).toEqual({
+      enabled: true,
+      threshold: 0.5,
+      thresholdTokens: null,
+      targetRatio: 0.2,
+      protectFirstN: 3,
+      protectLastN: 20,
+      modelThresholds: {},
+    });
   });
   const cases: Array<[string, Record<string, unknown>]> = [
     ['compression:\n  enabled: false\n', { enabled: false }],
@@ -57,9 +65,10 @@ describe('compression.* with Hermes config_defaults shapes', () => {
     ['compression:\n  protect_first_n: -2\n', { protectFirstN: 0 }],
     ['compression:\n  protect_last_n: 6\n', { protectLastN: 6 }],
     ['compression:\n  protect_last_n: 0\n', { protectLastN: 1 }],
+    ['compression:\n  model_thresholds:\n    glm-5.2: 0.4\n    bad: lots\n', { modelThresholds: { 'glm-5.2': 0.4 } }],
     ['compression: off\n', {}], // not a mapping: ignored, defaults
     // Keys Hermes defines that this agent does not use are accepted and ignored.
-    ['compression:\n  tail_mode: lean\n  in_place: true\n  model_thresholds: {glm: 0.4}\n', {}],
+    ['compression:\n  tail_mode: lean\n  in_place: true\n  max_attempts: 6\n', {}],
   ];
   it.each(cases)('%j', (yaml, expected) => {
     expect(parse(yaml).compression).toMatchObject(expected);
@@ -80,6 +89,13 @@ describe('the compression trigger (Hermes context_compressor rules)', () => {
   ];
   it.each(cases)('%s', (_label, config, window, maxTokens, expected) => {
     expect(compressionTrigger(config, window, maxTokens)).toBe(expected);
+  });
+  it('model_thresholds: the longest key in the model name wins, and the small-window floor still applies', () => {
+    const c = { threshold: 0.5, thresholdTokens: null, modelThresholds: { glm: 0.9, 'glm-5.2-1M': 0.3 } };
+    expect(compressionTrigger(c, 1_000_000, null, 'z-ai/glm-5.2-1M')).toBe(300_000);
+    expect(compressionTrigger(c, 1_000_000, null, 'glm-4')).toBe(900_000);
+    expect(compressionTrigger(c, 200_000, null, 'glm-5.2-1M')).toBe(150_000);
+    expect(compressionTrigger(c, 1_000_000, null, 'gpt-5')).toBe(500_000);
   });
 });
 

@@ -2,6 +2,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeChatApp, type ChatHarness } from '../helpers/chat.js';
+import { startScriptedOpenAI } from '../fixtures/scripted-openai.js';
 import { TURN_LIMIT_SUMMARY_REQUEST } from '../../src/agent/builtin/turn-limit.js';
 import { SUMMARY_PREFIX } from '../../src/agent/builtin/history.js';
 
@@ -134,5 +135,31 @@ describe('chat: Hermes config.yaml shapes the builtin loop', () => {
     expect(contents.at(-1)).toBe('question 6');
     const s = (await t.call('GET', `/api/session?session_id=${sid}`)).body.session;
     expect(s.messages.filter((m: any) => m.role === 'user')).toHaveLength(6);
+  });
+
+  it('auxiliary.compression: the summary is written by the configured model and endpoint', async () => {
+    const aux = await startScriptedOpenAI();
+    try {
+      t = await makeChatApp({
+        extraYaml: `  context_length: 1000\ncompression:\n  protect_first_n: 1\n  protect_last_n: 2\nauxiliary:\n  compression:\n    model: summary-model\n    base_url: ${aux.url}\n    api_key: aux-key\n`,
+      });
+      const sid = await t.newSession();
+      for (let i = 1; i <= 3; i++) {
+        t.model.enqueue([{ text: `answer ${i}` }, { usage: { inputTokens: i === 3 ? 900 : 10, outputTokens: 5 } }]);
+        await t.stream((await t.start(sid, `question ${i}`)).body.stream_id);
+      }
+      aux.enqueue([{ text: 'SUMMARY from the small model.' }]);
+      t.model.enqueue([{ text: 'answer 4' }]);
+      const frames = await t.stream((await t.start(sid, 'question 4')).body.stream_id);
+      expect(frames.map((f) => f.event)).toContain('compressed');
+      expect(aux.requests).toHaveLength(1);
+      expect(aux.requests[0]!.body.model).toBe('summary-model');
+      expect(aux.requests[0]!.headers.authorization).toBe('Bearer aux-key');
+      // The main endpoint answered the turns only, and the turn saw the small model's summary.
+      expect(t.turnRequests().every((r: any) => r.model === 'test-model')).toBe(true);
+      expect(JSON.stringify(t.turnRequests().at(-1).messages)).toContain('SUMMARY from the small model.');
+    } finally {
+      await aux.close();
+    }
   });
 });

@@ -17,14 +17,27 @@ const SMALL_MODEL_TRIGGER = 0.85;
  * @example
  * compressionTrigger({ threshold: 0.5, thresholdTokens: null, ... }, 200_000, null) // 150000
  */
-export function compressionTrigger(c: Pick<CompressionConfig, 'threshold' | 'thresholdTokens'>, contextLength: number, maxTokens: number | null): number {
-  const ratio = contextLength > 0 && contextLength < SMALL_WINDOW ? Math.max(c.threshold, SMALL_WINDOW_FLOOR) : c.threshold;
+export function compressionTrigger(
+  c: Pick<CompressionConfig, 'threshold' | 'thresholdTokens'> & Partial<Pick<CompressionConfig, 'modelThresholds'>>,
+  contextLength: number,
+  maxTokens: number | null,
+  model = '',
+): number {
+  const base = modelThreshold(c.modelThresholds ?? {}, model) ?? c.threshold;
+  const ratio = contextLength > 0 && contextLength < SMALL_WINDOW ? Math.max(base, SMALL_WINDOW_FLOOR) : base;
   let window = contextLength - (maxTokens && maxTokens > 0 ? maxTokens : 0);
   if (window <= 0) window = contextLength;
   let trigger = Math.max(Math.floor(window * ratio), MINIMUM_CONTEXT);
   if (window > 0 && trigger >= window) trigger = Math.max(1, Math.min(Math.floor(window * SMALL_MODEL_TRIGGER), window - 1));
   if (c.thresholdTokens !== null) trigger = Math.min(trigger, Math.min(c.thresholdTokens, contextLength));
   return trigger;
+}
+
+/** `compression.model_thresholds`: the value of the longest key the model name contains. */
+function modelThreshold(thresholds: Record<string, number>, model: string): number | null {
+  let best = '';
+  for (const key of Object.keys(thresholds)) if (model.includes(key) && key.length > best.length) best = key;
+  return best ? thresholds[best]! : null;
 }
 
 /**

@@ -76,7 +76,7 @@ export async function runLoop(input: LoopInput): Promise<void> {
     }
 
     // Compress before the call that would overflow, never in the middle of one.
-    if (config.compression.enabled && promptTokens >= compressionTrigger(config.compression, input.contextLength, config.model.maxTokens)) {
+    if (config.compression.enabled && promptTokens >= compressionTrigger(config.compression, input.contextLength, config.model.maxTokens, model)) {
       event('compressing', { session_id: input.sessionId, message: 'Compressing context' });
       const done = await compressTranscript({
         ...(input.compressionModel ?? { provider, model }),

@@ -37,6 +37,29 @@ function serialized<T>(key: string, fn: () => Promise<T>): Promise<T> {
   return run;
 }
 
+/**
+ * Refusals that ask the model to consolidate, counted per turn (a turn has its own abort
+ * signal). After three in a row the answer stops asking for another try, so a memory side
+ * effect cannot eat the turn's budget (Hermes caps it the same way); a success resets it.
+ */
+const MAX_CONSOLIDATION_FAILURES = 3;
+const consolidationFailures = new WeakMap<AbortSignal, number>();
+function counted(signal: AbortSignal, result: Result): Result {
+  if (result.success) {
+    consolidationFailures.delete(signal);
+    return result;
+  }
+  if (!('current_entries' in result)) return result;
+  const failures = (consolidationFailures.get(signal) ?? 0) + 1;
+  consolidationFailures.set(signal, failures);
+  if (failures <= MAX_CONSOLIDATION_FAILURES) return result;
+  return {
+    success: false,
+    done: true,
+    error: `Memory consolidation failed ${failures} times this turn. Stop calling memory for now, leave it as it is and go on with your reply; the fact can be saved in a later turn.`,
+  };
+}
+
 /** What is wrong with new entry text, or null. */
 function contentProblem(content: string): string | null {
   if (content.split(/\r?\n/).some((l) => l.trim() === '§')) return "content must not contain a line with only '§' (the entry separator)";
@@ -228,7 +251,8 @@ export function createMemoryTool(config: MemoryConfig = DEFAULT_MEMORY_CONFIG): 
         const ops: Op[] = [];
         for (const [i, raw] of args.operations.entries()) {
           const op = readOp(raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : {}, `Operation ${i + 1}: `);
-          if (typeof op === 'string') return json(file.refuse(await file.read(), `${op} Nothing was applied (the batch is all or nothing).`));
+          if (typeof op === 'string')
+            return json(counted(ctx.signal, file.refuse(await file.read(), `${op} Nothing was applied (the batch is all or nothing).`)));
           ops.push(op);
         }
         work = () => batch(file, ops);
@@ -241,7 +265,7 @@ export function createMemoryTool(config: MemoryConfig = DEFAULT_MEMORY_CONFIG): 
         work = () => single(file, op);
       }
       try {
-        return json(await serialized(`${ctx.hermesHome}\0${target}`, work));
+        return json(counted(ctx.signal, await serialized(`${ctx.hermesHome}\0${target}`, work)));
       } catch (err) {
         return json({ success: false, error: `Memory update failed: ${errorMessage(err)}` });
       }

@@ -48,6 +48,17 @@ describe('memory: single changes', () => {
     expect(readFileSync(memFile(), 'utf8')).toBe(`${a}\n§\n${b}`);
   });
 
+  it('after three refusals in one turn the answer stops asking for retries; another turn starts afresh', async () => {
+    seed('A'.repeat(2190));
+    const turn = fakeContext(box).ctx;
+    const add = async (ctx = turn) => parse(await memoryTool.run({ action: 'add', target: 'memory', content: 'one more fact' }, ctx));
+    for (let i = 0; i < 3; i++) expect((await add()).current_entries).toHaveLength(1);
+    const fourth = await add();
+    expect(fourth).toMatchObject({ success: false, done: true });
+    expect(fourth.error).toMatch(/failed 4 times this turn/);
+    expect((await add(fakeContext(box).ctx)).current_entries).toHaveLength(1);
+  });
+
   it('honours configured limits per store', async () => {
     const tool = createMemoryTool({ ...DEFAULT_MEMORY_CONFIG, userCharLimit: 30 });
     expect(await run({ action: 'add', target: 'user', content: 'Prefers short answers' }, tool)).toMatchObject({ success: true, usage: '70% — 21/30 chars' });
