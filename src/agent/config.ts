@@ -53,6 +53,8 @@ export interface CompressionConfig {
   protectFirstN: number;
   /** Recent messages kept verbatim at least. */
   protectLastN: number;
+  /** `abort_on_summary_failure`: without a summary keep everything (true) or drop the middle with a stand-in (false). */
+  abortOnSummaryFailure: boolean;
   /** `model_thresholds`: threshold per model-name substring (the longest match wins). */
   modelThresholds: Record<string, number>;
 }
@@ -240,6 +242,7 @@ function compressionConfig(c: Record<string, unknown>): CompressionConfig {
     targetRatio: Math.min(0.8, Math.max(0.1, toFloat(c.target_ratio, 0.2))),
     protectFirstN: Math.max(0, toInt(c.protect_first_n, 3)),
     protectLastN: Math.max(1, toInt(c.protect_last_n, 20)),
+    abortOnSummaryFailure: toBool(c.abort_on_summary_failure, false),
     modelThresholds: Object.fromEntries(
       Object.entries(section(c, 'model_thresholds')).flatMap(([key, value]) => {
         const ratio = toFloat(value, Number.NaN);

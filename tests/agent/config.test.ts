@@ -47,6 +47,7 @@ describe('compression.* with Hermes config_defaults shapes', () => {
       targetRatio: 0.2,
       protectFirstN: 3,
       protectLastN: 20,
+      abortOnSummaryFailure: false,
       modelThresholds: {},
     });
   });
@@ -66,6 +67,7 @@ describe('compression.* with Hermes config_defaults shapes', () => {
     ['compression:\n  protect_last_n: 6\n', { protectLastN: 6 }],
     ['compression:\n  protect_last_n: 0\n', { protectLastN: 1 }],
     ['compression:\n  model_thresholds:\n    glm-5.2: 0.4\n    bad: lots\n', { modelThresholds: { 'glm-5.2': 0.4 } }],
+    ['compression:\n  abort_on_summary_failure: true\n', { abortOnSummaryFailure: true }],
     ['compression: off\n', {}], // not a mapping: ignored, defaults
     // Keys Hermes defines that this agent does not use are accepted and ignored.
     ['compression:\n  tail_mode: lean\n  in_place: true\n  max_attempts: 6\n', {}],

@@ -162,4 +162,33 @@ describe('chat: Hermes config.yaml shapes the builtin loop', () => {
       await aux.close();
     }
   });
+
+  it('a failed summary drops the middle with a stand-in (Hermes’ default) or, with abort_on_summary_failure, compresses nothing', async () => {
+    for (const abort of [false, true]) {
+      t = await makeChatApp({
+        extraYaml: `  context_length: 1000\nagent:\n  api_max_retries: 0\ncompression:\n  protect_first_n: 1\n  protect_last_n: 2\n  abort_on_summary_failure: ${abort}\n`,
+      });
+      const sid = await t.newSession();
+      for (let i = 1; i <= 3; i++) {
+        t.model.enqueue([{ text: `answer ${i}` }, { usage: { inputTokens: i === 3 ? 900 : 10, outputTokens: 5 } }]);
+        await t.stream((await t.start(sid, `question ${i}`)).body.stream_id);
+      }
+      t.model.enqueue({ status: 400, body: { error: { message: 'summary model refused' } } }, [{ text: 'answer 4' }]);
+      const frames = await t.stream((await t.start(sid, 'question 4')).body.stream_id);
+      const events = frames.map((f) => f.event);
+      const history = JSON.stringify(t.turnRequests().at(-1).messages);
+      expect(frames.find((f) => f.event === 'done')!.data.session.messages.at(-1).content).toBe('answer 4');
+      if (abort) {
+        expect(events).not.toContain('compressed');
+        expect(history).toContain('answer 2');
+      } else {
+        expect(events).toContain('compressed');
+        expect(frames.find((f) => f.event === 'warning')!.data).toMatchObject({ type: 'compression_summary_failed' });
+        expect(history).toContain('No summary could be written for 4 earlier messages');
+        expect(history).toContain('- question 2');
+        expect(history).not.toContain('answer 2');
+      }
+      if (!abort) await t.close(); // the last one is closed by afterEach
+    }
+  });
 });

@@ -80,6 +80,8 @@ export async function runLoop(input: LoopInput): Promise<void> {
       event('compressing', { session_id: input.sessionId, message: 'Compressing context' });
       const done = await compressTranscript({
         ...(input.compressionModel ?? { provider, model }),
+        fallback: { provider, model },
+        abortOnFailure: config.compression.abortOnSummaryFailure,
         transcript,
         previous: compression,
         protectFirstN: config.compression.protectFirstN,
@@ -87,6 +89,10 @@ export async function runLoop(input: LoopInput): Promise<void> {
         signal,
         retry,
       });
+      if (done?.failure) {
+        const message = `No summary could be written (${done.failure}); the older messages were dropped`;
+        event('warning', { type: 'compression_summary_failed', message });
+      }
       if (done) {
         compression = done.anchor;
         emit({ type: 'patch', patch: { compression_anchor_visible_idx: done.anchor.anchor, compression_anchor_summary: done.anchor.summary } });
