@@ -62,7 +62,6 @@ export async function runLoop(input: LoopInput): Promise<void> {
       // Out of steps: one more call, without tools, for a summary (as Hermes ends a capped turn).
       await finishAtTurnLimit({
         cap: config.maxTurns,
-        sessionId: input.sessionId,
         provider,
         model,
         messages: [{ role: 'system', content: input.systemPrompt }, ...modelHistory(transcript, compression, head)],

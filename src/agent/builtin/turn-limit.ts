@@ -24,7 +24,6 @@ export const turnLimitExitReason = (cap: number) => `max_iterations_reached(${ca
  */
 export async function finishAtTurnLimit(input: {
   cap: number;
-  sessionId: string;
   provider: ModelProvider;
   model: string;
   /** The system prompt and the history as the next step would have sent them. */
