@@ -47,8 +47,6 @@ export interface CompressionConfig {
   threshold: number;
   /** `threshold_tokens`: an absolute trigger; the lower of it and the ratio wins. */
   thresholdTokens: number | null;
-  /** `target_ratio`: share of the trigger kept as the recent tail (clamped 0.10–0.80). */
-  targetRatio: number;
   /** Non-system messages kept verbatim at the head (0: only the summary and the tail). */
   protectFirstN: number;
   /** Recent messages kept verbatim at least. */
@@ -239,7 +237,6 @@ function compressionConfig(c: Record<string, unknown>): CompressionConfig {
     enabled: toBool(c.enabled, true),
     threshold: toFloat(c.threshold, 0.5),
     thresholdTokens: positiveIntOrNull(c.threshold_tokens),
-    targetRatio: Math.min(0.8, Math.max(0.1, toFloat(c.target_ratio, 0.2))),
     protectFirstN: Math.max(0, toInt(c.protect_first_n, 3)),
     protectLastN: Math.max(1, toInt(c.protect_last_n, 20)),
     abortOnSummaryFailure: toBool(c.abort_on_summary_failure, false),

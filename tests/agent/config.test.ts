@@ -44,7 +44,6 @@ describe('compression.* with Hermes config_defaults shapes', () => {
       enabled: true,
       threshold: 0.5,
       thresholdTokens: null,
-      targetRatio: 0.2,
       protectFirstN: 3,
       protectLastN: 20,
       abortOnSummaryFailure: false,
@@ -61,7 +60,6 @@ describe('compression.* with Hermes config_defaults shapes', () => {
     ['compression:\n  threshold_tokens: 120000\n', { thresholdTokens: 120000 }],
     ['compression:\n  threshold_tokens: null\n', { thresholdTokens: null }],
     ['compression:\n  threshold_tokens: 0\n', { thresholdTokens: null }],
-    ['compression:\n  target_ratio: 0.95\n', { targetRatio: 0.8 }],
     ['compression:\n  protect_first_n: 0\n', { protectFirstN: 0 }],
     ['compression:\n  protect_first_n: -2\n', { protectFirstN: 0 }],
     ['compression:\n  protect_last_n: 6\n', { protectLastN: 6 }],
@@ -70,7 +68,7 @@ describe('compression.* with Hermes config_defaults shapes', () => {
     ['compression:\n  abort_on_summary_failure: true\n', { abortOnSummaryFailure: true }],
     ['compression: off\n', {}], // not a mapping: ignored, defaults
     // Keys Hermes defines that this agent does not use are accepted and ignored.
-    ['compression:\n  tail_mode: lean\n  in_place: true\n  max_attempts: 6\n', {}],
+    ['compression:\n  tail_mode: lean\n  target_ratio: 0.3\n  in_place: true\n  max_attempts: 6\n', {}],
   ];
   it.each(cases)('%j', (yaml, expected) => {
     expect(parse(yaml).compression).toMatchObject(expected);
