@@ -1,5 +1,6 @@
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { positiveIntOrNull, section, text, toBool, toFloat, toInt, turnLimit } from './config-coerce.js';
 
 /**
  * Hermes' own configuration (`$HERMES_HOME/config.yaml` and `.env`), reduced to what the
@@ -23,15 +24,53 @@ export interface AgentConfig {
     apiMode: string | null;
     models: Record<string, { contextLength?: number }>;
   }>;
-  maxTurns: number;
+  /** `agent.max_turns`: model calls per turn; null = unlimited (Hermes' default, also `none`/`inf`/0/-1). */
+  maxTurns: number | null;
   /** `agent.api_max_retries`: model requests asked again after a transient failure (3: up to 4 requests). */
   apiMaxRetries: number;
   approvals: { mode: 'manual' | 'off' | 'smart'; deny: string[]; timeoutSeconds: number };
   commandAllowlist: string[];
-  compression: { enabled: boolean; threshold: number; protectLastN: number };
+  compression: CompressionConfig;
+  /** `auxiliary.compression`: the model that writes compression summaries (unset fields: the turn's model). */
+  auxiliaryCompression: AuxiliaryModelConfig;
+  /** `memory.*`: which stores are on and their character limits. */
+  memory: MemoryConfig;
   terminal: { timeoutSeconds: number };
   /** `.env` values over the process environment: where provider keys come from. */
   env: Record<string, string>;
+}
+
+/** `compression.*` as Hermes reads it (hermes_cli/config_defaults.py). */
+export interface CompressionConfig {
+  enabled: boolean;
+  /** Share of the context window that triggers compression; raised to 0.75 under a 512K window at use. */
+  threshold: number;
+  /** `threshold_tokens`: an absolute trigger; the lower of it and the ratio wins. */
+  thresholdTokens: number | null;
+  /** Non-system messages kept verbatim at the head (0: only the summary and the tail). */
+  protectFirstN: number;
+  /** Recent messages kept verbatim at least. */
+  protectLastN: number;
+  /** `abort_on_summary_failure`: without a summary keep everything (true) or drop the middle with a stand-in (false). */
+  abortOnSummaryFailure: boolean;
+  /** `model_thresholds`: threshold per model-name substring (the longest match wins). */
+  modelThresholds: Record<string, number>;
+}
+
+export interface AuxiliaryModelConfig {
+  /** null or "auto": the main provider. */
+  provider: string | null;
+  model: string | null;
+  baseUrl: string | null;
+  apiKey: string | null;
+  timeoutSeconds: number;
+}
+
+export interface MemoryConfig {
+  memoryEnabled: boolean;
+  userProfileEnabled: boolean;
+  memoryCharLimit: number;
+  userCharLimit: number;
 }
 
 const num = z.coerce.number().finite();
@@ -70,14 +109,17 @@ const FileSchema = z
           .passthrough(),
       )
       .nullish(),
-    agent: z.object({ max_turns: num.nullish(), api_max_retries: num.nullish() }).passthrough().nullish(),
+    // Loose values (`max_turns: unlimited`) are read as Hermes reads them, never refused.
+    agent: z.object({ max_turns: z.unknown().optional(), api_max_retries: num.nullish() }).passthrough().nullish(),
     approvals: z
       .object({ mode: str.nullish(), deny: z.array(str).nullish(), timeout: num.nullish() })
       .passthrough()
       .nullish(),
     command_allowlist: z.union([z.array(str), str]).nullish(),
-    compression: z.object({ enabled: z.boolean().nullish(), threshold: num.nullish(), protect_last_n: num.nullish() }).passthrough().nullish(),
-    terminal: z.object({ timeout: num.nullish() }).passthrough().nullish(),
+    compression: z.unknown().optional(),
+    auxiliary: z.unknown().optional(),
+    memory: z.unknown().optional(),
+    terminal: z.object({ timeout: z.unknown().optional() }).passthrough().nullish(),
   })
   .passthrough();
 
@@ -173,7 +215,8 @@ export function parseAgentConfig(input: { configYaml: string | null; dotenv: str
       apiMode: p.api_mode ?? null,
       models: Object.fromEntries(Object.entries(p.models ?? {}).map(([id, v]) => [id, v?.context_length ? { contextLength: v.context_length } : {}])),
     })),
-    maxTurns: Math.max(1, Math.round(f.agent?.max_turns ?? 90)),
+    // A legacy root-level `max_turns` counts when `agent.max_turns` is absent, as in Hermes.
+    maxTurns: turnLimit(f.agent && 'max_turns' in f.agent ? f.agent.max_turns : (f as Record<string, unknown>).max_turns),
     apiMaxRetries: Math.max(0, Math.round(f.agent?.api_max_retries ?? 3)),
     approvals: {
       mode: mode === 'off' || mode === 'smart' ? mode : 'manual',
@@ -181,12 +224,47 @@ export function parseAgentConfig(input: { configYaml: string | null; dotenv: str
       timeoutSeconds: f.approvals?.timeout ?? 300,
     },
     commandAllowlist: allowlist(f.command_allowlist),
-    compression: {
-      enabled: f.compression?.enabled ?? true,
-      threshold: f.compression?.threshold ?? 0.5,
-      protectLastN: Math.max(1, Math.round(f.compression?.protect_last_n ?? 20)),
-    },
-    terminal: { timeoutSeconds: f.terminal?.timeout ?? 180 },
+    compression: compressionConfig(section(f, 'compression')),
+    auxiliaryCompression: auxiliaryModel(section(section(f, 'auxiliary'), 'compression'), 120),
+    memory: memoryConfig(section(f, 'memory')),
+    terminal: { timeoutSeconds: Math.max(1, toInt(f.terminal?.timeout, 180)) },
     env,
+  };
+}
+
+function compressionConfig(c: Record<string, unknown>): CompressionConfig {
+  return {
+    enabled: toBool(c.enabled, true),
+    threshold: toFloat(c.threshold, 0.5),
+    thresholdTokens: positiveIntOrNull(c.threshold_tokens),
+    protectFirstN: Math.max(0, toInt(c.protect_first_n, 3)),
+    protectLastN: Math.max(1, toInt(c.protect_last_n, 20)),
+    abortOnSummaryFailure: toBool(c.abort_on_summary_failure, false),
+    modelThresholds: Object.fromEntries(
+      Object.entries(section(c, 'model_thresholds')).flatMap(([key, value]) => {
+        const ratio = toFloat(value, Number.NaN);
+        return key && Number.isFinite(ratio) ? [[key, ratio]] : [];
+      }),
+    ),
+  };
+}
+
+function auxiliaryModel(c: Record<string, unknown>, timeout: number): AuxiliaryModelConfig {
+  const provider = text(c.provider);
+  return {
+    provider: provider && provider.toLowerCase() !== 'auto' ? provider.toLowerCase() : null,
+    model: text(c.model),
+    baseUrl: text(c.base_url),
+    apiKey: text(c.api_key),
+    timeoutSeconds: Math.max(1, toInt(c.timeout, timeout)),
+  };
+}
+
+function memoryConfig(c: Record<string, unknown>): MemoryConfig {
+  return {
+    memoryEnabled: toBool(c.memory_enabled, true),
+    userProfileEnabled: toBool(c.user_profile_enabled, true),
+    memoryCharLimit: Math.max(1, toInt(c.memory_char_limit, 2200)),
+    userCharLimit: Math.max(1, toInt(c.user_char_limit, 1375)),
   };
 }

@@ -30,16 +30,17 @@ describe('chat: configuration that shapes a turn', () => {
     expect(JSON.parse(t.turnRequests()[1].messages.find((m: any) => m.tool_call_id === 'r').content).output).toContain('gone');
   });
 
-  it('agent.max_turns caps the loop: the turn stops with a note and a warning', async () => {
+  it('agent.max_turns caps the loop: a last tool-less call asks for a summary, with a warning', async () => {
     t = await makeChatApp({ extraYaml: 'agent:\n  max_turns: 2\n' });
     const sid = await t.newSession();
     const loop = (id: string) => [{ toolCall: { id, name: 'read_file', args: { path: 'nothing.txt' } } }];
-    t.model.enqueue(loop('l1'), loop('l2'), loop('l3'));
+    t.model.enqueue(loop('l1'), loop('l2'), [{ text: 'Here is where I got to.' }]);
     const frames = await t.stream((await t.start(sid, 'loop forever')).body.stream_id);
-    expect(t.turnRequests()).toHaveLength(2);
+    expect(t.turnRequests()).toHaveLength(3);
+    expect(t.turnRequests()[2].tools).toBeUndefined();
     expect(frames.find((f) => f.event === 'warning')!.data).toMatchObject({ type: 'tool_limit_reached' });
     const last = frames.find((f) => f.event === 'done')!.data.session.messages.at(-1);
-    expect(last.content).toMatch(/stopped after 2 steps/);
+    expect(last).toMatchObject({ content: 'Here is where I got to.', _turn_exit_reason: 'max_iterations_reached(2/2)' });
     expect(frames.at(-1)!.event).toBe('stream_end');
   });
 

@@ -79,15 +79,15 @@ describe('chat: unreachable provider', () => {
 
 describe('chat: context compression', () => {
   it('summarises the middle with the model when the prompt passes the threshold, keeping head and tail', async () => {
-    const t = await makeChatApp({ extraYaml: '  context_length: 1000\ncompression:\n  threshold: 0.5\n  protect_last_n: 2\n' });
+    const t = await makeChatApp({ extraYaml: '  context_length: 1000\ncompression:\n  threshold: 0.5\n  protect_last_n: 2\n  protect_first_n: 1\n' });
     try {
       const sid = await t.newSession();
       for (let i = 1; i <= 3; i++) {
         t.model.enqueue([{ text: `answer ${i}` }, { usage: { inputTokens: 100 * i, outputTokens: 5 } }]);
         await t.stream((await t.start(sid, `question ${i}`)).body.stream_id);
       }
-      // Force the next turn over the threshold: the last call reported 600 prompt tokens.
-      t.model.enqueue([{ text: 'x' }, { usage: { inputTokens: 600, outputTokens: 1 } }]);
+      // Force the next turn over the trigger (850 for a 1,000-token window): the last call reported 900 prompt tokens.
+      t.model.enqueue([{ text: 'x' }, { usage: { inputTokens: 900, outputTokens: 1 } }]);
       await t.stream((await t.start(sid, 'question 4')).body.stream_id);
       t.model.enqueue([{ text: 'SUMMARY: the user asked questions 1-3.' }], [{ text: 'answer 5' }]);
       const frames = await t.stream((await t.start(sid, 'question 5')).body.stream_id);

@@ -83,6 +83,7 @@ describe('run-event contract: the builtin agent', () => {
   it('the iteration cap warns', async () => {
     const sid = await t.newSession();
     for (let i = 0; i < 3; i++) t.model.enqueue([{ toolCall: { id: `l${i}`, name: 'read_file', args: { path: 'a.txt' } } }]);
+    t.model.enqueue([{ text: 'Summary of the capped turn.' }]);
     const frames = await turn('cap', sid, 'loop');
     expect(frames.find((f) => f.event === 'warning')?.data.type).toBe('tool_limit_reached');
   });
@@ -141,7 +142,7 @@ describe('run-event contract: the builtin agent', () => {
       t.model.enqueue([{ text: `answer ${i}` }, { usage: { inputTokens: 100 * i, outputTokens: 5 } }]);
       await turn(`pre-compression ${i}`, sid, `question ${i}`);
     }
-    t.model.enqueue([{ text: 'x' }, { usage: { inputTokens: 600, outputTokens: 1 } }]);
+    t.model.enqueue([{ text: 'x' }, { usage: { inputTokens: 900, outputTokens: 1 } }]);
     await turn('pre-compression 4', sid, 'question 4');
     t.model.enqueue([{ text: 'SUMMARY: questions 1-3.' }], [{ text: 'answer 5' }]);
     const frames = await turn('compression', sid, 'question 5');

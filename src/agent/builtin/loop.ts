@@ -8,8 +8,10 @@ import type { Tool, ToolContext } from '../tools/types.js';
 import { runEvent, type EmitEvent, type TurnOutput } from '../runtime.js';
 import { callModel } from './model-call.js';
 import { compressTranscript } from './compression.js';
+import { compressionTrigger } from './compression-policy.js';
 import { modelHistory, type CompressionAnchor } from './history.js';
 import { parseArguments } from './tool-calls.js';
+import { finishAtTurnLimit } from './turn-limit.js';
 
 export interface LoopInput {
   sessionId: string;
@@ -26,6 +28,8 @@ export interface LoopInput {
   toolContext: ToolContext;
   signal: AbortSignal;
   now: () => number;
+  /** Who writes compression summaries (`auxiliary.compression`); the turn's model when absent. */
+  compressionModel?: { provider: ModelProvider; model: string };
   /** Overrides of the retry waits (tests shorten them); how many retries is `config.apiMaxRetries`. */
   backoff?: Partial<BackoffPolicy>;
   emit(out: TurnOutput): void;
@@ -44,6 +48,7 @@ export async function runLoop(input: LoopInput): Promise<void> {
   const toolsByName = new Map(input.tools.map((t) => [t.spec.name, t]));
   const specs = input.tools.map((t) => t.spec);
   const event: EmitEvent = (name, data) => emit(runEvent(name, data));
+  const head = { protectFirstN: config.compression.protectFirstN };
   // Each retry is announced before its wait, so the turn shows "Retrying (1/3)…" while it waits.
   const retry: RetryOptions = {
     maxRetries: config.apiMaxRetries,
@@ -53,30 +58,40 @@ export async function runLoop(input: LoopInput): Promise<void> {
 
   for (let iteration = 1; ; iteration++) {
     if (signal.aborted) throw signal.reason;
-    if (iteration > config.maxTurns) {
-      const note: Message = {
-        role: 'assistant',
-        content: `I stopped after ${config.maxTurns} steps without finishing (the limit is agent.max_turns in config.yaml). Tell me to continue if you want me to keep going.`,
-        timestamp: input.now(),
-        _turn_exit_reason: 'max_iterations_reached',
-      };
-      emit({ type: 'messages', messages: [note] });
-      event('warning', { type: 'tool_limit_reached', message: `Stopped after ${config.maxTurns} iterations` });
+    if (config.maxTurns !== null && iteration > config.maxTurns) {
+      // Out of steps: one more call, without tools, for a summary (as Hermes ends a capped turn).
+      await finishAtTurnLimit({
+        cap: config.maxTurns,
+        provider,
+        model,
+        messages: [{ role: 'system', content: input.systemPrompt }, ...modelHistory(transcript, compression, head)],
+        maxTokens: config.model.maxTokens,
+        signal,
+        retry,
+        now: input.now,
+        emit,
+      });
       return;
     }
 
     // Compress before the call that would overflow, never in the middle of one.
-    if (config.compression.enabled && promptTokens >= config.compression.threshold * input.contextLength) {
+    if (config.compression.enabled && promptTokens >= compressionTrigger(config.compression, input.contextLength, config.model.maxTokens, model)) {
       event('compressing', { session_id: input.sessionId, message: 'Compressing context' });
       const done = await compressTranscript({
-        provider,
-        model,
+        ...(input.compressionModel ?? { provider, model }),
+        fallback: { provider, model },
+        abortOnFailure: config.compression.abortOnSummaryFailure,
         transcript,
         previous: compression,
+        protectFirstN: config.compression.protectFirstN,
         protectLastN: config.compression.protectLastN,
         signal,
         retry,
       });
+      if (done?.failure) {
+        const message = `No summary could be written (${done.failure}); the older messages were dropped`;
+        event('warning', { type: 'compression_summary_failed', message });
+      }
       if (done) {
         compression = done.anchor;
         emit({ type: 'patch', patch: { compression_anchor_visible_idx: done.anchor.anchor, compression_anchor_summary: done.anchor.summary } });
@@ -94,7 +109,7 @@ export async function runLoop(input: LoopInput): Promise<void> {
       promptTokens = 0;
     }
 
-    const messages: ChatMessage[] = [{ role: 'system', content: input.systemPrompt }, ...modelHistory(transcript, compression)];
+    const messages: ChatMessage[] = [{ role: 'system', content: input.systemPrompt }, ...modelHistory(transcript, compression, head)];
     let partial = '';
     let partialReasoning = '';
     let result;

@@ -15,6 +15,7 @@ import type { TodoItem, ToolContext, ToolHost } from '../tools/types.js';
 import { blockedByUser, decideCommand } from '../approvals/gate.js';
 import { buildSystemPrompt } from './system-prompt.js';
 import { runLoop } from './loop.js';
+import { compressionModel } from './compression-policy.js';
 import { generateTitle } from './title.js';
 import type { CompressionAnchor } from './history.js';
 
@@ -109,7 +110,7 @@ export class BuiltinAgentRuntime implements AgentRuntime {
     const { session, signal } = input;
     const sid = session.session_id;
     const { config, provider, model, contextLength } = await this.#resolve(input.model);
-    const tools = builtinTools({ terminalTimeoutSeconds: config.terminal.timeoutSeconds }).filter((t) =>
+    const tools = builtinTools({ terminalTimeoutSeconds: config.terminal.timeoutSeconds, memory: config.memory }).filter((t) =>
       this.options.toolNames ? this.options.toolNames.includes(t.spec.name) : this.options.host || HOST_FREE_TOOLS.has(t.spec.name),
     );
     const toolContext = this.#toolContext(input, config, emit);
@@ -121,6 +122,7 @@ export class BuiltinAgentRuntime implements AgentRuntime {
       provider: provider.id,
       now: new Date(this.options.now() * 1000),
       toolNames: tools.map((t) => t.spec.name),
+      memory: config.memory,
     });
     const anchor = session.compression_anchor_visible_idx;
     const summary = session.compression_anchor_summary;
@@ -140,6 +142,7 @@ export class BuiltinAgentRuntime implements AgentRuntime {
       toolContext,
       signal,
       now: this.options.now,
+      compressionModel: compressionModel(config, { provider, model }, this.options.fetch),
       ...(this.options.backoff ? { backoff: this.options.backoff } : {}),
       emit,
     });

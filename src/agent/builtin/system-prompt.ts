@@ -1,3 +1,5 @@
+import type { MemoryConfig } from '../config.js';
+import { DEFAULT_MEMORY_CONFIG, renderMemorySnapshot } from '../tools/memory-store.js';
 import type { ToolHost } from '../tools/types.js';
 
 const DEFAULT_IDENTITY =
@@ -15,12 +17,6 @@ async function readOptional(host: ToolHost | null, path: string, limit = 20_000)
   }
 }
 
-function memoryBlock(label: string, text: string | null, limit: number): string | null {
-  if (!text) return null;
-  const pct = Math.round((text.length / limit) * 100);
-  return `${label} [${pct}% — ${text.length.toLocaleString('en-US')}/${limit.toLocaleString('en-US')} chars]\n${text}`;
-}
-
 /**
  * The system prompt, in Hermes' order: identity (SOUL.md or the default), guidance, project
  * context (AGENTS.md in the workspace), a frozen memory snapshot, then time, model and place.
@@ -33,13 +29,15 @@ export async function buildSystemPrompt(input: {
   provider: string;
   now: Date;
   toolNames: string[];
+  /** `memory.*` from config (which stores, what limits); Hermes' defaults when absent. */
+  memory?: MemoryConfig;
 }): Promise<string> {
   const { host, hermesHome, workspace } = input;
   const [soul, agents, memory, user] = await Promise.all([
     readOptional(host, `${hermesHome}/SOUL.md`),
     readOptional(host, `${workspace}/AGENTS.md`),
-    readOptional(host, `${hermesHome}/memories/MEMORY.md`),
-    readOptional(host, `${hermesHome}/memories/USER.md`),
+    readOptional(host, `${hermesHome}/memories/MEMORY.md`, 1_000_000),
+    readOptional(host, `${hermesHome}/memories/USER.md`, 1_000_000),
   ]);
   const parts = [soul ?? DEFAULT_IDENTITY];
   parts.push(
@@ -53,8 +51,9 @@ export async function buildSystemPrompt(input: {
     ].join('\n'),
   );
   if (agents) parts.push(`Project instructions (AGENTS.md):\n${agents}`);
-  const mem = [memoryBlock('MEMORY (your personal notes)', memory, 2200), memoryBlock('USER PROFILE', user, 1375)].filter(Boolean);
-  if (mem.length) parts.push(mem.join('\n\n'));
+  // The files as they are now, read once: the prompt keeps this snapshot while the tool edits the files.
+  const snapshot = renderMemorySnapshot({ memory, user }, input.memory ?? DEFAULT_MEMORY_CONFIG);
+  if (snapshot) parts.push(snapshot);
   parts.push(
     [
       `Conversation started: ${input.now.toISOString()}`,

@@ -1,6 +1,7 @@
 import type { ToolSpec } from '../messages.js';
 import { clarifyTool } from './clarify.js';
-import { memoryTool } from './memory.js';
+import type { MemoryConfig } from '../config.js';
+import { createMemoryTool, memoryTool } from './memory.js';
 import { patchTool } from './patch.js';
 import { readFileTool } from './read-file.js';
 import { searchFilesTool } from './search-files.js';
@@ -12,6 +13,8 @@ import { writeFileTool } from './write-file.js';
 export interface BuiltinToolOptions {
   /** `terminal.timeout` from config: the terminal tool's default timeout in seconds. */
   terminalTimeoutSeconds: number;
+  /** `memory.*` from config: the memory tool's limits; without it Hermes' defaults. Both stores off drops the tool. */
+  memory?: MemoryConfig;
 }
 
 /** The tools of Hermes' core toolsets that this runtime implements, in Hermes' order. */
@@ -23,7 +26,7 @@ export function builtinTools(options: BuiltinToolOptions): Tool[] {
     patchTool,
     searchFilesTool,
     todoTool,
-    memoryTool,
+    ...(options.memory && !options.memory.memoryEnabled && !options.memory.userProfileEnabled ? [] : [createMemoryTool(options.memory)]),
     clarifyTool,
   ];
 }

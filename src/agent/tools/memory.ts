@@ -1,38 +1,29 @@
+import type { MemoryConfig } from '../config.js';
 import { charLength, errorMessage, json, str } from './args.js';
+import {
+  DEFAULT_MEMORY_CONFIG,
+  INVISIBLE,
+  MEMORY_FILES,
+  type MemoryTarget,
+  limitFor,
+  memoryUsage,
+  parseEntries,
+  serializeEntries,
+  usageShort,
+  usedChars,
+} from './memory-store.js';
 import { joinPath } from './paths.js';
 import type { Tool, ToolContext } from './types.js';
 
-/** Hermes' limits: memory is injected into every prompt, so it stays small. */
-export const MEMORY_LIMITS = { memory: 2200, user: 1375 } as const;
-type Target = keyof typeof MEMORY_LIMITS;
-const FILES: Record<Target, string> = { memory: 'MEMORY.md', user: 'USER.md' };
-const SEPARATOR = '\n§\n';
-/** Invisible characters can smuggle instructions into every future prompt. */
-const INVISIBLE = /[\u200B-\u200F\u202A-\u202E\u2060-\u2064\uFEFF]/;
+export { memoryUsage, parseEntries, renderMemorySnapshot } from './memory-store.js';
 
-/** Entries of a memory file: blocks between lines that hold only `§`. */
-export function parseEntries(text: string): string[] {
-  const entries: string[] = [];
-  let block: string[] = [];
-  const flush = () => {
-    const entry = block.join('\n').trim();
-    if (entry) entries.push(entry);
-    block = [];
-  };
-  for (const line of text.split(/\r?\n/)) {
-    if (line.trim() === '§') flush();
-    else block.push(line);
-  }
-  flush();
-  return entries;
+type Action = 'add' | 'replace' | 'remove';
+interface Op {
+  action: Action;
+  content: string;
+  oldText: string;
 }
-
-export function memoryUsage(entries: string[], limit: number): string {
-  const used = charLength(entries.join(SEPARATOR));
-  return `${Math.round((used / limit) * 100)}% — ${used.toLocaleString('en-US')}/${limit.toLocaleString('en-US')} chars`;
-}
-
-const fits = (entries: string[], limit: number) => charLength(entries.join(SEPARATOR)) <= limit;
+type Result = Record<string, unknown>;
 
 /** Calls on one file run one after another: parallel tool calls must not lose each other's edits. */
 const queues = new Map<string, Promise<unknown>>();
@@ -46,105 +37,241 @@ function serialized<T>(key: string, fn: () => Promise<T>): Promise<T> {
   return run;
 }
 
-async function archive(ctx: ToolContext, target: Target, evicted: string[]): Promise<void> {
-  const path = joinPath(ctx.hermesHome, 'memories/ARCHIVE.jsonl');
-  const at = new Date().toISOString();
-  const existing = (await ctx.host.readText(path)) ?? '';
-  const lines = evicted.map((content) => JSON.stringify({ target, content, reason: 'evicted', archived_at: at }));
-  await ctx.host.writeText(path, existing + (existing && !existing.endsWith('\n') ? '\n' : '') + lines.join('\n') + '\n');
-}
-
-/** The unique entry containing `oldText`, or an error message. */
-function findUnique(entries: string[], oldText: string): number | string {
-  const hits = entries.flatMap((e, i) => (e.includes(oldText) ? [i] : []));
-  if (hits.length === 1) return hits[0] as number;
-  if (hits.length === 0) return `No entry contains old_text '${oldText}'`;
-  const previews = hits.map((i) => `"${(entries[i] ?? '').slice(0, 60)}"`).join(', ');
-  return `old_text matches ${hits.length} entries (${previews}); use a longer, unique substring`;
-}
-
-async function change(ctx: ToolContext, action: string, target: Target, content: string, oldText: string): Promise<string> {
-  const limit = MEMORY_LIMITS[target];
-  const path = joinPath(ctx.hermesHome, `memories/${FILES[target]}`);
-  const entries = parseEntries((await ctx.host.readText(path)) ?? '');
-  const fail = (error: string) => json({ success: false, error, target, usage: memoryUsage(entries, limit), entries: entries.length });
-
-  let next: string[];
-  let message: string;
-  const evicted: string[] = [];
-  if (action === 'add') {
-    if (entries.includes(content)) return fail('This exact entry already exists; nothing added');
-    if (charLength(content) > limit) return fail(`The entry is ${charLength(content)} chars, over the ${limit}-char limit of ${FILES[target]}; shorten it`);
-    next = [...entries, content];
-    // The oldest entries make room for the newest; they go to the archive, not away.
-    while (!fits(next, limit)) evicted.push(next.shift() as string);
-    message = evicted.length
-      ? `Entry added; ${evicted.length} oldest entr${evicted.length === 1 ? 'y' : 'ies'} moved to ARCHIVE.jsonl to stay within the limit`
-      : 'Entry added';
-  } else {
-    const index = findUnique(entries, oldText);
-    if (typeof index === 'string') return fail(index);
-    next = [...entries];
-    if (action === 'replace') {
-      if (next.some((e, i) => i !== index && e === content)) return fail('Another entry already says exactly this');
-      next[index] = content;
-      if (!fits(next, limit)) return fail(`The replacement would put ${FILES[target]} over its ${limit}-char limit; shorten it or remove entries`);
-      message = 'Entry replaced';
-    } else {
-      next.splice(index, 1);
-      message = 'Entry removed';
-    }
+/**
+ * Refusals that ask the model to consolidate, counted per turn (a turn has its own abort
+ * signal). After three in a row the answer stops asking for another try, so a memory side
+ * effect cannot eat the turn's budget (Hermes caps it the same way); a success resets it.
+ */
+const MAX_CONSOLIDATION_FAILURES = 3;
+const consolidationFailures = new WeakMap<AbortSignal, number>();
+function counted(signal: AbortSignal, result: Result): Result {
+  if (result.success) {
+    consolidationFailures.delete(signal);
+    return result;
   }
-  if (evicted.length) await archive(ctx, target, evicted);
-  await ctx.host.writeText(path, next.length ? next.join(SEPARATOR) + '\n' : '');
-  return json({
-    success: true,
-    target,
-    message,
-    usage: memoryUsage(next, limit),
-    entries: next.length,
-    ...(evicted.length ? { evicted: evicted.length } : {}),
-  });
+  if (!('current_entries' in result)) return result;
+  const failures = (consolidationFailures.get(signal) ?? 0) + 1;
+  consolidationFailures.set(signal, failures);
+  if (failures <= MAX_CONSOLIDATION_FAILURES) return result;
+  return {
+    success: false,
+    done: true,
+    error: `Memory consolidation failed ${failures} times this turn. Stop calling memory for now, leave it as it is and go on with your reply; the fact can be saved in a later turn.`,
+  };
 }
 
-export const memoryTool: Tool = {
-  spec: {
-    name: 'memory',
-    description:
-      'Save durable facts to persistent memory that survives across sessions. Memory is injected into future sessions, so keep entries compact and high-signal. ' +
-      `Targets: 'memory' (your own notes: environment facts, conventions, lessons; ${MEMORY_LIMITS.memory} chars) and ` +
-      `'user' (who the user is, their preferences; ${MEMORY_LIMITS.user} chars). ` +
-      'Actions: add (new entry; when full, the oldest entries are archived), replace (entry containing old_text gets content), remove (entry containing old_text). ' +
-      'old_text must be a unique substring of one entry. Changes persist immediately and appear in the system prompt from the next session.',
-    parameters: {
-      type: 'object',
-      properties: {
-        action: { type: 'string', enum: ['add', 'replace', 'remove'], description: 'What to do' },
-        target: { type: 'string', enum: ['memory', 'user'], description: "'memory' for your notes, 'user' for the user profile" },
-        content: { type: 'string', description: 'The entry text (add, replace)' },
-        old_text: { type: 'string', description: 'A unique substring of the entry to change (replace, remove)' },
+/** What is wrong with new entry text, or null. */
+function contentProblem(content: string): string | null {
+  if (content.split(/\r?\n/).some((l) => l.trim() === '§')) return "content must not contain a line with only '§' (the entry separator)";
+  if (INVISIBLE.test(content)) return 'content contains invisible Unicode characters';
+  return null;
+}
+
+const preview = (e: string) => ([...e].length > 80 ? `${[...e].slice(0, 80).join('')}...` : e);
+
+/** Index of the one entry containing `oldText` (identical repeats count as one), or why not. */
+function match(entries: string[], oldText: string): number | { none: true } | { many: string[] } {
+  const hits = entries.flatMap((e, i) => (e.includes(oldText) ? [i] : []));
+  if (!hits.length) return { none: true };
+  if (new Set(hits.map((i) => entries[i])).size > 1) return { many: hits.map((i) => preview(entries[i]!)) };
+  return hits[0]!;
+}
+
+class MemoryFile {
+  constructor(
+    private readonly ctx: ToolContext,
+    readonly target: MemoryTarget,
+    readonly limit: number,
+  ) {}
+  get path() {
+    return joinPath(this.ctx.hermesHome, `memories/${MEMORY_FILES[this.target]}`);
+  }
+  async read(): Promise<string[]> {
+    return parseEntries((await this.ctx.host.readText(this.path)) ?? '');
+  }
+  async write(entries: string[]): Promise<void> {
+    await this.ctx.host.writeText(this.path, serializeEntries(entries));
+  }
+  done(entries: string[], message: string): Result {
+    // Terminal on purpose (as Hermes): no entry list, so the model does not go looking for more to change.
+    return {
+      success: true,
+      done: true,
+      target: this.target,
+      usage: memoryUsage(entries, this.limit),
+      entry_count: entries.length,
+      message,
+      note: 'Saved. This update is complete; do not repeat it.',
+    };
+  }
+  /** A refusal that shows the live entries, so the model can consolidate in the same turn. */
+  refuse(entries: string[], error: string): Result {
+    return { success: false, error, current_entries: entries, usage: usageShort(entries, this.limit) };
+  }
+}
+
+async function single(file: MemoryFile, op: Op): Promise<Result> {
+  const entries = await file.read();
+  const { limit } = file;
+  if (op.action === 'add') {
+    if (entries.includes(op.content)) return file.done(entries, 'This entry already exists; nothing was added.');
+    const next = [...entries, op.content];
+    if (usedChars(next) > limit)
+      // No silent eviction: the model chooses what to merge or drop.
+      return file.refuse(
+        entries,
+        `Memory is at ${usageShort(entries, limit)} chars and this entry (${charLength(op.content)} chars) would go over the limit. ` +
+          "Make room now: 'replace' overlapping entries with shorter merged ones or 'remove' stale ones (current_entries below), " +
+          'then add it again, all in this turn. One call with operations[] can do both.',
+      );
+    await file.write(next);
+    return file.done(next, 'Entry added.');
+  }
+  const hit = match(entries, op.oldText);
+  if (typeof hit !== 'number') {
+    if ('many' in hit)
+      return { success: false, error: `Several different entries contain '${op.oldText}'; use a longer, unique part of one.`, matches: hit.many };
+    return file.refuse(entries, `No entry contains '${op.oldText}'. Check current_entries below and retry with text from the entry you mean.`);
+  }
+  const next = [...entries];
+  if (op.action === 'remove') {
+    next.splice(hit, 1);
+    await file.write(next);
+    return file.done(next, 'Entry removed.');
+  }
+  next[hit] = op.content;
+  if (usedChars(next) > limit)
+    return file.refuse(
+      entries,
+      `The replacement would put memory at ${usageShort(next, limit)} chars. Shorten it, or 'remove' other stale entries ` +
+        '(current_entries below), then retry, all in this turn.',
+    );
+  await file.write(next);
+  return file.done(next, 'Entry replaced.');
+}
+
+/** operations[]: applied in order to a copy, checked against the budget once at the end; all or nothing. */
+async function batch(file: MemoryFile, ops: Op[]): Promise<Result> {
+  const entries = await file.read();
+  const working = [...entries];
+  const abort = (i: number, op: Op, why: string) =>
+    file.refuse(entries, `Operation ${i + 1} (${op.action}): ${why} Nothing was applied (the batch is all or nothing).`);
+  for (const [i, op] of ops.entries()) {
+    if (op.action === 'add') {
+      if (!working.includes(op.content)) working.push(op.content);
+      continue;
+    }
+    const hit = match(working, op.oldText);
+    if (typeof hit !== 'number')
+      return abort(i, op, 'many' in hit ? `'${op.oldText}' matches several different entries; be more specific.` : `no entry contains '${op.oldText}'.`);
+    if (op.action === 'remove') working.splice(hit, 1);
+    else working[hit] = op.content;
+  }
+  if (usedChars(working) > file.limit)
+    return file.refuse(
+      entries,
+      `After all ${ops.length} operations memory would be at ${usageShort(working, file.limit)} chars, over the limit. ` +
+        'Remove or shorten more entries in the same batch (current_entries below), then retry.',
+    );
+  await file.write(working);
+  return file.done(working, `Applied ${ops.length} operation(s).`);
+}
+
+/** One operation from loose arguments, or the reason it cannot run. */
+function readOp(raw: Record<string, unknown>, where: string): Op | string {
+  const action = str(raw.action);
+  if (action !== 'add' && action !== 'replace' && action !== 'remove') return `${where}unknown action; use add, replace or remove.`;
+  const content = (str(raw.content) ?? '').trim();
+  const oldText = (str(raw.old_text) ?? '').trim();
+  if (action !== 'remove') {
+    if (!content) return `${where}content is required for ${action}${action === 'replace' ? " (use action='remove' to delete)" : ''}.`;
+    const problem = contentProblem(content);
+    if (problem) return `${where}${problem}`;
+  }
+  if (action !== 'add' && !oldText) return `${where}old_text is required for ${action}: a short unique part of the entry to ${action}.`;
+  return { action, content, oldText };
+}
+
+const DESCRIPTION =
+  'Keep durable facts in persistent memory that outlives this session. Memory is put into the system prompt of every future ' +
+  'session, so keep entries short and worth their space.\n\n' +
+  "HOW: make all your changes in ONE call with an 'operations' array (items: {action, content?, old_text?}). The batch is " +
+  'applied together and the character limit is checked only on the result, so one call can remove or shorten stale entries ' +
+  'and add new ones even when the add alone would not fit. Use the single action/content/old_text fields only for one lone change.\n\n' +
+  'WHEN: save when the user states a preference, a correction or a personal detail, or you learn a stable fact about their ' +
+  'environment, conventions or workflow. User preferences and corrections first, then environment facts, then procedures.\n\n' +
+  'IF FULL: an add is refused and the current entries are shown. Send one batch that removes or merges enough and adds the new entry.\n\n' +
+  "TARGETS: 'user' = who the user is (name, role, preferences, style). 'memory' = your own notes (environment, conventions, " +
+  'tool quirks, lessons).\n\n' +
+  'SKIP: trivial or easily rediscovered facts, raw data, task progress and logs of finished work. ' +
+  'Changes are saved at once and appear in the system prompt from the next session.';
+
+/** Hermes' `memory` tool with the configured character limits (`memory.memory_char_limit`, `memory.user_char_limit`). */
+export function createMemoryTool(config: MemoryConfig = DEFAULT_MEMORY_CONFIG): Tool {
+  return {
+    spec: {
+      name: 'memory',
+      description: `${DESCRIPTION} Limits: 'memory' ${config.memoryCharLimit} chars, 'user' ${config.userCharLimit} chars.`,
+      parameters: {
+        type: 'object',
+        properties: {
+          action: { type: 'string', enum: ['add', 'replace', 'remove'], description: "The action (single-change form). Leave out when using 'operations'." },
+          target: { type: 'string', enum: ['memory', 'user'], description: "Which store: 'memory' for your notes, 'user' for the user profile." },
+          content: { type: 'string', description: "The entry text. Required for 'add' and 'replace' (single-change form)." },
+          old_text: { type: 'string', description: "Required for 'replace' and 'remove' (single-change form): a short unique part of the entry to change." },
+          operations: {
+            type: 'array',
+            description:
+              'Batch form: operations applied together in one call and checked against the limit once at the end. Prefer it for several changes or to make room.',
+            items: {
+              type: 'object',
+              properties: {
+                action: { type: 'string', enum: ['add', 'replace', 'remove'] },
+                content: { type: 'string', description: 'Entry text for add/replace.' },
+                old_text: { type: 'string', description: 'Part of the entry to replace/remove.' },
+              },
+              required: ['action'],
+            },
+          },
+        },
+        required: ['target'],
       },
-      required: ['action', 'target'],
     },
-  },
-  async run(args, ctx) {
-    const action = str(args.action);
-    const target = str(args.target);
-    if (action !== 'add' && action !== 'replace' && action !== 'remove') return json({ success: false, error: "action must be 'add', 'replace' or 'remove'" });
-    if (target !== 'memory' && target !== 'user') return json({ success: false, error: "target must be 'memory' or 'user'" });
-    const content = (str(args.content) ?? '').trim();
-    const oldText = str(args.old_text) ?? '';
-    if (action !== 'remove') {
-      if (!content) return json({ success: false, error: `content is required for ${action}` });
-      if (content.split(/\r?\n/).some((l) => l.trim() === '§'))
-        return json({ success: false, error: "content must not contain a line with only '§' (the entry separator)" });
-      if (INVISIBLE.test(content)) return json({ success: false, error: 'content contains invisible Unicode characters' });
-    }
-    if (action !== 'add' && !oldText.trim()) return json({ success: false, error: `old_text is required for ${action}` });
-    try {
-      return await serialized(`${ctx.hermesHome}\0${target}`, () => change(ctx, action, target, content, oldText));
-    } catch (err) {
-      return json({ success: false, error: `Memory update failed: ${errorMessage(err)}` });
-    }
-  },
-};
+    async run(args, ctx) {
+      const target = str(args.target) ?? 'memory';
+      if (target !== 'memory' && target !== 'user') return json({ success: false, error: `Invalid target '${target}'. Use 'memory' or 'user'.` });
+      const file = new MemoryFile(ctx, target, limitFor(config, target));
+      let work: () => Promise<Result>;
+      // As Hermes: a non-empty operations list wins over the single-change fields.
+      const batched = Array.isArray(args.operations)
+        ? args.operations.length > 0
+        : args.operations !== undefined && args.operations !== null && args.operations !== '';
+      if (batched) {
+        if (!Array.isArray(args.operations)) return json({ success: false, error: 'operations must be a list of {action, content?, old_text?} objects.' });
+        const ops: Op[] = [];
+        for (const [i, raw] of args.operations.entries()) {
+          const op = readOp(raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : {}, `Operation ${i + 1}: `);
+          if (typeof op === 'string')
+            return json(counted(ctx.signal, file.refuse(await file.read(), `${op} Nothing was applied (the batch is all or nothing).`)));
+          ops.push(op);
+        }
+        work = () => batch(file, ops);
+      } else {
+        const op = readOp(args, '');
+        if (typeof op === 'string') {
+          // A replace/remove without old_text gets the entries, so the model can name one.
+          return json(str(args.action) === 'replace' || str(args.action) === 'remove' ? file.refuse(await file.read(), op) : { success: false, error: op });
+        }
+        work = () => single(file, op);
+      }
+      try {
+        return json(counted(ctx.signal, await serialized(`${ctx.hermesHome}\0${target}`, work)));
+      } catch (err) {
+        return json({ success: false, error: `Memory update failed: ${errorMessage(err)}` });
+      }
+    },
+  };
+}
+
+/** The tool with Hermes' default limits (2,200 and 1,375 characters). */
+export const memoryTool: Tool = createMemoryTool();

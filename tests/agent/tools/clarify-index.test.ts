@@ -46,7 +46,8 @@ describe('builtinTools', () => {
     expect(Object.keys(byName.patch?.properties ?? {})).toEqual(['mode', 'path', 'old_string', 'new_string', 'replace_all', 'patch']);
     expect(Object.keys(byName.search_files?.properties ?? {})).toEqual(['pattern', 'target', 'path', 'file_glob', 'limit', 'offset', 'output_mode', 'context']);
     expect(byName.todo?.properties.todos.items.properties.status.enum).toEqual(['pending', 'in_progress', 'completed', 'cancelled']);
-    expect(byName.memory?.required).toEqual(['action', 'target']);
+    expect(byName.memory?.required).toEqual(['target']);
+    expect(Object.keys(byName.memory?.properties ?? {})).toEqual(['action', 'target', 'content', 'old_text', 'operations']);
     expect(byName.clarify?.properties.choices.maxItems).toBe(4);
     expect(tools.filter((t) => t.interactive).map((t) => t.spec.name)).toEqual(['clarify']);
   });
