@@ -30,6 +30,18 @@ export interface AgentConfig {
   commandAllowlist: string[];
   compression: { enabled: boolean; threshold: number; protectLastN: number };
   terminal: { timeoutSeconds: number };
+  /** `skills.disabled` and `skills.external_dirs` (as written: `~` and relative paths resolved by the runtime). */
+  skills: { disabled: string[]; externalDirs: string[] };
+  /** `auxiliary.vision`: the model vision_analyze asks (provider `auto`/unset: the main model). */
+  auxiliaryVision: {
+    provider: string | null;
+    model: string | null;
+    baseUrl: string | null;
+    apiKey: string | null;
+    timeoutSeconds: number;
+    temperature: number;
+    downloadTimeoutSeconds: number;
+  };
   /** `.env` values over the process environment: where provider keys come from. */
   env: Record<string, string>;
 }
@@ -78,6 +90,25 @@ const FileSchema = z
     command_allowlist: z.union([z.array(str), str]).nullish(),
     compression: z.object({ enabled: z.boolean().nullish(), threshold: num.nullish(), protect_last_n: num.nullish() }).passthrough().nullish(),
     terminal: z.object({ timeout: num.nullish() }).passthrough().nullish(),
+    skills: z.object({ disabled: z.unknown(), external_dirs: z.unknown() }).passthrough().nullish().catch(null),
+    auxiliary: z
+      .object({
+        vision: z
+          .object({
+            provider: str.nullish(),
+            model: str.nullish(),
+            base_url: str.nullish(),
+            api_key: str.nullish(),
+            timeout: num.nullish(),
+            temperature: num.nullish(),
+            download_timeout: num.nullish(),
+          })
+          .passthrough()
+          .nullish(),
+      })
+      .passthrough()
+      .nullish()
+      .catch(null),
   })
   .passthrough();
 
@@ -119,6 +150,22 @@ function allowlist(value: string | string[] | null | undefined): string[] {
     .split(',')
     .map((s) => s.trim().replace(/^['"]|['"]$/g, ''))
     .filter(Boolean);
+}
+
+/** A list of names as Hermes reads one: a YAML list, a JSON/Python-literal list in a string, or one name. */
+function nameList(value: unknown): string[] {
+  if (Array.isArray(value)) return value.map((v) => String(v).trim()).filter(Boolean);
+  if (typeof value !== 'string' || !value.trim()) return [];
+  const text = value.trim();
+  if (text.startsWith('[')) {
+    try {
+      const parsed: unknown = JSON.parse(text.replace(/'/g, '"'));
+      if (Array.isArray(parsed)) return parsed.map((v) => String(v).trim()).filter(Boolean);
+    } catch {
+      // not a list after all: one name
+    }
+  }
+  return [text];
 }
 
 /**
@@ -187,6 +234,16 @@ export function parseAgentConfig(input: { configYaml: string | null; dotenv: str
       protectLastN: Math.max(1, Math.round(f.compression?.protect_last_n ?? 20)),
     },
     terminal: { timeoutSeconds: f.terminal?.timeout ?? 180 },
+    skills: { disabled: nameList(f.skills?.disabled), externalDirs: nameList(f.skills?.external_dirs) },
+    auxiliaryVision: {
+      provider: f.auxiliary?.vision?.provider?.trim().toLowerCase() || null,
+      model: f.auxiliary?.vision?.model?.trim() || null,
+      baseUrl: f.auxiliary?.vision?.base_url?.trim() || null,
+      apiKey: f.auxiliary?.vision?.api_key?.trim() || null,
+      timeoutSeconds: f.auxiliary?.vision?.timeout ?? 120,
+      temperature: f.auxiliary?.vision?.temperature ?? 0.1,
+      downloadTimeoutSeconds: f.auxiliary?.vision?.download_timeout ?? 30,
+    },
     env,
   };
 }

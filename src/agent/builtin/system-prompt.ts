@@ -33,6 +33,8 @@ export async function buildSystemPrompt(input: {
   provider: string;
   now: Date;
   toolNames: string[];
+  /** The `## Skills` index (knowledge.ts skillsPromptBlock); '' or absent for none. */
+  skillsIndex?: string;
 }): Promise<string> {
   const { host, hermesHome, workspace } = input;
   const [soul, agents, memory, user] = await Promise.all([
@@ -55,6 +57,7 @@ export async function buildSystemPrompt(input: {
   if (agents) parts.push(`Project instructions (AGENTS.md):\n${agents}`);
   const mem = [memoryBlock('MEMORY (your personal notes)', memory, 2200), memoryBlock('USER PROFILE', user, 1375)].filter(Boolean);
   if (mem.length) parts.push(mem.join('\n\n'));
+  if (input.skillsIndex) parts.push(input.skillsIndex);
   parts.push(
     [
       `Conversation started: ${input.now.toISOString()}`,

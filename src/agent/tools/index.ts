@@ -4,9 +4,12 @@ import { memoryTool } from './memory.js';
 import { patchTool } from './patch.js';
 import { readFileTool } from './read-file.js';
 import { searchFilesTool } from './search-files.js';
+import { sessionSearchTool } from './session-search.js';
+import { skillsListTool, skillViewTool } from './skills.js';
 import { terminalTool } from './terminal.js';
 import { todoTool } from './todo.js';
 import type { Tool } from './types.js';
+import { visionAnalyzeTool } from './vision.js';
 import { writeFileTool } from './write-file.js';
 
 export interface BuiltinToolOptions {
@@ -25,6 +28,10 @@ export function builtinTools(options: BuiltinToolOptions): Tool[] {
     todoTool,
     memoryTool,
     clarifyTool,
+    sessionSearchTool,
+    skillsListTool,
+    skillViewTool,
+    visionAnalyzeTool,
   ];
 }
 

@@ -1,0 +1,63 @@
+/**
+ * session_search's query language over text without an FTS index (this server's sessions, and
+ * state.db when its index is missing): FTS5's surface — words AND-ed by default, `OR` between
+ * alternatives, `NOT word`, "quoted phrases", `prefix*` — matched case-insensitively as substrings.
+ */
+
+export interface QueryGroup {
+  must: string[];
+  not: string[];
+}
+
+const OPERATORS = new Set(['AND', 'OR', 'NOT', 'NEAR']);
+
+/** Words of a query, operators, quotes and `*` dropped (what a LIKE scan looks for). */
+export function likeTerms(query: string): string[] {
+  return query
+    .replace(/["()*^:]/g, ' ')
+    .split(/\s+/)
+    .filter((w) => w && !OPERATORS.has(w));
+}
+
+/** The query as OR-ed groups of AND-ed terms. */
+export function parseQuery(query: string): QueryGroup[] {
+  const tokens = [...query.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => (m[1] !== undefined ? { text: m[1], phrase: true } : { text: m[2]!, phrase: false }));
+  const groups: QueryGroup[] = [{ must: [], not: [] }];
+  let negate = false;
+  for (const t of tokens) {
+    if (!t.phrase && t.text === 'OR') {
+      groups.push({ must: [], not: [] });
+      continue;
+    }
+    if (!t.phrase && t.text === 'NOT') {
+      negate = true;
+      continue;
+    }
+    if (!t.phrase && OPERATORS.has(t.text)) continue;
+    const text = (t.phrase ? t.text : t.text.replace(/[()*^:]/g, '')).trim().toLowerCase();
+    if (!text) continue;
+    (negate ? groups[groups.length - 1]!.not : groups[groups.length - 1]!.must).push(text);
+    negate = false;
+  }
+  return groups.filter((g) => g.must.length);
+}
+
+export function matchesGroup(text: string, group: QueryGroup): boolean {
+  const lower = text.toLowerCase();
+  return group.must.every((t) => lower.includes(t)) && !group.not.some((t) => lower.includes(t));
+}
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** About 240 characters of `text` around the first term, terms marked `>>>term<<<` as FTS5's snippet() does. */
+export function markedSnippet(text: string, terms: string[]): string {
+  const lower = text.toLowerCase();
+  const found = terms.map((t) => lower.indexOf(t.toLowerCase())).filter((i) => i >= 0);
+  const at = found.length ? Math.min(...found) : 0;
+  const start = Math.max(0, at - 80);
+  const end = Math.min(text.length, at + 160);
+  let cut = text.slice(start, end);
+  const pattern = terms.filter(Boolean).map(escapeRegExp).join('|');
+  if (pattern) cut = cut.replace(new RegExp(pattern, 'gi'), (hit) => `>>>${hit}<<<`);
+  return `${start > 0 ? '...' : ''}${cut}${end < text.length ? '...' : ''}`;
+}
