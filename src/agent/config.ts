@@ -90,7 +90,7 @@ const FileSchema = z
     command_allowlist: z.union([z.array(str), str]).nullish(),
     compression: z.object({ enabled: z.boolean().nullish(), threshold: num.nullish(), protect_last_n: num.nullish() }).passthrough().nullish(),
     terminal: z.object({ timeout: num.nullish() }).passthrough().nullish(),
-    skills: z.object({ disabled: z.unknown(), external_dirs: z.unknown() }).passthrough().nullish().catch(null),
+    skills: z.object({ disabled: z.unknown().optional(), external_dirs: z.unknown().optional() }).passthrough().nullish().catch(null),
     auxiliary: z
       .object({
         vision: z
