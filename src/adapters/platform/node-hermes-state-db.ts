@@ -123,9 +123,15 @@ export class NodeHermesStateDb implements AgentSessionSearch {
       const m = columns('messages');
       const order = m.has('id') ? 'id' : 'rowid';
       const time = m.has('timestamp') ? 'timestamp' : 'NULL';
+      // Rewound messages (active = 0 without compacted) are gone from the conversation.
+      const live = m.has('active')
+        ? m.has('compacted')
+          ? ' AND NOT (COALESCE(active, 1) = 0 AND COALESCE(compacted, 0) = 0)'
+          : ' AND COALESCE(active, 1) <> 0'
+        : '';
       const rows = db
         .prepare(
-          `SELECT ${order} AS id, role, ${m.has('content') ? 'content' : "''"} AS content, ${time} AS timestamp FROM messages WHERE session_id = ? AND role <> 'system' ORDER BY ${order}`,
+          `SELECT ${order} AS id, role, ${m.has('content') ? 'content' : "''"} AS content, ${time} AS timestamp FROM messages WHERE session_id = ? AND role <> 'system'${live} ORDER BY ${order}`,
         )
         .all(id) as Array<{ id: number; role: string; content: unknown; timestamp: unknown }>;
       const messages = rows.map((r) => ({

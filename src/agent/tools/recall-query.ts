@@ -4,12 +4,24 @@
  * alternatives, `NOT word`, "quoted phrases", `prefix*` — matched case-insensitively as substrings.
  */
 
+/** One term: its words (a phrase has several, in order) and whether the last one is a prefix. */
+export interface QueryTerm {
+  text: string;
+  words: string[];
+  prefix: boolean;
+}
+
 export interface QueryGroup {
-  must: string[];
-  not: string[];
+  must: QueryTerm[];
+  not: QueryTerm[];
 }
 
 const OPERATORS = new Set(['AND', 'OR', 'NOT', 'NEAR']);
+
+/** Words as FTS5's unicode61 tokenizer sees them: runs of letters and digits, lower-cased. */
+export function words(text: string): string[] {
+  return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+}
 
 /** Words of a query, operators, quotes and `*` dropped (what a LIKE scan looks for). */
 export function likeTerms(query: string): string[] {
@@ -17,6 +29,12 @@ export function likeTerms(query: string): string[] {
     .replace(/["()*^:]/g, ' ')
     .split(/\s+/)
     .filter((w) => w && !OPERATORS.has(w));
+}
+
+function term(text: string): QueryTerm | null {
+  const prefix = text.trimEnd().endsWith('*');
+  const w = words(text);
+  return w.length ? { text: text.replace(/\*+$/, '').trim(), words: w, prefix } : null;
 }
 
 /** The query as OR-ed groups of AND-ed terms. */
@@ -34,17 +52,31 @@ export function parseQuery(query: string): QueryGroup[] {
       continue;
     }
     if (!t.phrase && OPERATORS.has(t.text)) continue;
-    const text = (t.phrase ? t.text : t.text.replace(/[()*^:]/g, '')).trim().toLowerCase();
-    if (!text) continue;
-    (negate ? groups[groups.length - 1]!.not : groups[groups.length - 1]!.must).push(text);
+    const parsed = term(t.text);
+    if (!parsed) continue;
+    (negate ? groups[groups.length - 1]!.not : groups[groups.length - 1]!.must).push(parsed);
     negate = false;
   }
   return groups.filter((g) => g.must.length);
 }
 
+function hasTerm(tokens: string[], t: QueryTerm): boolean {
+  const n = t.words.length;
+  for (let i = 0; i + n <= tokens.length; i++) {
+    let ok = true;
+    for (let j = 0; j < n && ok; j++) {
+      const last = j === n - 1;
+      ok = last && t.prefix ? tokens[i + j]!.startsWith(t.words[j]!) : tokens[i + j] === t.words[j];
+    }
+    if (ok) return true;
+  }
+  return false;
+}
+
+/** Whether `text` matches the group as FTS5 would: whole words (or a prefix*), phrases in order. */
 export function matchesGroup(text: string, group: QueryGroup): boolean {
-  const lower = text.toLowerCase();
-  return group.must.every((t) => lower.includes(t)) && !group.not.some((t) => lower.includes(t));
+  const tokens = words(text);
+  return group.must.every((t) => hasTerm(tokens, t)) && !group.not.some((t) => hasTerm(tokens, t));
 }
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -88,7 +88,8 @@ export class SessionRecall {
     const hits: RecallHit[] = [];
     const seen = new Set<string>();
     for (const group of parseQuery(query)) {
-      const probe = [...group.must].sort((a, b) => b.length - a.length)[0]!;
+      // The store's substring search narrows the candidates by the longest word; matching is by word.
+      const probe = group.must.flatMap((t) => t.words).sort((a, b) => b.length - a.length)[0]!;
       const rows = await this.store.search(probe, { content: true, limit: OWN_CANDIDATES });
       for (const row of rows) {
         if (seen.has(row.session_id)) continue;
@@ -96,7 +97,14 @@ export class SessionRecall {
         const match = session?.messages.find((m) => roles.includes(m.role) && matchesGroup(m.content, group));
         if (!session || !match) continue;
         seen.add(row.session_id);
-        hits.push({ session, message_id: match.id, snippet: markedSnippet(match.content, group.must) });
+        hits.push({
+          session,
+          message_id: match.id,
+          snippet: markedSnippet(
+            match.content,
+            group.must.map((t) => t.text),
+          ),
+        });
       }
     }
     return hits;
