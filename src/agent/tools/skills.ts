@@ -37,8 +37,9 @@ function services(ctx: ToolContext): { knowledge: KnowledgeContext; platform: st
   return { knowledge: ctx.knowledge, platform: ctx.knowledge.platform };
 }
 
-const byCategoryThenName = (a: SkillEntry, b: SkillEntry) =>
-  (a.category ?? '').localeCompare(b.category ?? '') || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+/** Code-point order, as Python sorts Hermes' listings. */
+const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+const byCategoryThenName = (a: SkillEntry, b: SkillEntry) => cmp(a.category ?? '', b.category ?? '') || cmp(a.name, b.name);
 
 export const skillsListTool: Tool = {
   spec: {
@@ -210,7 +211,7 @@ export const skillViewTool: Tool = {
         const all = await findSkills(ctx.host, { hermesHome: ctx.hermesHome, settings, platform: s.platform, tools: null });
         return fail(`Skill '${name}' not found.`, {
           available_skills: all
-            .sort((a, b) => (a.category ?? '').localeCompare(b.category ?? '') || a.name.localeCompare(b.name))
+            .sort(byCategoryThenName)
             .slice(0, 20)
             .map((k) => k.name),
           hint: 'skills_list shows every available skill',
