@@ -28,8 +28,6 @@ export interface RecallHit {
   snippet: string;
 }
 
-/** How many candidate sessions one query group may load from this server's store. */
-const OWN_CANDIDATES = 50;
 /** State.db rows scanned before deduplicating by session (Hermes scans 300). */
 const STATE_DB_ROWS = 300;
 
@@ -44,9 +42,8 @@ function ownMessages(messages: Message[]): RecallMessage[] {
 }
 
 /**
- * Reads sessions for session_search from this server's store and Hermes' state.db. Our store
- * answers with its own `search` (a substring scan of titles and messages): each query group is
- * narrowed by its longest term, and only those candidates are loaded and matched in full.
+ * Reads sessions for session_search from this server's store and Hermes' state.db (FTS5).
+ * Our sessions have no index: they are read newest first until enough match.
  */
 export class SessionRecall {
   constructor(
@@ -83,20 +80,21 @@ export class SessionRecall {
     return (await this.#own(id)) ?? (await this.#agent(id));
   }
 
-  async #ownHits(query: string, roles: string[]): Promise<RecallHit[]> {
+  async #ownHits(query: string, roles: string[], wanted: number): Promise<RecallHit[]> {
     if (!this.store) return [];
+    const groups = parseQuery(query);
     const hits: RecallHit[] = [];
-    const seen = new Set<string>();
-    for (const group of parseQuery(query)) {
-      // The store's substring search narrows the candidates by the longest word; matching is by word.
-      const probe = group.must.flatMap((t) => t.words).sort((a, b) => b.length - a.length)[0]!;
-      const rows = await this.store.search(probe, { content: true, limit: OWN_CANDIDATES });
-      for (const row of rows) {
-        if (seen.has(row.session_id)) continue;
-        const session = await this.#own(row.session_id);
-        const match = session?.messages.find((m) => roles.includes(m.role) && matchesGroup(m.content, group));
-        if (!session || !match) continue;
-        seen.add(row.session_id);
+    // Newest first, each session read once and matched against every group, stopping at the
+    // `wanted`-th match. The store's own search would read each session too (it has no index)
+    // and cannot stop early for a multi-word query, so this is never slower.
+    for (const row of (await this.store.list()).rows) {
+      if (hits.length >= wanted) break;
+      if (row.session_id === this.currentId || row.message_count === 0) continue;
+      const session = await this.#own(row.session_id);
+      if (!session) continue;
+      for (const group of groups) {
+        const match = session.messages.find((m) => roles.includes(m.role) && matchesGroup(m.content, group));
+        if (!match) continue;
         hits.push({
           session,
           message_id: match.id,
@@ -105,6 +103,7 @@ export class SessionRecall {
             group.must.map((t) => t.text),
           ),
         });
+        break;
       }
     }
     return hits;
@@ -130,7 +129,7 @@ export class SessionRecall {
    * best hits alternate (ours first); `sort` then orders the kept ones by time.
    */
   async discover(query: string, options: { roles: string[]; limit: number; sort: 'newest' | 'oldest' | null }): Promise<RecallHit[]> {
-    const [own, agent] = await Promise.all([this.#ownHits(query, options.roles), this.#agentHits(query, options.roles, options.limit)]);
+    const [own, agent] = await Promise.all([this.#ownHits(query, options.roles, options.limit), this.#agentHits(query, options.roles, options.limit)]);
     const merged: RecallHit[] = [];
     for (let i = 0; merged.length < options.limit && (i < own.length || i < agent.length); i++) {
       for (const hit of [own[i], agent[i]]) if (hit && merged.length < options.limit) merged.push(hit);

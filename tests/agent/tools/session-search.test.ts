@@ -120,6 +120,15 @@ describe("session_search over this server's sessions", () => {
     expect((await run({ query: '"deploy is green"' }, context(current.session_id, { agent: false }))).results[0].match_message_id).toBe(3);
   });
 
+  it('finds a rare combination of common words past the first candidates', async () => {
+    const old = sampleSession({ title: 'Old', messages: [msg('user', 'staging deploy broke once', now - 9000)] });
+    await store.create(old);
+    // Newer sessions that all hold the longest word but not the other one.
+    for (let i = 0; i < 40; i++) await store.create(sampleSession({ title: `Noise ${i}`, messages: [msg('user', `staging note ${i}`, now - i)] }));
+    const r = await run({ query: 'staging deploy' }, context('someone-else', { agent: false }));
+    expect(r.results.map((x: any) => x.session_id)).toEqual([old.session_id]);
+  });
+
   it('reads one session, scrolls around a message, and browses recent sessions', async () => {
     const { deploy, current } = await seedOurs();
     const ctx = context(current.session_id, { agent: false });
