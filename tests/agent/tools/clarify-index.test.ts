@@ -61,7 +61,16 @@ describe('builtinTools', () => {
     expect(byName.todo?.properties.todos.items.properties.status.enum).toEqual(['pending', 'in_progress', 'completed', 'cancelled']);
     expect(byName.memory?.required).toEqual(['action', 'target']);
     expect(byName.clarify?.properties.choices.maxItems).toBe(4);
-    expect(Object.keys(byName.session_search?.properties ?? {})).toEqual(['query', 'limit', 'sort', 'detail', 'session_id', 'around_message_id', 'window', 'role_filter']);
+    expect(Object.keys(byName.session_search?.properties ?? {})).toEqual([
+      'query',
+      'limit',
+      'sort',
+      'detail',
+      'session_id',
+      'around_message_id',
+      'window',
+      'role_filter',
+    ]);
     expect(byName.skills_list?.required).toEqual([]);
     expect(byName.skill_view?.required).toEqual(['name']);
     expect(Object.keys(byName.skill_view?.properties ?? {})).toEqual(['name', 'file_path']);

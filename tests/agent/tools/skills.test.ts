@@ -157,8 +157,8 @@ describe('skill_view', () => {
     expect(missing.error).toBe("File 'references/nope.md' not found in skill 'deploy-k8s'.");
     expect(missing.available_files.references).toContain('references/api.md');
     expect(missing.available_files.scripts).toEqual(['scripts/check.sh']);
-    const escape = parse(await skillViewTool.run({ name: 'deploy-k8s', file_path: '../docker-build/SKILL.md' }, ctx));
-    expect(escape).toMatchObject({ success: false, error: "Path traversal ('..') is not allowed." });
+    const traversal = parse(await skillViewTool.run({ name: 'deploy-k8s', file_path: '../docker-build/SKILL.md' }, ctx));
+    expect(traversal).toMatchObject({ success: false, error: "Path traversal ('..') is not allowed." });
     const binary = parse(await skillViewTool.run({ name: 'deploy-k8s', file_path: 'assets/logo.bin' }, ctx));
     expect(binary).toMatchObject({ success: true, is_binary: true });
   });
