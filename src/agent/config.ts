@@ -237,12 +237,15 @@ export function parseAgentConfig(input: { configYaml: string | null; dotenv: str
     skills: { disabled: nameList(f.skills?.disabled), externalDirs: nameList(f.skills?.external_dirs) },
     auxiliaryVision: {
       provider: f.auxiliary?.vision?.provider?.trim().toLowerCase() || null,
-      model: f.auxiliary?.vision?.model?.trim() || null,
+      // Hermes' legacy environment override applies only when config.yaml names no model.
+      model: f.auxiliary?.vision?.model?.trim() || env.AUXILIARY_VISION_MODEL?.trim() || null,
       baseUrl: f.auxiliary?.vision?.base_url?.trim() || null,
       apiKey: f.auxiliary?.vision?.api_key?.trim() || null,
       timeoutSeconds: f.auxiliary?.vision?.timeout ?? 120,
       temperature: f.auxiliary?.vision?.temperature ?? 0.1,
-      downloadTimeoutSeconds: f.auxiliary?.vision?.download_timeout ?? 30,
+      // HERMES_VISION_DOWNLOAD_TIMEOUT wins over config.yaml, as in Hermes.
+      downloadTimeoutSeconds:
+        Number(env.HERMES_VISION_DOWNLOAD_TIMEOUT) > 0 ? Number(env.HERMES_VISION_DOWNLOAD_TIMEOUT) : (f.auxiliary?.vision?.download_timeout ?? 30),
     },
     env,
   };

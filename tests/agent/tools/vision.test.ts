@@ -124,6 +124,23 @@ describe('vision_analyze', () => {
     expect(parse(await visionAnalyzeTool.run({ question: 'Q' }, ctx))).toEqual({ success: false, error: 'image_url is required' });
   });
 
+  it('reads auxiliary.vision as Hermes does: config first, AUXILIARY_VISION_MODEL when it names no model', () => {
+    const env = { AUXILIARY_VISION_MODEL: 'env-vision', HERMES_VISION_DOWNLOAD_TIMEOUT: '5' };
+    const fromEnv = parseAgentConfig({ configYaml: 'auxiliary:\n  vision:\n    timeout: 30\n', dotenv: null, env });
+    expect(fromEnv.auxiliaryVision).toMatchObject({ provider: null, model: 'env-vision', timeoutSeconds: 30, downloadTimeoutSeconds: 5, temperature: 0.1 });
+    const fromYaml = parseAgentConfig({
+      configYaml: 'auxiliary:\n  vision:\n    provider: OpenRouter\n    model: google/gemini-2.5-flash\n',
+      dotenv: null,
+      env,
+    });
+    expect(fromYaml.auxiliaryVision).toMatchObject({ provider: 'openrouter', model: 'google/gemini-2.5-flash' });
+    expect(parseAgentConfig({ configYaml: null, dotenv: null, env: {} }).auxiliaryVision).toMatchObject({
+      model: null,
+      timeoutSeconds: 120,
+      downloadTimeoutSeconds: 30,
+    });
+  });
+
   it('knows image types by their bytes first', () => {
     expect(sniffImageType(PNG)).toBe('image/png');
     expect(sniffImageType(JPEG, 'x.png')).toBe('image/jpeg');
