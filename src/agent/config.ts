@@ -36,6 +36,18 @@ export interface AgentConfig {
   /** `memory.*`: which stores are on and their character limits. */
   memory: MemoryConfig;
   terminal: { timeoutSeconds: number };
+  /** `skills.disabled` and `skills.external_dirs` (as written: `~` and relative paths resolved by the runtime). */
+  skills: { disabled: string[]; externalDirs: string[] };
+  /** `auxiliary.vision`: the model vision_analyze asks (provider `auto`/unset: the main model). */
+  auxiliaryVision: {
+    provider: string | null;
+    model: string | null;
+    baseUrl: string | null;
+    apiKey: string | null;
+    timeoutSeconds: number;
+    temperature: number;
+    downloadTimeoutSeconds: number;
+  };
   /** `.env` values over the process environment: where provider keys come from. */
   env: Record<string, string>;
 }
@@ -120,6 +132,7 @@ const FileSchema = z
     auxiliary: z.unknown().optional(),
     memory: z.unknown().optional(),
     terminal: z.object({ timeout: z.unknown().optional() }).passthrough().nullish(),
+    skills: z.unknown().optional(),
   })
   .passthrough();
 
@@ -161,6 +174,22 @@ function allowlist(value: string | string[] | null | undefined): string[] {
     .split(',')
     .map((s) => s.trim().replace(/^['"]|['"]$/g, ''))
     .filter(Boolean);
+}
+
+/** A list of names as Hermes reads one: a YAML list, a JSON/Python-literal list in a string, or one name. */
+function nameList(value: unknown): string[] {
+  if (Array.isArray(value)) return value.map((v) => String(v).trim()).filter(Boolean);
+  if (typeof value !== 'string' || !value.trim()) return [];
+  const text = value.trim();
+  if (text.startsWith('[')) {
+    try {
+      const parsed: unknown = JSON.parse(text.replace(/'/g, '"'));
+      if (Array.isArray(parsed)) return parsed.map((v) => String(v).trim()).filter(Boolean);
+    } catch {
+      // not a list after all: one name
+    }
+  }
+  return [text];
 }
 
 /**
@@ -228,6 +257,8 @@ export function parseAgentConfig(input: { configYaml: string | null; dotenv: str
     auxiliaryCompression: auxiliaryModel(section(section(f, 'auxiliary'), 'compression'), 120),
     memory: memoryConfig(section(f, 'memory')),
     terminal: { timeoutSeconds: Math.max(1, toInt(f.terminal?.timeout, 180)) },
+    skills: { disabled: nameList(section(f, 'skills').disabled), externalDirs: nameList(section(f, 'skills').external_dirs) },
+    auxiliaryVision: auxiliaryVision(section(section(f, 'auxiliary'), 'vision'), env),
     env,
   };
 }
@@ -266,5 +297,20 @@ function memoryConfig(c: Record<string, unknown>): MemoryConfig {
     userProfileEnabled: toBool(c.user_profile_enabled, true),
     memoryCharLimit: Math.max(1, toInt(c.memory_char_limit, 2200)),
     userCharLimit: Math.max(1, toInt(c.user_char_limit, 1375)),
+  };
+}
+
+/** `auxiliary.vision`; Hermes' legacy AUXILIARY_VISION_MODEL applies only when config.yaml names no model. */
+function auxiliaryVision(v: Record<string, unknown>, env: Record<string, string>): AgentConfig['auxiliaryVision'] {
+  const downloadEnv = Number(env.HERMES_VISION_DOWNLOAD_TIMEOUT);
+  return {
+    provider: text(v.provider)?.toLowerCase() ?? null,
+    model: text(v.model) ?? (env.AUXILIARY_VISION_MODEL?.trim() || null),
+    baseUrl: text(v.base_url),
+    apiKey: text(v.api_key),
+    timeoutSeconds: toFloat(v.timeout, 120),
+    temperature: toFloat(v.temperature, 0.1),
+    // HERMES_VISION_DOWNLOAD_TIMEOUT wins over config.yaml, as in Hermes.
+    downloadTimeoutSeconds: downloadEnv > 0 ? downloadEnv : toFloat(v.download_timeout, 30),
   };
 }

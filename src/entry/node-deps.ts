@@ -95,6 +95,8 @@ export async function composeNodeDeps(
   // Turns that were running when the process last died are closed and marked before serving.
   await recoverInterruptedTurns({ sessions, journal, logger, now });
   const hub = new InteractionHub(now);
+  // Hermes' own sessions (CLI, Telegram …), read-only: the sidebar lists them, session_search searches them.
+  const agentSessions = new NodeHermesStateDb(join(config.hermesHome, 'state.db'), logger);
   const builtin = new BuiltinAgentRuntime({
     config: new NodeAgentConfigSource(config.hermesHome, { ...env }),
     host: new NodeToolHost(),
@@ -104,6 +106,9 @@ export async function composeNodeDeps(
     now,
     catalogCache: fs ? new FsJsonDocument(join(config.stateDir, 'models_cache.json'), logger) : undefined,
     catalogBudgetMs: config.modelsBudgetMs,
+    sessions,
+    agentSessions,
+    platform: process.platform,
     ...(overrides.clarifyTimeoutMs ? { clarifyTimeoutMs: overrides.clarifyTimeoutMs } : {}),
     ...(overrides.backoff ? { backoff: overrides.backoff } : {}),
   });
@@ -144,8 +149,8 @@ export async function composeNodeDeps(
     compression: new NodeCompressor(),
     embed: { origins: config.embedOrigins ?? [], tokens: fs ? new FsEmbedTokenStore(config.stateDir, logger) : new MemoryEmbedTokenStore() },
     auth: fs ? new FsAuthStore(config.stateDir, logger) : new MemoryAuthStore(),
-    // Hermes' own sessions (CLI, Telegram …), read-only, listed when show_cli_sessions is on.
-    agentSessions: new NodeHermesStateDb(join(config.hermesHome, 'state.db'), logger),
+    // Listed when show_cli_sessions is on.
+    agentSessions,
     clientAddress: overrides.clientAddress ?? socketAddress,
     clock,
     logger,

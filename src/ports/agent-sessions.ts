@@ -27,3 +27,32 @@ export interface AgentSessionSource {
   /** The session and its last `limit` messages in this project's message shape; null when unknown. */
   get(id: string, options: { limit: number }): Promise<{ row: AgentSessionRow; messages: Message[]; truncated: boolean } | null>;
 }
+
+/** One message of a Hermes session as session_search shows it (`id` is state.db's message id). */
+export interface AgentSessionMessage {
+  id: number;
+  role: string;
+  content: string;
+  timestamp: number | null;
+}
+
+/** A full-text match in state.db: the message it hit and where. */
+export interface AgentSessionHit {
+  session_id: string;
+  message_id: number;
+  role: string;
+  /** The match in context, terms marked `>>>term<<<` (FTS5 `snippet()`, or a cut around a LIKE hit). */
+  snippet: string;
+  timestamp: number | null;
+}
+
+/** Searching Hermes' state.db (FTS5 where the index exists), read-only, for session_search. */
+export interface AgentSessionSearch extends AgentSessionSource {
+  /**
+   * Messages matching `query` (FTS5 syntax: AND by default, OR, "phrases", NOT, prefix*), best
+   * first, with `roles` only. Conversations only (no subagent/tool runs). [] when unavailable.
+   */
+  search(query: string, options: { roles: string[]; limit: number }): Promise<AgentSessionHit[]>;
+  /** The session's row and every message (system prompts left out), in order; null when unknown. */
+  messages(id: string): Promise<{ row: AgentSessionRow; messages: AgentSessionMessage[] } | null>;
+}

@@ -260,7 +260,7 @@ describe('on workerd (wrangler dev)', () => {
     expect(frames.find((f) => f.event === 'tool_complete')?.data).toBeTruthy();
     const request = model.requests.filter((r) => !isTitleRequest(r)).at(-1)!;
     const tools = (request.body.tools as Array<{ function: { name: string } }>).map((t) => t.function.name).sort();
-    expect(tools).toEqual(['clarify', 'memory', 'todo']);
+    expect(tools).toEqual(['clarify', 'memory', 'session_search', 'todo']);
     // The next turn's system prompt carries the memory.
     const again = await startTurn([{ text: 'ok' }]);
     await readStream(await stream(again.streamId), { timeoutMs: 20_000 });

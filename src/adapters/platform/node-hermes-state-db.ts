@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import type { Logger } from '../../ports/platform.js';
-import type { AgentSessionRow, AgentSessionSource } from '../../ports/agent-sessions.js';
+import type { AgentSessionHit, AgentSessionMessage, AgentSessionRow, AgentSessionSearch } from '../../ports/agent-sessions.js';
+import { likeTerms, searchStateDb } from './node-hermes-state-search.js';
 import type { Message } from '../../shared/session.js';
 
 type Database = import('better-sqlite3').Database;
@@ -37,7 +38,7 @@ export const sourceLabel = (source: string) => LABELS[source] ?? (source ? sourc
  * better-sqlite3 is loaded on first use, so a missing or broken native build only turns this
  * off (logged once) instead of stopping the server.
  */
-export class NodeHermesStateDb implements AgentSessionSource {
+export class NodeHermesStateDb implements AgentSessionSearch {
   #driver: Promise<typeof import('better-sqlite3') | null> | null = null;
 
   constructor(
@@ -107,6 +108,40 @@ export class NodeHermesStateDb implements AgentSessionSource {
       return db.prepare(sql).all(...HIDDEN_SOURCES, options.limit) as RawRow[];
     });
     return (rows ?? []).map(toRow);
+  }
+
+  /** FTS5 (or LIKE without an index) over conversation messages; see node-hermes-state-search.ts. */
+  async search(query: string, options: { roles: string[]; limit: number }): Promise<AgentSessionHit[]> {
+    if (!likeTerms(query).length) return [];
+    return (await this.#read((db, columns) => searchStateDb(db, columns, query, { ...options, hidden: [...HIDDEN_SOURCES, 'kanban'] }))) ?? [];
+  }
+
+  async messages(id: string): Promise<{ row: AgentSessionRow; messages: AgentSessionMessage[] } | null> {
+    return this.#read((db, columns) => {
+      const raw = db.prepare(`${this.#rowSql(columns)} WHERE s.id = ?`).get(id) as RawRow | undefined;
+      if (!raw || HIDDEN_SOURCES.includes(String(raw.source))) return null;
+      const m = columns('messages');
+      const order = m.has('id') ? 'id' : 'rowid';
+      const time = m.has('timestamp') ? 'timestamp' : 'NULL';
+      // Rewound messages (active = 0 without compacted) are gone from the conversation.
+      const live = m.has('active')
+        ? m.has('compacted')
+          ? ' AND NOT (COALESCE(active, 1) = 0 AND COALESCE(compacted, 0) = 0)'
+          : ' AND COALESCE(active, 1) <> 0'
+        : '';
+      const rows = db
+        .prepare(
+          `SELECT ${order} AS id, role, ${m.has('content') ? 'content' : "''"} AS content, ${time} AS timestamp FROM messages WHERE session_id = ? AND role <> 'system'${live} ORDER BY ${order}`,
+        )
+        .all(id) as Array<{ id: number; role: string; content: unknown; timestamp: unknown }>;
+      const messages = rows.map((r) => ({
+        id: Number(r.id),
+        role: String(r.role),
+        content: typeof r.content === 'string' ? r.content : r.content == null ? '' : String(r.content),
+        timestamp: typeof r.timestamp === 'number' ? r.timestamp : null,
+      }));
+      return { row: toRow(raw), messages };
+    });
   }
 
   async get(id: string, options: { limit: number }): Promise<{ row: AgentSessionRow; messages: Message[]; truncated: boolean } | null> {

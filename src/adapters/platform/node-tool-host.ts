@@ -6,6 +6,7 @@ import { basename, delimiter, dirname, join, relative } from 'node:path';
 import { createInterface } from 'node:readline';
 import { ContentPager, contentRegExp, globMatches, globToRegExp } from '../../agent/tools/search-format.js';
 import type { ExecRequest, ExecResult, SearchRequest, SearchResult, ToolHost } from '../../agent/tools/types.js';
+import { readBytes, walkFiles } from './node-file-walk.js';
 
 export interface NodeToolHostOptions {
   /** false forces the JavaScript search; true/undefined use `rg` when it is on PATH. */
@@ -108,6 +109,8 @@ async function onPath(name: string): Promise<string | null> {
 
 export class NodeToolHost implements ToolHost {
   readonly homeDir: string;
+  readonly readBytes = readBytes;
+  readonly walkFiles = walkFiles;
   private readonly env: Record<string, string>;
   private readonly shell = existsSync('/bin/bash') ? '/bin/bash' : '/bin/sh';
   private rg: Promise<string | null>;

@@ -74,10 +74,13 @@ export function buildWorkerDeps(
       now,
       readTimeoutMs: config.gateway.readTimeoutMs,
     });
+  const sessions = new D1SessionStore(db, clock);
   const builtin = new BuiltinAgentRuntime({
     config: new DocumentAgentConfigSource(docs('config.yaml'), vars),
     host: new DocumentMemoryHost(HERMES_HOME, docs),
-    toolNames: ['todo', 'memory', 'clarify'],
+    // session_search reads this deployment's sessions through D1's search (there is no state.db here).
+    toolNames: ['todo', 'memory', 'clarify', 'session_search'],
+    sessions,
     hub,
     hermesHome: HERMES_HOME,
     logger: consoleLogger,
@@ -91,7 +94,7 @@ export function buildWorkerDeps(
   const journal = role.kind === 'runs' ? role.journal : new MemoryRunJournal();
   const deps: AppDeps = {
     agent: { runtime, backend, registry: new RunRegistry({ journal, now }), hub },
-    sessions: new D1SessionStore(db, clock),
+    sessions,
     settings,
     projects: new D1ProjectStore(db),
     workspaces: new D1WorkspaceStore(db),

@@ -18,6 +18,9 @@ import { runLoop } from './loop.js';
 import { compressionModel } from './compression-policy.js';
 import { generateTitle } from './title.js';
 import type { CompressionAnchor } from './history.js';
+import type { AgentSessionSearch } from '../../ports/agent-sessions.js';
+import type { SessionStore } from '../../ports/session-store.js';
+import { knowledgeContext, knowledgeToolUsable, skillsPromptBlock } from './knowledge.js';
 
 export interface BuiltinRuntimeOptions {
   config: AgentConfigSource;
@@ -41,6 +44,12 @@ export interface BuiltinRuntimeOptions {
    * pass `todo`, `memory` and `clarify`, with a host that only keeps memory files.
    */
   toolNames?: string[];
+  /** This server's sessions, for session_search. */
+  sessions?: SessionStore;
+  /** Hermes' state.db, for session_search (Node). */
+  agentSessions?: AgentSessionSearch;
+  /** `process.platform` where known: skills' `platforms` filter (default linux). */
+  platform?: string;
 }
 
 class MemoryCatalogCache implements CatalogCache {
@@ -53,7 +62,7 @@ class MemoryCatalogCache implements CatalogCache {
   }
 }
 
-const HOST_FREE_TOOLS = new Set(['todo', 'clarify']);
+const HOST_FREE_TOOLS = new Set(['todo', 'clarify', 'session_search', 'vision_analyze']);
 
 /**
  * The TypeScript agent: Hermes' loop, tools and approval rules over any OpenAI-compatible or
@@ -110,10 +119,22 @@ export class BuiltinAgentRuntime implements AgentRuntime {
     const { session, signal } = input;
     const sid = session.session_id;
     const { config, provider, model, contextLength } = await this.#resolve(input.model);
-    const tools = builtinTools({ terminalTimeoutSeconds: config.terminal.timeoutSeconds, memory: config.memory }).filter((t) =>
-      this.options.toolNames ? this.options.toolNames.includes(t.spec.name) : this.options.host || HOST_FREE_TOOLS.has(t.spec.name),
+    const tools = builtinTools({ terminalTimeoutSeconds: config.terminal.timeoutSeconds, memory: config.memory }).filter(
+      (t) =>
+        (this.options.toolNames ? this.options.toolNames.includes(t.spec.name) : this.options.host || HOST_FREE_TOOLS.has(t.spec.name)) &&
+        knowledgeToolUsable(t.spec.name, this.options.host),
     );
     const toolContext = this.#toolContext(input, config, emit);
+    toolContext.knowledge = knowledgeContext({
+      config,
+      hermesHome: this.options.hermesHome,
+      host: this.options.host,
+      main: { provider, model },
+      sessions: this.options.sessions ?? null,
+      agentSessions: this.options.agentSessions ?? null,
+      platform: this.options.platform ?? 'linux',
+      ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
+    });
     const systemPrompt = await buildSystemPrompt({
       host: this.options.host,
       hermesHome: this.options.hermesHome,
@@ -123,6 +144,12 @@ export class BuiltinAgentRuntime implements AgentRuntime {
       now: new Date(this.options.now() * 1000),
       toolNames: tools.map((t) => t.spec.name),
       memory: config.memory,
+      skillsIndex: await skillsPromptBlock({
+        host: this.options.host,
+        knowledge: toolContext.knowledge,
+        hermesHome: this.options.hermesHome,
+        toolNames: tools.map((t) => t.spec.name),
+      }),
     });
     const anchor = session.compression_anchor_visible_idx;
     const summary = session.compression_anchor_summary;

@@ -31,6 +31,8 @@ export async function buildSystemPrompt(input: {
   toolNames: string[];
   /** `memory.*` from config (which stores, what limits); Hermes' defaults when absent. */
   memory?: MemoryConfig;
+  /** The `## Skills` index (knowledge.ts skillsPromptBlock); '' or absent for none. */
+  skillsIndex?: string;
 }): Promise<string> {
   const { host, hermesHome, workspace } = input;
   const [soul, agents, memory, user] = await Promise.all([
@@ -54,6 +56,7 @@ export async function buildSystemPrompt(input: {
   // The files as they are now, read once: the prompt keeps this snapshot while the tool edits the files.
   const snapshot = renderMemorySnapshot({ memory, user }, input.memory ?? DEFAULT_MEMORY_CONFIG);
   if (snapshot) parts.push(snapshot);
+  if (input.skillsIndex) parts.push(input.skillsIndex);
   parts.push(
     [
       `Conversation started: ${input.now.toISOString()}`,

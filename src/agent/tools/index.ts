@@ -5,9 +5,12 @@ import { createMemoryTool, memoryTool } from './memory.js';
 import { patchTool } from './patch.js';
 import { readFileTool } from './read-file.js';
 import { searchFilesTool } from './search-files.js';
+import { sessionSearchTool } from './session-search.js';
+import { skillsListTool, skillViewTool } from './skills.js';
 import { terminalTool } from './terminal.js';
 import { todoTool } from './todo.js';
 import type { Tool } from './types.js';
+import { visionAnalyzeTool } from './vision.js';
 import { writeFileTool } from './write-file.js';
 
 export interface BuiltinToolOptions {
@@ -28,6 +31,10 @@ export function builtinTools(options: BuiltinToolOptions): Tool[] {
     todoTool,
     ...(options.memory && !options.memory.memoryEnabled && !options.memory.userProfileEnabled ? [] : [createMemoryTool(options.memory)]),
     clarifyTool,
+    sessionSearchTool,
+    skillsListTool,
+    skillViewTool,
+    visionAnalyzeTool,
   ];
 }
 

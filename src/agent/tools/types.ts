@@ -52,6 +52,13 @@ export interface ToolHost {
   writeText(path: string, content: string): Promise<void>;
   stat(path: string): Promise<{ isFile: boolean; isDir: boolean; size: number } | null>;
   search(request: SearchRequest): Promise<SearchResult>;
+  /** Bytes of a file (images for vision_analyze); null when it does not exist. */
+  readBytes?(path: string): Promise<Uint8Array | null>;
+  /**
+   * Files under `root` as `/`-separated relative paths, sorted, following symlinks, never
+   * descending into a directory named in `skipDirs`; at most `maxFiles`. [] when root is missing.
+   */
+  walkFiles?(root: string, options: { skipDirs: ReadonlySet<string>; maxFiles: number }): Promise<string[]>;
 }
 
 export interface ApprovalRequest {
@@ -90,6 +97,8 @@ export interface ToolContext {
   emit<K extends RunEventName>(event: K, data: RunEventPayloads[K]): void;
   /** The session's todo list, kept across turns. */
   todos: { get(): TodoItem[]; set(items: TodoItem[]): void };
+  /** What skills_list/skill_view, session_search and vision_analyze need (knowledge-context.ts). */
+  knowledge?: import('./knowledge-context.js').KnowledgeContext;
 }
 
 export interface Tool {

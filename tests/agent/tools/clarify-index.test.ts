@@ -37,7 +37,20 @@ describe('builtinTools', () => {
   it('offers the Hermes core tools with their schemas', () => {
     const tools = builtinTools({ terminalTimeoutSeconds: 90 });
     const specs = toolSpecs(tools);
-    expect(specs.map((s) => s.name)).toEqual(['terminal', 'read_file', 'write_file', 'patch', 'search_files', 'todo', 'memory', 'clarify']);
+    expect(specs.map((s) => s.name)).toEqual([
+      'terminal',
+      'read_file',
+      'write_file',
+      'patch',
+      'search_files',
+      'todo',
+      'memory',
+      'clarify',
+      'session_search',
+      'skills_list',
+      'skill_view',
+      'vision_analyze',
+    ]);
     const byName = Object.fromEntries(specs.map((s) => [s.name, s.parameters as { properties: Record<string, any>; required: string[] }]));
     expect(byName.terminal?.properties.timeout.default).toBe(90);
     expect(byName.terminal?.required).toEqual(['command']);
@@ -49,6 +62,20 @@ describe('builtinTools', () => {
     expect(byName.memory?.required).toEqual(['target']);
     expect(Object.keys(byName.memory?.properties ?? {})).toEqual(['action', 'target', 'content', 'old_text', 'operations']);
     expect(byName.clarify?.properties.choices.maxItems).toBe(4);
+    expect(Object.keys(byName.session_search?.properties ?? {})).toEqual([
+      'query',
+      'limit',
+      'sort',
+      'detail',
+      'session_id',
+      'around_message_id',
+      'window',
+      'role_filter',
+    ]);
+    expect(byName.skills_list?.required).toEqual([]);
+    expect(byName.skill_view?.required).toEqual(['name']);
+    expect(Object.keys(byName.skill_view?.properties ?? {})).toEqual(['name', 'file_path']);
+    expect(byName.vision_analyze?.required).toEqual(['image_url', 'question']);
     expect(tools.filter((t) => t.interactive).map((t) => t.spec.name)).toEqual(['clarify']);
   });
 });

@@ -1,0 +1,44 @@
+import { readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/** Bytes of a file; null when it does not exist. */
+export async function readBytes(path: string): Promise<Uint8Array | null> {
+  try {
+    return new Uint8Array(await readFile(path));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
+}
+
+/**
+ * Files under `root`, `/`-separated and relative, sorted. Symlinks are followed (skills are often
+ * linked in) but a directory is entered once per real path, so a link loop ends.
+ */
+export async function walkFiles(root: string, options: { skipDirs: ReadonlySet<string>; maxFiles: number }): Promise<string[]> {
+  const out: string[] = [];
+  const visited = new Set<string>();
+  const walk = async (dir: string, rel: string): Promise<void> => {
+    const real = await realpath(dir).catch(() => null);
+    if (!real || visited.has(real)) return;
+    visited.add(real);
+    const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const e of entries) {
+      if (out.length >= options.maxFiles) return;
+      const path = join(dir, e.name);
+      const relPath = rel ? `${rel}/${e.name}` : e.name;
+      let isDir = e.isDirectory();
+      let isFile = e.isFile();
+      if (e.isSymbolicLink()) {
+        const s = await stat(path).catch(() => null);
+        isDir = !!s?.isDirectory();
+        isFile = !!s?.isFile();
+      }
+      if (isDir && !options.skipDirs.has(e.name)) await walk(path, relPath);
+      else if (isFile) out.push(relPath);
+    }
+  };
+  await walk(root, '');
+  return out.sort();
+}
