@@ -6,6 +6,7 @@ import { basename, delimiter, dirname, join, relative } from 'node:path';
 import { createInterface } from 'node:readline';
 import { ContentPager, contentRegExp, globMatches, globToRegExp } from '../../agent/tools/search-format.js';
 import type { ExecRequest, ExecResult, SearchRequest, SearchResult, ToolHost } from '../../agent/tools/types.js';
+import { realPathOf } from './node-real-path.js';
 
 export interface NodeToolHostOptions {
   /** false forces the JavaScript search; true/undefined use `rg` when it is on PATH. */
@@ -195,6 +196,10 @@ export class NodeToolHost implements ToolHost {
       if (code === 'ENOENT' || code === 'ENOTDIR') return null;
       throw err;
     }
+  }
+
+  realPath(path: string): Promise<string> {
+    return realPathOf(path);
   }
 
   async search(req: SearchRequest): Promise<SearchResult> {

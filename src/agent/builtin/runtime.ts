@@ -12,6 +12,7 @@ import { ProviderConfigError, resolveProvider } from '../providers/resolve.js';
 import type { BackoffPolicy } from '../providers/retry.js';
 import { builtinTools } from '../tools/index.js';
 import type { TodoItem, ToolContext, ToolHost } from '../tools/types.js';
+import { parseWriteSafeRoots } from '../tools/file-guards.js';
 import { blockedByUser, decideCommand } from '../approvals/gate.js';
 import { buildSystemPrompt } from './system-prompt.js';
 import { runLoop } from './loop.js';
@@ -175,6 +176,7 @@ export class BuiltinAgentRuntime implements AgentRuntime {
       hermesHome: this.options.hermesHome,
       host: this.options.host ?? unavailableHost,
       signal: input.signal,
+      writeSafeRoots: parseWriteSafeRoots(config.env.HERMES_WRITE_SAFE_ROOT, (this.options.host ?? unavailableHost).homeDir),
       emit: event,
       todos: {
         get: () => this.#todos.get(sid) ?? [],

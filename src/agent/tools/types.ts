@@ -52,6 +52,8 @@ export interface ToolHost {
   writeText(path: string, content: string): Promise<void>;
   stat(path: string): Promise<{ isFile: boolean; isDir: boolean; size: number } | null>;
   search(request: SearchRequest): Promise<SearchResult>;
+  /** The path with every symlink followed (the missing tail kept as given); the file guards judge it too. */
+  realPath?(path: string): Promise<string>;
 }
 
 export interface ApprovalRequest {
@@ -90,6 +92,8 @@ export interface ToolContext {
   emit<K extends RunEventName>(event: K, data: RunEventPayloads[K]): void;
   /** The session's todo list, kept across turns. */
   todos: { get(): TodoItem[]; set(items: TodoItem[]): void };
+  /** `HERMES_WRITE_SAFE_ROOT`: when set, the file tools write only below these directories. */
+  writeSafeRoots?: string[];
 }
 
 export interface Tool {
