@@ -1,5 +1,6 @@
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { parseWebConfig, type WebConfig } from './tools/web/settings.js';
 
 /**
  * Hermes' own configuration (`$HERMES_HOME/config.yaml` and `.env`), reduced to what the
@@ -32,6 +33,8 @@ export interface AgentConfig {
   terminal: { timeoutSeconds: number };
   /** `.env` values over the process environment: where provider keys come from. */
   env: Record<string, string>;
+  /** `web:` (backends, `searxng_url`), `security.allow_private_urls` and the web backends' keys. */
+  web?: WebConfig;
 }
 
 const num = z.coerce.number().finite();
@@ -188,5 +191,6 @@ export function parseAgentConfig(input: { configYaml: string | null; dotenv: str
     },
     terminal: { timeoutSeconds: f.terminal?.timeout ?? 180 },
     env,
+    web: parseWebConfig(f, env),
   };
 }

@@ -7,16 +7,21 @@ import { searchFilesTool } from './search-files.js';
 import { terminalTool } from './terminal.js';
 import { todoTool } from './todo.js';
 import type { Tool } from './types.js';
+import { webExtractTool } from './web-extract.js';
+import { webSearchTool } from './web-search.js';
 import { writeFileTool } from './write-file.js';
 
 export interface BuiltinToolOptions {
   /** `terminal.timeout` from config: the terminal tool's default timeout in seconds. */
   terminalTimeoutSeconds: number;
+  /** Offer web_search and web_extract: Hermes registers them only when a web backend is configured. */
+  webTools?: boolean;
 }
 
 /** The tools of Hermes' core toolsets that this runtime implements, in Hermes' order. */
 export function builtinTools(options: BuiltinToolOptions): Tool[] {
   return [
+    ...(options.webTools ? [webSearchTool, webExtractTool] : []),
     terminalTool({ defaultTimeoutSeconds: options.terminalTimeoutSeconds }),
     readFileTool,
     writeFileTool,
@@ -33,4 +38,4 @@ export function toolSpecs(tools: Tool[]): ToolSpec[] {
   return tools.map((t) => t.spec);
 }
 
-export { clarifyTool, memoryTool, patchTool, readFileTool, searchFilesTool, terminalTool, todoTool, writeFileTool };
+export { clarifyTool, memoryTool, patchTool, readFileTool, searchFilesTool, terminalTool, todoTool, webExtractTool, webSearchTool, writeFileTool };
