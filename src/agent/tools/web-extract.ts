@@ -3,7 +3,7 @@ import type { Tool } from './types.js';
 import { extractWith, type WebDocument } from './web/backends.js';
 import { fetchReadable } from './web/local-extract.js';
 import { EXTRACT_BACKENDS, resolveExtractBackend } from './web/settings.js';
-import { urlBlockReason } from './web/url-policy.js';
+import { thirdPartyBlockReason, urlBlockReason } from './web/url-policy.js';
 
 /** Hermes reads at most five URLs per call. */
 const MAX_URLS = 5;
@@ -79,7 +79,7 @@ async function blockedOrInvalid(url: string, policy: Parameters<typeof urlBlockR
   try {
     const u = new URL(url);
     if (u.protocol !== 'http:' && u.protocol !== 'https:') return `Only http:// and https:// URLs can be extracted, not ${u.protocol}`;
-    return await urlBlockReason(u, policy);
+    return thirdPartyBlockReason(u) ?? (await urlBlockReason(u, policy));
   } catch {
     return 'Invalid URL';
   }

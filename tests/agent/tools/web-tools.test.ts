@@ -235,10 +235,14 @@ describe('web_extract through hosted backends', () => {
     expect(web.requests[0]!.body).toEqual({ url: 'https://a.test/', formats: ['markdown'] });
   });
 
-  it('a private URL is not handed to a hosted backend', async () => {
+  it('a private or credential-bearing URL is not handed to a hosted backend', async () => {
     const ctx = ctxWith({ web: { backend: 'exa' } }, { EXA_API_KEY: 'k' }, { exa: web.url });
-    const out = parse(await webExtractTool.run({ urls: ['http://192.168.0.1/admin'] }, ctx));
-    expect(out.results[0].error).toBe('Blocked: URL targets a private or internal network address');
+    const out = parse(await webExtractTool.run({ urls: ['http://192.168.0.1/admin', 'https://s3.test/f?X-Amz-Signature=abc', 'https://u:p@a.test/'] }, ctx));
+    expect(out.results.map((r: any) => r.error)).toEqual([
+      'Blocked: URL targets a private or internal network address',
+      'Blocked: URL contains a credential-like query parameter (X-Amz-Signature). Hosted extract backends are third-party readers; remove the parameter or use web.extract_backend: local.',
+      'Blocked: credential-bearing URL',
+    ]);
     expect(web.requests).toHaveLength(0);
   });
 

@@ -104,3 +104,42 @@ export async function urlBlockReason(url: URL, policy: UrlPolicy): Promise<strin
   }
   return addresses.some((a) => verdict(addressClass(a))) ? BLOCKED_URL_MESSAGE : null;
 }
+
+/** Query parameter names that only ever carry credentials (page facets such as `key` or `code` are left alone). */
+const SENSITIVE_PARAMS = new Set([
+  'access_token',
+  'api_key',
+  'apikey',
+  'auth_token',
+  'authorization',
+  'awsaccesskeyid',
+  'client_secret',
+  'credential',
+  'credentials',
+  'jwt',
+  'password',
+  'passwd',
+  'secret',
+  'session_id',
+  'signature',
+  'token',
+  'x_amz_security_token',
+  'x_amz_signature',
+  'x-amz-security-token',
+  'x-amz-signature',
+]);
+
+/** The first credential-named query parameter that has a value, if any. */
+export function sensitiveQueryParam(url: URL): string | null {
+  for (const [k, v] of url.searchParams) if (v && SENSITIVE_PARAMS.has(k.toLowerCase())) return k;
+  return null;
+}
+
+/** Why a URL must not be handed to a hosted (third-party) extract backend, beyond the address rules. */
+export function thirdPartyBlockReason(url: URL): string | null {
+  if (url.username || url.password) return 'Blocked: credential-bearing URL';
+  const key = sensitiveQueryParam(url);
+  return key
+    ? `Blocked: URL contains a credential-like query parameter (${key}). Hosted extract backends are third-party readers; remove the parameter or use web.extract_backend: local.`
+    : null;
+}
