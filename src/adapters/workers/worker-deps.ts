@@ -77,7 +77,8 @@ export function buildWorkerDeps(
   const builtin = new BuiltinAgentRuntime({
     config: new DocumentAgentConfigSource(docs('config.yaml'), vars),
     host: new DocumentMemoryHost(HERMES_HOME, docs),
-    toolNames: ['todo', 'memory', 'clarify'],
+    // The web tools need only fetch; offered when config.yaml names a web backend (no DNS here: web_extract judges literal addresses only).
+    toolNames: ['web_search', 'web_extract', 'todo', 'memory', 'clarify'],
     hub,
     hermesHome: HERMES_HOME,
     logger: consoleLogger,
