@@ -3,6 +3,7 @@ import { customElement, property, state } from 'lit/decorators.js';
 import type { ToolView } from '../state/turns.js';
 import { baseStyles } from '../shared/styles.js';
 import { icons } from '../shared/icons.js';
+import { webResultView } from './web-result-view.js';
 
 /** How much of a result shows before "Show more". */
 export const RESULT_PREVIEW_CHARS = 600;
@@ -11,6 +12,7 @@ const FILE_TOOLS = new Set(['read_file', 'write_file', 'patch', 'search_files'])
 
 function toolIcon(name: string) {
   if (name === 'terminal') return icons.terminal();
+  if (name === 'web_search' || name === 'web_extract') return icons.search();
   if (FILE_TOOLS.has(name) || name.includes('file')) return icons.file();
   return icons.tool();
 }
@@ -34,6 +36,7 @@ export class HermesToolCard extends LitElement {
     const long = result.length > RESULT_PREVIEW_CHARS;
     const shown = long && !this.full ? `${result.slice(0, RESULT_PREVIEW_CHARS)}…` : result;
     const args = Object.keys(t.args).length ? JSON.stringify(t.args, null, 2) : '';
+    const web = t.result !== undefined ? webResultView(t.name, result) : null;
     return html`
       <div class="card" data-role="tool-card" data-status=${t.status} data-tool=${t.name}>
         <button class="head" aria-expanded=${this.open ? 'true' : 'false'} @click=${() => (this.open = !this.open)}>
@@ -50,8 +53,11 @@ export class HermesToolCard extends LitElement {
             ? html`<div class="body">
               ${args ? html`<div class="label">Arguments</div><pre class="mono" data-role="tool-args">${args}</pre>` : nothing}
               ${
-                t.result !== undefined
+                web
                   ? html`<div class="label">Result</div>
+                      ${web}`
+                  : t.result !== undefined
+                    ? html`<div class="label">Result</div>
                     <pre class="mono" data-role="tool-result">${shown}</pre>
                     ${
                       long
@@ -60,7 +66,7 @@ export class HermesToolCard extends LitElement {
                         </button>`
                         : nothing
                     }`
-                  : html`<div class="meta">${t.status === 'running' ? 'Waiting for the result…' : 'No result.'}</div>`
+                    : html`<div class="meta">${t.status === 'running' ? 'Waiting for the result…' : 'No result.'}</div>`
               }
             </div>`
             : nothing
@@ -152,6 +158,34 @@ export class HermesToolCard extends LitElement {
         color: var(--hermes-fg);
         background: var(--hermes-bg);
         border-radius: var(--hermes-radius-sm);
+      }
+      .web-results {
+        margin: 0;
+        padding-left: var(--hermes-space-lg);
+        display: flex;
+        flex-direction: column;
+        gap: var(--hermes-space-xs);
+        color: var(--hermes-fg);
+      }
+      .web-results a,
+      .web-page-head a {
+        color: var(--hermes-accent);
+      }
+      .web-url {
+        font-size: var(--hermes-text-meta);
+        color: var(--hermes-fg-muted);
+        overflow-wrap: anywhere;
+      }
+      .web-desc {
+        color: var(--hermes-fg);
+      }
+      .web-pages {
+        display: flex;
+        flex-direction: column;
+        gap: var(--hermes-space-sm);
+      }
+      .web-error {
+        color: var(--hermes-color-error);
       }
       .more {
         align-self: flex-start;

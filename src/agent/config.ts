@@ -1,6 +1,7 @@
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { positiveIntOrNull, section, text, toBool, toFloat, toInt, turnLimit } from './config-coerce.js';
+import { parseWebConfig, type WebConfig } from './tools/web/settings.js';
 
 /**
  * Hermes' own configuration (`$HERMES_HOME/config.yaml` and `.env`), reduced to what the
@@ -50,6 +51,8 @@ export interface AgentConfig {
   };
   /** `.env` values over the process environment: where provider keys come from. */
   env: Record<string, string>;
+  /** `web:` (backends, `searxng_url`), `security.allow_private_urls` and the web backends' keys. */
+  web?: WebConfig;
 }
 
 /** `compression.*` as Hermes reads it (hermes_cli/config_defaults.py). */
@@ -260,6 +263,7 @@ export function parseAgentConfig(input: { configYaml: string | null; dotenv: str
     skills: { disabled: nameList(section(f, 'skills').disabled), externalDirs: nameList(section(f, 'skills').external_dirs) },
     auxiliaryVision: auxiliaryVision(section(section(f, 'auxiliary'), 'vision'), env),
     env,
+    web: parseWebConfig(f, env),
   };
 }
 

@@ -21,7 +21,8 @@ import { MemoryRunJournal } from '../runs/journal.js';
 import { RunRegistry } from '../runs/registry.js';
 import { InteractionHub } from '../runs/interactions.js';
 import { recoverInterruptedTurns } from '../runs/recovery.js';
-import { BuiltinAgentRuntime } from '../agent/builtin/runtime.js';
+import { BuiltinAgentRuntime, type BuiltinRuntimeOptions } from '../agent/builtin/runtime.js';
+import { lookupAddresses } from '../adapters/platform/node-dns.js';
 import { agentWithBackend } from '../agent/backend-choice.js';
 import { GatewayAgentRuntime } from '../agent/gateway/runtime.js';
 import { gatewayApiKey } from '../adapters/platform/node-gateway-key.js';
@@ -53,6 +54,8 @@ export interface NodeDepsOverrides {
   clarifyTimeoutMs?: number;
   /** Model-call retry waits (tests shorten them; Retry-After is still honoured as sent). */
   backoff?: Partial<BackoffPolicy>;
+  /** Scripted servers standing in for the hosted web search APIs (Tavily, Exa, Firecrawl, Brave): tests only. */
+  webEndpoints?: BuiltinRuntimeOptions['webEndpoints'];
 }
 
 /** The socket's address; undefined where the request came through no Node socket. */
@@ -111,6 +114,8 @@ export async function composeNodeDeps(
     platform: process.platform,
     ...(overrides.clarifyTimeoutMs ? { clarifyTimeoutMs: overrides.clarifyTimeoutMs } : {}),
     ...(overrides.backoff ? { backoff: overrides.backoff } : {}),
+    lookupHost: lookupAddresses,
+    ...(overrides.webEndpoints ? { webEndpoints: overrides.webEndpoints } : {}),
   });
   // A Hermes Agent's API server; its key is HERMES_WEBUI_GATEWAY_API_KEY (or one typed in the
   // wizard's probe), else Hermes' own API_SERVER_KEY.

@@ -49,6 +49,8 @@ export class FetchGuardError extends AppError {
     message: string,
     /** For `unreachable`: the network error's code when the runtime gives one (ECONNREFUSED, ENOTFOUND…). */
     readonly code?: string,
+    /** For `redirect`: the absolute address it pointed to, for a caller that follows redirects itself after checking them. */
+    readonly location?: string,
   ) {
     super(502, message);
   }
@@ -95,7 +97,7 @@ export async function guardedFetch(url: string, init: GuardedFetchInit = {}): Pr
     if (res.type === 'opaqueredirect' || (res.status >= 300 && res.status < 400 && location !== null)) {
       await res.body?.cancel().catch(() => {});
       const to = location ? describeLocation(location, target) : 'another address';
-      throw new FetchGuardError('redirect', `${where} redirected to ${to}; redirects are not followed`);
+      throw new FetchGuardError('redirect', `${where} redirected to ${to}; redirects are not followed`, undefined, absoluteLocation(location, target));
     }
 
     const tooLarge = () => new FetchGuardError('too_large', `The response from ${where} was larger than ${size(maxBytes)}`);
@@ -177,6 +179,15 @@ function describeLocation(location: string, base: URL): string {
     return describe(to);
   } catch {
     return 'an invalid address';
+  }
+}
+
+function absoluteLocation(location: string | null, base: URL): string | undefined {
+  if (!location) return undefined;
+  try {
+    return new URL(location, base).toString();
+  } catch {
+    return undefined;
   }
 }
 

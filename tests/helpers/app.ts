@@ -6,6 +6,7 @@ import type { Logger } from '../../src/ports/platform.js';
 import type { AppOptions } from '../../src/deps.js';
 import { parseConfig } from '../../src/config.js';
 import { composeNodeDeps } from '../../src/entry/node-deps.js';
+import type { NodeDepsOverrides } from '../../src/entry/node-deps.js';
 import type { BackoffPolicy } from '../../src/agent/providers/retry.js';
 import { hashPassword } from '../../src/auth/password.js';
 
@@ -87,6 +88,8 @@ export async function makeTestApp(
     /** How long GET /api/models waits for provider probes (default 500 ms here). */
     catalogBudgetMs?: number;
     onboarding?: AppOptions['onboarding'];
+    /** Scripted servers in place of the hosted web APIs (Tavily, Exa, Firecrawl, Brave). */
+    webEndpoints?: NodeDepsOverrides['webEndpoints'];
   } = {},
 ): Promise<TestApp> {
   const dir = await mkdtemp(join(tmpdir(), 'hermes-test-'));
@@ -121,6 +124,7 @@ export async function makeTestApp(
       ...(options.keepFinishedMs !== undefined ? { keepFinishedMs: options.keepFinishedMs } : {}),
       ...(options.clarifyTimeoutMs ? { clarifyTimeoutMs: options.clarifyTimeoutMs } : {}),
       backoff: options.backoff ?? { baseDelayMs: 5, maxDelayMs: 20 },
+      ...(options.webEndpoints ? { webEndpoints: options.webEndpoints } : {}),
     },
   });
   const workspace = deps.options.defaultWorkspace;

@@ -1,6 +1,7 @@
 import { startScriptedOpenAI, type ScriptedServer } from '../fixtures/scripted-openai.js';
 import { TITLE_INSTRUCTIONS } from '../../src/agent/builtin/title.js';
 import { makeTestApp, type TestApp } from './app.js';
+import type { NodeDepsOverrides } from '../../src/entry/node-deps.js';
 import type { BackoffPolicy } from '../../src/agent/providers/retry.js';
 import { readStream, type Frame } from './sse.js';
 
@@ -24,7 +25,17 @@ export interface ChatHarness extends TestApp {
 
 /** An app whose agent talks to a scripted OpenAI-compatible server; titles are answered automatically. */
 export async function makeChatApp(
-  options: { storage?: 'memory' | 'fs'; extraYaml?: string; clarifyTimeoutMs?: number; keepFinishedMs?: number; backoff?: Partial<BackoffPolicy> } = {},
+  options: {
+    storage?: 'memory' | 'fs';
+    extraYaml?: string;
+    clarifyTimeoutMs?: number;
+    keepFinishedMs?: number;
+    backoff?: Partial<BackoffPolicy>;
+    /** Keys the agent sees (as `.env` / the environment would give them). */
+    agentEnv?: Record<string, string>;
+    /** Scripted servers in place of the hosted web APIs. */
+    webEndpoints?: NodeDepsOverrides['webEndpoints'];
+  } = {},
 ): Promise<ChatHarness> {
   const model = await startScriptedOpenAI();
   // Title requests are answered aside, so they never take a turn's queued script.
@@ -35,6 +46,8 @@ export async function makeChatApp(
     clarifyTimeoutMs: options.clarifyTimeoutMs,
     keepFinishedMs: options.keepFinishedMs,
     backoff: options.backoff,
+    ...(options.agentEnv ? { agentEnv: options.agentEnv } : {}),
+    ...(options.webEndpoints ? { webEndpoints: options.webEndpoints } : {}),
     configYaml: `# test configuration\nmodel:\n  default: test-model\n  provider: custom\n  base_url: ${model.url}\n${options.extraYaml ?? ''}`,
   });
   const close = t.close;

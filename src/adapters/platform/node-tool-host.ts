@@ -7,6 +7,7 @@ import { createInterface } from 'node:readline';
 import { ContentPager, contentRegExp, globMatches, globToRegExp } from '../../agent/tools/search-format.js';
 import type { ExecRequest, ExecResult, SearchRequest, SearchResult, ToolHost } from '../../agent/tools/types.js';
 import { readBytes, walkFiles } from './node-file-walk.js';
+import { realPathOf } from './node-real-path.js';
 
 export interface NodeToolHostOptions {
   /** false forces the JavaScript search; true/undefined use `rg` when it is on PATH. */
@@ -198,6 +199,10 @@ export class NodeToolHost implements ToolHost {
       if (code === 'ENOENT' || code === 'ENOTDIR') return null;
       throw err;
     }
+  }
+
+  realPath(path: string): Promise<string> {
+    return realPathOf(path);
   }
 
   async search(req: SearchRequest): Promise<SearchResult> {

@@ -78,8 +78,9 @@ export function buildWorkerDeps(
   const builtin = new BuiltinAgentRuntime({
     config: new DocumentAgentConfigSource(docs('config.yaml'), vars),
     host: new DocumentMemoryHost(HERMES_HOME, docs),
-    // session_search reads this deployment's sessions through D1's search (there is no state.db here).
-    toolNames: ['todo', 'memory', 'clarify', 'session_search'],
+    // session_search reads this deployment's sessions through D1 (there is no state.db here). The web
+    // tools need only fetch; offered when config.yaml names a web backend (no DNS here: web_extract judges literal addresses only).
+    toolNames: ['web_search', 'web_extract', 'todo', 'memory', 'clarify', 'session_search'],
     sessions,
     hub,
     hermesHome: HERMES_HOME,

@@ -12,6 +12,9 @@ import { ProviderConfigError, resolveProvider } from '../providers/resolve.js';
 import type { BackoffPolicy } from '../providers/retry.js';
 import { builtinTools } from '../tools/index.js';
 import type { TodoItem, ToolContext, ToolHost } from '../tools/types.js';
+import { parseWriteSafeRoots } from '../tools/file-guards.js';
+import type { WebToolContext } from '../tools/types.js';
+import { webToolsEnabled } from '../tools/web/settings.js';
 import { blockedByUser, decideCommand } from '../approvals/gate.js';
 import { buildSystemPrompt } from './system-prompt.js';
 import { runLoop } from './loop.js';
@@ -50,6 +53,10 @@ export interface BuiltinRuntimeOptions {
   agentSessions?: AgentSessionSearch;
   /** `process.platform` where known: skills' `platforms` filter (default linux). */
   platform?: string;
+  /** Resolves host names for web_extract's address checks (Node: dns); literal addresses only without. */
+  lookupHost?: WebToolContext['lookup'];
+  /** Test seam: scripted servers in place of the hosted web APIs (NodeDepsOverrides.webEndpoints). */
+  webEndpoints?: WebToolContext['endpoints'];
 }
 
 class MemoryCatalogCache implements CatalogCache {
@@ -119,7 +126,8 @@ export class BuiltinAgentRuntime implements AgentRuntime {
     const { session, signal } = input;
     const sid = session.session_id;
     const { config, provider, model, contextLength } = await this.#resolve(input.model);
-    const tools = builtinTools({ terminalTimeoutSeconds: config.terminal.timeoutSeconds, memory: config.memory }).filter(
+    const webTools = config.web ? webToolsEnabled(config.web) : false;
+    const tools = builtinTools({ terminalTimeoutSeconds: config.terminal.timeoutSeconds, memory: config.memory, webTools }).filter(
       (t) =>
         (this.options.toolNames ? this.options.toolNames.includes(t.spec.name) : this.options.host || HOST_FREE_TOOLS.has(t.spec.name)) &&
         knowledgeToolUsable(t.spec.name, this.options.host),
@@ -205,6 +213,8 @@ export class BuiltinAgentRuntime implements AgentRuntime {
       hermesHome: this.options.hermesHome,
       host: this.options.host ?? unavailableHost,
       signal: input.signal,
+      writeSafeRoots: parseWriteSafeRoots(config.env.HERMES_WRITE_SAFE_ROOT, (this.options.host ?? unavailableHost).homeDir),
+      ...(config.web ? { web: { config: config.web, ...webSeams(this.options) } } : {}),
       emit: event,
       todos: {
         get: () => this.#todos.get(sid) ?? [],
@@ -275,6 +285,10 @@ export class BuiltinAgentRuntime implements AgentRuntime {
       throw new BadRequest((err as Error).message);
     }
   }
+}
+
+function webSeams(o: BuiltinRuntimeOptions): Omit<WebToolContext, 'config'> {
+  return { ...(o.lookupHost ? { lookup: o.lookupHost } : {}), ...(o.webEndpoints ? { endpoints: o.webEndpoints } : {}) };
 }
 
 /** Stands in for a missing host; the tools that need one are not offered, so this never runs. */

@@ -11,6 +11,8 @@ import { terminalTool } from './terminal.js';
 import { todoTool } from './todo.js';
 import type { Tool } from './types.js';
 import { visionAnalyzeTool } from './vision.js';
+import { webExtractTool } from './web-extract.js';
+import { webSearchTool } from './web-search.js';
 import { writeFileTool } from './write-file.js';
 
 export interface BuiltinToolOptions {
@@ -18,11 +20,14 @@ export interface BuiltinToolOptions {
   terminalTimeoutSeconds: number;
   /** `memory.*` from config: the memory tool's limits; without it Hermes' defaults. Both stores off drops the tool. */
   memory?: MemoryConfig;
+  /** Offer web_search and web_extract: Hermes registers them only when a web backend is configured. */
+  webTools?: boolean;
 }
 
 /** The tools of Hermes' core toolsets that this runtime implements, in Hermes' order. */
 export function builtinTools(options: BuiltinToolOptions): Tool[] {
   return [
+    ...(options.webTools ? [webSearchTool, webExtractTool] : []),
     terminalTool({ defaultTimeoutSeconds: options.terminalTimeoutSeconds }),
     readFileTool,
     writeFileTool,
@@ -43,4 +48,4 @@ export function toolSpecs(tools: Tool[]): ToolSpec[] {
   return tools.map((t) => t.spec);
 }
 
-export { clarifyTool, memoryTool, patchTool, readFileTool, searchFilesTool, terminalTool, todoTool, writeFileTool };
+export { clarifyTool, memoryTool, patchTool, readFileTool, searchFilesTool, terminalTool, todoTool, webExtractTool, webSearchTool, writeFileTool };

@@ -54,26 +54,3 @@ export function displayPath(abs: string, workspace: string): string {
   if (p === ws) return '.';
   return isInsideDir(ws, p) ? p.slice(ws === '/' ? 1 : ws.length + 1) : p;
 }
-
-const SECRET_HOME_DIRS = ['.ssh', '.aws', '.kube', '.gnupg'];
-
-/**
- * Why writing `abs` is refused, or null when it may be written. These files hold credentials or
- * grant privileges; an agent that edits them can leak or escalate, so the tools never do.
- */
-export function sensitiveWriteReason(abs: string, homeDir: string, hermesHome: string): string | null {
-  const p = normalizePath(abs);
-  const name = basenameOf(p);
-  for (const dir of SECRET_HOME_DIRS) {
-    if (isInsideDir(joinPath(homeDir, dir), p)) return `~/${dir} holds credentials`;
-  }
-  if (p === joinPath(homeDir, '.netrc')) return '~/.netrc holds credentials';
-  if (p === '/etc/sudoers' || isInsideDir('/etc/sudoers.d', p)) return 'sudoers grants root privileges';
-  if (name === '.env' || name.startsWith('.env.') || name === '.envrc') return `${name} files hold secrets`;
-  const home = normalizePath(hermesHome);
-  // auth.json of the Hermes home and of each profile (a profile is a full Hermes home).
-  if (name === 'auth.json' && (dirnameOf(p) === home || dirnameOf(dirnameOf(p)) === joinPath(home, 'profiles'))) {
-    return 'Hermes auth.json holds OAuth credentials';
-  }
-  return null;
-}

@@ -1,5 +1,7 @@
 import { clamp, errorMessage, int, json, str, toolError } from './args.js';
-import { normalizePath, resolveToolPath } from './paths.js';
+import { readBlockError, searchOmittedNote } from './file-guards.js';
+import { guardedToolPath, guardRoots } from './guarded-path.js';
+import { normalizePath } from './paths.js';
 import type { SearchRequest, Tool } from './types.js';
 
 const MAX_LIMIT = 500;
@@ -54,7 +56,9 @@ export const searchFilesTool: Tool = {
     const offset = Math.max(0, int(args.offset, 0));
     const context = clamp(int(args.context, 0), 0, MAX_CONTEXT);
     const fileGlob = str(args.file_glob)?.trim() || undefined;
-    const root = resolveToolPath(str(args.path) ?? '.', ctx.workspace, ctx.host.homeDir);
+    const guarded = await guardedToolPath(ctx, str(args.path) ?? '.', 'read');
+    if (guarded.error) return toolError(guarded.error);
+    const root = guarded.abs;
 
     const st = await ctx.host.stat(root).catch(() => null);
     if (!st) return toolError(`Path not found: ${root}`);
@@ -74,9 +78,11 @@ export const searchFilesTool: Tool = {
     };
     try {
       const r = await ctx.host.search(request);
+      const { kept, omitted } = dropDenied(r.matches, outputMode, target, ctx);
       const prefix = normalizePath(ctx.workspace) + '/';
-      const matches = r.matches.map((m) => (m.startsWith(prefix) ? m.slice(prefix.length) : m));
+      const matches = kept.map((m) => (m.startsWith(prefix) ? m.slice(prefix.length) : m));
       const result: Record<string, unknown> = { matches, total: r.total, truncated: r.truncated };
+      if (omitted) result._omitted = searchOmittedNote(omitted);
       if (r.truncated) result.hint = `More results: use offset=${offset + limit}, or narrow with a more specific pattern or file_glob`;
       if (r.total === 0) result.hint = target === 'files' ? `No files match ${filePattern}` : 'No matches';
       return json(result);
@@ -85,3 +91,33 @@ export const searchFilesTool: Tool = {
     }
   },
 };
+
+/** The paths a result line may name: the whole line (files), before `:count`, or before `:line:`/`-line-`. */
+function candidatePaths(line: string, mode: string, target: string): string[] {
+  if (target === 'files' || mode === 'files_only') return [line];
+  if (mode === 'count') return [line.replace(/:\d+$/, '')];
+  const out: string[] = [];
+  for (const m of line.matchAll(/[:-]\d+[:-]/g)) out.push(line.slice(0, m.index));
+  return out;
+}
+
+/**
+ * Hermes drops results that point into credential stores, caches and `.env` files (and says how
+ * many), so a search cannot read what read_file refuses. Context separators left dangling go too.
+ */
+function dropDenied(lines: string[], mode: string, target: string, ctx: Parameters<typeof guardRoots>[0]): { kept: string[]; omitted: number } {
+  const roots = guardRoots(ctx);
+  const kept: string[] = [];
+  let omitted = 0;
+  for (const line of lines) {
+    if (line === '--') {
+      if (kept.length && kept[kept.length - 1] !== '--') kept.push(line);
+      continue;
+    }
+    const denied = candidatePaths(line, mode, target).some((p) => p.startsWith('/') && readBlockError(p, normalizePath(p), roots) !== null);
+    if (denied) omitted++;
+    else kept.push(line);
+  }
+  if (kept[kept.length - 1] === '--') kept.pop();
+  return { kept, omitted };
+}

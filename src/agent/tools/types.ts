@@ -1,5 +1,6 @@
 import type { RunEventName, RunEventPayloads } from '../../shared/run-events.js';
 import type { ToolSpec } from '../messages.js';
+import type { HostedBackend, WebConfig } from './web/settings.js';
 
 export interface ExecRequest {
   command: string;
@@ -59,6 +60,8 @@ export interface ToolHost {
    * descending into a directory named in `skipDirs`; at most `maxFiles`. [] when root is missing.
    */
   walkFiles?(root: string, options: { skipDirs: ReadonlySet<string>; maxFiles: number }): Promise<string[]>;
+  /** The path with every symlink followed (the missing tail kept as given); the file guards judge it too. */
+  realPath?(path: string): Promise<string>;
 }
 
 export interface ApprovalRequest {
@@ -99,6 +102,18 @@ export interface ToolContext {
   todos: { get(): TodoItem[]; set(items: TodoItem[]): void };
   /** What skills_list/skill_view, session_search and vision_analyze need (knowledge-context.ts). */
   knowledge?: import('./knowledge-context.js').KnowledgeContext;
+  /** `HERMES_WRITE_SAFE_ROOT`: when set, the file tools write only below these directories. */
+  writeSafeRoots?: string[];
+  /** What web_search / web_extract need; absent where they are not offered. */
+  web?: WebToolContext;
+}
+
+export interface WebToolContext {
+  config: WebConfig;
+  /** Test seam: base URLs of scripted servers in place of the hosted APIs (see backends.ts). */
+  endpoints?: Partial<Record<HostedBackend, string>>;
+  /** Resolves host names so web_extract judges the addresses a name points to (Node: dns). */
+  lookup?: (hostname: string) => Promise<string[]>;
 }
 
 export interface Tool {

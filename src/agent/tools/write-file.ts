@@ -1,5 +1,5 @@
 import { errorMessage, json, str, toolError, utf8Bytes } from './args.js';
-import { resolveToolPath, sensitiveWriteReason } from './paths.js';
+import { guardedToolPath } from './guarded-path.js';
 import type { Tool } from './types.js';
 
 export const writeFileTool: Tool = {
@@ -8,7 +8,7 @@ export const writeFileTool: Tool = {
     description:
       'Write content to a file, completely replacing existing content. Use this instead of echo/cat heredoc in terminal. ' +
       "Creates parent directories automatically. OVERWRITES the entire file — use 'patch' for targeted edits. " +
-      'Credential files (~/.ssh, ~/.aws, .env, …) are refused.',
+      'System paths, credential files and Hermes state (config.yaml, state.db, sessions/) are refused.',
     parameters: {
       type: 'object',
       properties: {
@@ -24,9 +24,9 @@ export const writeFileTool: Tool = {
     // A dropped `content` is a truncated call, not a request to empty the file.
     if (typeof args.content !== 'string') return toolError("write_file: missing required string field 'content'");
     const content = args.content;
-    const abs = resolveToolPath(path, ctx.workspace, ctx.host.homeDir);
-    const refused = sensitiveWriteReason(abs, ctx.host.homeDir, ctx.hermesHome);
-    if (refused) return toolError(`Refusing to write ${abs}: ${refused}`);
+    const guarded = await guardedToolPath(ctx, path, 'write');
+    if (guarded.error) return toolError(guarded.error);
+    const abs = guarded.abs;
     try {
       const st = await ctx.host.stat(abs);
       if (st?.isDir) return toolError(`${abs} is a directory`);

@@ -68,25 +68,30 @@ describe('write_file', () => {
     expect(readFileSync(abs, 'utf8')).toBe('x');
   });
 
-  it('refuses credential files and writes nothing', async () => {
+  it("refuses credential files, system paths and Hermes state with Hermes' messages, and writes nothing", async () => {
     const { ctx } = fakeContext(box);
-    const targets = [
+    const denied = [
       '~/.ssh/authorized_keys',
       '~/.aws/credentials',
-      '.env',
-      'sub/.env.local',
-      '.envrc',
       '~/.netrc',
-      '/etc/sudoers',
-      join(box.hermesHome, 'auth.json'),
+      join(box.hermesHome, '.env'),
+      join(box.hermesHome, 'state.db'),
+      join(box.hermesHome, 'sessions/x.json'),
     ];
-    for (const path of targets) {
+    for (const path of denied) {
       const r = parse(await writeFileTool.run({ path, content: 'pwned' }, ctx));
-      expect(r.error, path).toMatch(/^Refusing to write/);
+      expect(r.error, path).toMatch(/^Write denied: '.+' is a protected system\/credential file\.$/);
     }
+    expect(parse(await writeFileTool.run({ path: '/etc/sudoers', content: 'x' }, ctx)).error).toBe(
+      'Refusing to write to sensitive system path: /etc/sudoers\nUse the terminal tool with sudo if you need to modify system files.',
+    );
+    expect(parse(await writeFileTool.run({ path: join(box.hermesHome, 'config.yaml'), content: 'x' }, ctx)).error).toMatch(
+      /^Refusing to write to Hermes config file: /,
+    );
     expect(existsSync(join(box.home, '.ssh'))).toBe(false);
-    expect(existsSync(join(box.workspace, '.env'))).toBe(false);
-    expect(existsSync(join(box.hermesHome, 'auth.json'))).toBe(false);
+    expect(existsSync(join(box.hermesHome, '.env'))).toBe(false);
+    expect(existsSync(join(box.hermesHome, 'sessions'))).toBe(false);
+    expect(existsSync(join(box.hermesHome, 'config.yaml'))).toBe(false);
   });
 
   it('requires path and string content', async () => {
@@ -178,7 +183,9 @@ describe('patch', () => {
     expect(parse(await patchTool.run({ path: 'src.py', old_string: '', new_string: 'a' }, ctx)).error).toMatch(/old_string is required/);
     expect(parse(await patchTool.run({ path: 'nope.py', old_string: 'a', new_string: 'b' }, ctx)).error).toMatch(/File not found/);
     writeFileSync(join(box.workspace, '.env'), 'KEY=1\n');
-    expect(parse(await patchTool.run({ path: '.env', old_string: 'KEY=1', new_string: 'KEY=2' }, ctx)).error).toMatch(/Refusing to edit/);
+    expect(parse(await patchTool.run({ path: '.env', old_string: 'KEY=1', new_string: 'KEY=2' }, ctx)).error).toMatch(
+      /^Access denied: .+ is a secret-bearing environment file/,
+    );
     expect(readFileSync(join(box.workspace, '.env'), 'utf8')).toBe('KEY=1\n');
   });
 });

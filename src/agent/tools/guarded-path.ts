@@ -1,0 +1,35 @@
+import { type GuardRoots, readBlockError, writeBlockError } from './file-guards.js';
+import { resolveToolPath } from './paths.js';
+import type { ToolContext } from './types.js';
+
+/** What the call does with the file: patch both reads (its diff shows the text) and writes. */
+export type FileAccess = 'read' | 'write' | 'edit';
+
+export type GuardedPath = { abs: string; error: null } | { abs: string; error: string };
+
+export function guardRoots(ctx: ToolContext): GuardRoots {
+  return { homeDir: ctx.host.homeDir, hermesHome: ctx.hermesHome, ...(ctx.writeSafeRoots ? { writeSafeRoots: ctx.writeSafeRoots } : {}) };
+}
+
+/** Where `abs` really lands (symlinks followed) when the host can tell, else `abs` itself. */
+export async function realPathOf(ctx: ToolContext, abs: string): Promise<string> {
+  if (!ctx.host.realPath) return abs;
+  try {
+    return await ctx.host.realPath(abs);
+  } catch {
+    return abs;
+  }
+}
+
+/**
+ * The one place a file tool turns its `path` argument into the absolute path it acts on, and asks
+ * Hermes' denylists about it. However `resolveToolPath` anchors relative paths, the guards judge
+ * the final absolute path and the path its symlinks lead to, so a link cannot walk around them.
+ */
+export async function guardedToolPath(ctx: ToolContext, input: string, access: FileAccess): Promise<GuardedPath> {
+  const abs = resolveToolPath(input, ctx.workspace, ctx.host.homeDir);
+  const real = await realPathOf(ctx, abs);
+  const roots = guardRoots(ctx);
+  const error = (access !== 'read' ? writeBlockError(input, abs, roots, real) : null) ?? (access !== 'write' ? readBlockError(input, abs, roots, real) : null);
+  return error ? { abs, error } : { abs, error: null };
+}
