@@ -1,5 +1,6 @@
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { DelegationFileSchema, delegationConfig, type DelegationConfig } from './delegation-config.js';
 
 /**
  * Hermes' own configuration (`$HERMES_HOME/config.yaml` and `.env`), reduced to what the
@@ -30,6 +31,8 @@ export interface AgentConfig {
   commandAllowlist: string[];
   compression: { enabled: boolean; threshold: number; protectLastN: number };
   terminal: { timeoutSeconds: number };
+  /** `delegation.*`: delegate_task's subagents (see delegation-config.ts). */
+  delegation: DelegationConfig;
   /** `.env` values over the process environment: where provider keys come from. */
   env: Record<string, string>;
 }
@@ -78,6 +81,7 @@ const FileSchema = z
     command_allowlist: z.union([z.array(str), str]).nullish(),
     compression: z.object({ enabled: z.boolean().nullish(), threshold: num.nullish(), protect_last_n: num.nullish() }).passthrough().nullish(),
     terminal: z.object({ timeout: num.nullish() }).passthrough().nullish(),
+    delegation: DelegationFileSchema,
   })
   .passthrough();
 
@@ -187,6 +191,7 @@ export function parseAgentConfig(input: { configYaml: string | null; dotenv: str
       protectLastN: Math.max(1, Math.round(f.compression?.protect_last_n ?? 20)),
     },
     terminal: { timeoutSeconds: f.terminal?.timeout ?? 180 },
+    delegation: delegationConfig(f.delegation),
     env,
   };
 }

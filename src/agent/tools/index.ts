@@ -1,5 +1,6 @@
 import type { ToolSpec } from '../messages.js';
 import { clarifyTool } from './clarify.js';
+import { delegateTaskTool } from './delegate.js';
 import { memoryTool } from './memory.js';
 import { patchTool } from './patch.js';
 import { readFileTool } from './read-file.js';
@@ -25,6 +26,8 @@ export function builtinTools(options: BuiltinToolOptions): Tool[] {
     todoTool,
     memoryTool,
     clarifyTool,
+    // Its description names the configured limits; the runtime swaps in one built from config.yaml.
+    delegateTaskTool({ maxConcurrentChildren: 3, maxSpawnDepth: 1 }),
   ];
 }
 

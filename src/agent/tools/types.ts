@@ -1,5 +1,6 @@
 import type { RunEventName, RunEventPayloads } from '../../shared/run-events.js';
 import type { ToolSpec } from '../messages.js';
+import type { SubagentSpawner } from './delegate.js';
 
 export interface ExecRequest {
   command: string;
@@ -90,6 +91,8 @@ export interface ToolContext {
   emit<K extends RunEventName>(event: K, data: RunEventPayloads[K]): void;
   /** The session's todo list, kept across turns. */
   todos: { get(): TodoItem[]; set(items: TodoItem[]): void };
+  /** delegate_task's way to run child sessions; absent where children cannot run (Workers, tests without runs). */
+  subagents?: SubagentSpawner;
 }
 
 export interface Tool {
