@@ -80,9 +80,11 @@ export class HermesSubagentTree extends LitElement {
   override render() {
     if (!this.subagents.length) return nothing;
     const ids = new Set(this.subagents.map((s) => s.session_id));
+    // Rows arrive as children start; the tree lists them in task order.
+    const ordered = [...this.subagents].sort((a, b) => a.task_index - b.task_index);
     const children = new Map<string, SubagentView[]>();
     const roots: SubagentView[] = [];
-    for (const s of this.subagents) {
+    for (const s of ordered) {
       if (ids.has(s.parent_session_id)) children.set(s.parent_session_id, [...(children.get(s.parent_session_id) ?? []), s]);
       else roots.push(s);
     }
