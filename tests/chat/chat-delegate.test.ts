@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isTitleRequest, makeChatApp, TITLE, type ChatHarness } from '../helpers/chat.js';
@@ -151,6 +151,29 @@ describe('delegate_task', () => {
     // One model call, as budgeted (the parent's limit, agent.max_turns, is 90).
     expect(childRequests(t, 'Keep reading')).toHaveLength(1);
   });
+
+  for (const autoApprove of [false, true]) {
+    it(`a command that needs approval is ${autoApprove ? 'run (subagent_auto_approve: true)' : 'refused'} in a child, without a prompt`, async () => {
+      t = await makeChatApp({ extraYaml: `approvals:\n  mode: manual\ndelegation:\n  subagent_auto_approve: ${autoApprove}\n` });
+      await mkdir(join(t.workspace, 'build'));
+      routeChildren(t, {
+        'Clean up': [[{ toolCall: { id: 'k1', name: 'terminal', args: { command: 'rm -rf build && echo gone' } } }], [{ text: 'tried' }]],
+      });
+      t.model.enqueue([{ toolCall: { id: 'd1', name: 'delegate_task', args: { goal: 'Clean up' } } }], [{ text: 'ok' }]);
+      const sid = await t.newSession();
+      const frames = await t.stream((await t.start(sid, 'clean')).body.stream_id);
+      expect(frames.some((f) => f.event === 'approval')).toBe(false);
+      const second = childRequests(t, 'Clean up')[1];
+      const output = second.messages.find((m: any) => m.role === 'tool' && m.tool_call_id === 'k1').content;
+      if (autoApprove) {
+        expect(output).toContain('gone');
+        await expect(stat(join(t.workspace, 'build'))).rejects.toThrow();
+      } else {
+        expect(output).toContain('BLOCKED: subagents cannot ask for approval');
+        expect((await stat(join(t.workspace, 'build'))).isDirectory()).toBe(true);
+      }
+    });
+  }
 
   it('cancelling one child ends it as interrupted; the parent goes on', async () => {
     t = await makeChatApp();
