@@ -95,6 +95,11 @@ describe('delegate_task', () => {
     expect(rows.some((r) => r.event_type === 'subagent.progress' && r.tool === 'read_file')).toBe(true);
     expect(rows.at(-1)).toMatchObject({ event_type: 'subagent.complete', status: 'completed', summary: 'The answer is 42.', tool_count: 1, api_calls: 2 });
 
+    // It is view-only: its parent's work, not a conversation to continue.
+    const more = await t.start(entry.session_id, 'and now?');
+    expect(more.status).toBe(400);
+    expect(more.body.error).toMatch(/subagent session: it is view-only/);
+
     // The child's own run can be replayed from its journal like any turn.
     const childFrames = await t.stream(rows[0].stream_id);
     expect(childFrames.map((f) => f.event)).toContain('done');

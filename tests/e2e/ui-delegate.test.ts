@@ -58,6 +58,8 @@ describe('web app: subagents', () => {
     await expect.poll(() => page.locator(hooks.stop).count()).toBe(1);
     await page.locator(hooks.stop).click();
     await expect.poll(() => page.locator(hooks.send).count()).toBe(1);
+    // A child is view-only once stopped: its parent's work, not a conversation to continue.
+    await expect.poll(() => page.locator(hooks.composer).isDisabled()).toBe(true);
 
     // Back in the parent: its turn went on with the results and the tree says how each ended.
     await page.goto(parentUrl);

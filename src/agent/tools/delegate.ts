@@ -127,8 +127,8 @@ function description(s: Pick<SubagentSpawner, 'maxConcurrentChildren' | 'maxSpaw
     'Hand work to subagents that run in their own, fresh conversations with their own tools and terminal. Only each',
     "subagent's final summary comes back to you; its intermediate steps never enter your context.",
     '',
-    "Give either 'goal' (one task, with optional 'context' and 'toolsets') or 'tasks' (a batch of up to",
-    `${s.maxConcurrentChildren} tasks, set by delegation.max_concurrent_children, run in parallel; results come back together).`,
+    "Give either 'goal' (one task, with optional 'context' and 'toolsets') or 'tasks' (a batch run in parallel:",
+    `up to ${s.maxConcurrentChildren} tasks, set by delegation.max_concurrent_children; results come back together).`,
     s.maxSpawnDepth >= 2
       ? `Nested delegation is on (max_spawn_depth=${s.maxSpawnDepth}): role='orchestrator' lets a child delegate further.`
       : `Nested delegation is off (max_spawn_depth=${s.maxSpawnDepth}): children cannot delegate.`,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseAgentConfig } from '../../../src/agent/config.js';
-import { childToolNames, delegateTasks } from '../../../src/agent/tools/delegate.js';
+import { childToolNames, delegateTaskTool, delegateTasks } from '../../../src/agent/tools/delegate.js';
 
 const delegation = (yaml: string) => parseAgentConfig({ configYaml: yaml, dotenv: null, env: {} }).delegation;
 
@@ -41,6 +41,19 @@ describe('delegation config (config.yaml delegation.*)', () => {
 });
 
 describe('delegate_task arguments', () => {
+  it("has Hermes' name and parameters, and names the configured limits", () => {
+    const { spec } = delegateTaskTool({ maxConcurrentChildren: 5, maxSpawnDepth: 2 });
+    const params = spec.parameters as { properties: Record<string, any>; required: string[] };
+    expect(spec.name).toBe('delegate_task');
+    expect(Object.keys(params.properties)).toEqual(['goal', 'context', 'toolsets', 'tasks', 'role']);
+    expect(params.required).toEqual([]);
+    expect(params.properties.tasks.items.required).toEqual(['goal']);
+    expect(Object.keys(params.properties.tasks.items.properties)).toEqual(['goal', 'context', 'toolsets', 'role']);
+    expect(params.properties.role.enum).toEqual(['leaf', 'orchestrator']);
+    expect(spec.description).toContain('up to 5 tasks');
+    expect(spec.description).toContain('max_spawn_depth=2');
+  });
+
   it('a goal is one task; tasks win over goal and inherit the top-level toolsets and role', () => {
     expect(delegateTasks({ goal: ' Fix it ', context: 'in src/', toolsets: ['file'] }, 3)).toEqual([
       { goal: 'Fix it', context: 'in src/', toolsets: ['file'], role: 'leaf' },
