@@ -153,6 +153,7 @@ export class BuiltinAgentRuntime implements AgentRuntime {
       contextLength,
       // A child's budget is delegation.max_iterations, not the conversation's agent.max_turns.
       config: child ? { ...config, maxTurns: config.delegation.maxIterations } : config,
+      // A child's prompt is its task (the conversation's own prompt is not its business).
       systemPrompt: child ? subagentSystemPrompt(child, input.workspace) : systemPrompt,
       transcript: session.messages,
       compression,
