@@ -136,9 +136,12 @@ async function runChild(o: SpawnerOptions, task: SubagentTask, index: number, co
   const progress = (event_type: RunEventPayloads['subagent']['event_type'], extra: Partial<RunEventPayloads['subagent']> = {}) =>
     o.emit('subagent', { event_type, ...row, status: 'running', tool_count: toolCount, ...extra });
 
-  const run = registry.begin(sid, streamId);
+  let present: (<T>(value: T) => T) | undefined;
+  let run: Run | undefined;
   let session: Session;
   try {
+    present = o.deps.presenter ? await o.deps.presenter() : undefined;
+    run = registry.begin(sid, streamId);
     session = await sessions.create({
       session_id: sid,
       title: provisionalTitle([user]) ?? DEFAULT_TITLE,
@@ -163,7 +166,7 @@ async function runChild(o: SpawnerOptions, task: SubagentTask, index: number, co
       tool_calls: [],
     });
   } catch (err) {
-    await registry.end(run, 'errored');
+    if (run) await registry.end(run, 'errored');
     const error = `Could not create the subagent's session: ${(err as Error)?.message ?? err}`;
     return { ...emptyResult(index, sid, model), status: 'error', exit_reason: 'error', error };
   }
@@ -200,7 +203,7 @@ async function runChild(o: SpawnerOptions, task: SubagentTask, index: number, co
 
   progress('subagent.start');
   try {
-    const present = o.deps.presenter ? await o.deps.presenter() : undefined;
+    // Never throws: every way a turn ends is an event, a stored session and a released run.
     await driveTurn({ sessions, registry, logger, now: o.now, ...(present ? { present } : {}) }, tapped, run, {
       session,
       streamId,
