@@ -127,6 +127,17 @@ describe('delegate_task', () => {
     expect(toolNames(childRequests(t, 'Task B')[0])).not.toContain('delegate_task');
   });
 
+  it('children use delegation.model when it is set', async () => {
+    t = await makeChatApp({ extraYaml: 'delegation:\n  model: small-model\n' });
+    routeChildren(t, { Summarise: [[{ text: 'short' }]] });
+    t.model.enqueue([{ toolCall: { id: 'd1', name: 'delegate_task', args: { goal: 'Summarise' } } }], [{ text: 'ok' }]);
+    const sid = await t.newSession();
+    await t.stream((await t.start(sid, 'go')).body.stream_id);
+    expect(childRequests(t, 'Summarise')[0].model).toBe('small-model');
+    expect(parentRequests(t).map((r) => r.model)).toEqual(['test-model', 'test-model']);
+    expect(delegateResult(parentRequests(t)[1], 'd1').results[0].model).toBe('small-model');
+  });
+
   it('refuses more tasks than delegation.max_concurrent_children, and calls without a goal', async () => {
     t = await makeChatApp({ extraYaml: 'delegation:\n  max_concurrent_children: 2\n' });
     t.model.enqueue(
