@@ -70,7 +70,7 @@ describe('delegate_task', () => {
 
     // The child is a stored session linked to the parent, with its own transcript.
     const child = (await t.call('GET', `/api/session?session_id=${entry.session_id}`)).body.session;
-    expect(child).toMatchObject({ parent_session_id: sid, session_source: 'subagent', active_stream_id: null });
+    expect(child).toMatchObject({ parent_session_id: sid, session_source: 'subagent', source_tag: 'subagent', read_only: true, active_stream_id: null });
     expect(child.messages.map((m: any) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
     expect(child.messages[0].content).toBe('Find the answer in notes.txt');
     expect(child.messages[2].content).toContain('the answer is 42');

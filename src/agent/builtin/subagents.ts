@@ -159,6 +159,9 @@ async function runChild(o: SpawnerOptions, task: SubagentTask, index: number, co
       estimated_cost: null,
       parent_session_id: o.parent.sessionId,
       session_source: 'subagent',
+      // The incumbent's marks for a delegated child: view-only, sourced from a subagent.
+      source_tag: 'subagent',
+      read_only: true,
       subagent: marker,
       active_stream_id: streamId,
       pending_started_at: started,
