@@ -6,6 +6,7 @@ import type { AssistantTurn } from '../state/turns.js';
 import { baseStyles } from '../shared/styles.js';
 import { icons } from '../shared/icons.js';
 import './hermes-tool-card.js';
+import './hermes-subagent-tree.js';
 
 /** Open/closed per `${sessionId}:${turnIndex}`; only explicitly opened rows are stored. */
 export const disclosures = new Map<string, boolean>();
@@ -73,6 +74,7 @@ export class HermesActivity extends LitElement {
           ${running ? html`<span class="state" aria-label="Running">${icons.spinner()}</span>` : nothing}
           ${failed ? html`<span class="state error" data-role="activity-error" title="A tool failed" aria-label="A tool failed">${icons.alert()}</span>` : nothing}
         </button>
+        ${turn.subagents?.length ? html`<hermes-subagent-tree .subagents=${turn.subagents}></hermes-subagent-tree>` : nothing}
         ${
           this.open
             ? html`<div class="body">

@@ -297,7 +297,9 @@ export class HermesComposer extends LitElement {
     const items = this.#menu.items(this.text);
     const workspace = chat?.session?.workspace ?? this.lastWorkspace ?? this.ui?.settings?.default_workspace ?? '';
     const bot = this.ui?.settings?.bot_name ?? 'Hermes';
-    const canSend = !!this.text.trim() && !this.attachments.uploading && !this.#creating;
+    // A delegate_task child is view-only (the server refuses new turns there); Stop still works.
+    const viewOnly = chat?.session?.session_source === 'subagent';
+    const canSend = !viewOnly && !!this.text.trim() && !this.attachments.uploading && !this.#creating;
     return html`
       <div
         class="frame"
@@ -328,7 +330,8 @@ export class HermesComposer extends LitElement {
           rows="1"
           aria-label="Message"
           aria-autocomplete="list"
-          placeholder=${running ? `${bot} is working… Stop to interrupt` : (this.placeholderText ?? `Message ${bot} — / for commands`)}
+          placeholder=${running ? `${bot} is working… Stop to interrupt` : viewOnly ? 'A subagent session is view-only: continue in its parent conversation' : (this.placeholderText ?? `Message ${bot} — / for commands`)}
+          ?disabled=${viewOnly && !running}
           .value=${this.text}
           @input=${this.#onInput}
           @keydown=${this.#onKeyDown}

@@ -3,8 +3,9 @@ import type { ApiSession } from '../api/client.js';
 import type { ChatStore } from './chat-store.js';
 import type { RunEventHandlers } from './run-stream.js';
 import type { AssistantTurn } from './turns.js';
+import { applySubagentEvent } from './subagents.js';
 
-type TurnEvents = 'token' | 'reasoning' | 'tool' | 'tool_complete' | 'compressing' | 'compressed' | 'warning' | 'retrying';
+type TurnEvents = 'token' | 'reasoning' | 'tool' | 'tool_complete' | 'compressing' | 'compressed' | 'warning' | 'retrying' | 'subagent';
 
 /**
  * How the events that build the live assistant turn change it. `live()` is the turn (made on
@@ -54,6 +55,12 @@ function liveTurnHandlers(live: () => AssistantTurn, changed: { frame(): void; n
     retrying: (d) => {
       live().retrying = { attempt: d.attempt, max: d.max, reason: d.reason };
       changed.now();
+    },
+    // The delegate_task tree in the Activity row: one row per child session, updated in place.
+    subagent: (d) => {
+      const turn = live();
+      turn.subagents = applySubagentEvent(turn.subagents ?? [], d);
+      changed.frame();
     },
   };
 }

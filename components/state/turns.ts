@@ -1,5 +1,6 @@
 import type { Message } from '../api/client.js';
 import { isToolErrorResult, toolRowTarget } from '../../src/shared/run-event-rules.js';
+import { subagentsFromResult, type SubagentView } from './subagents.js';
 
 /** One tool call of an assistant turn, as the activity disclosure shows it. */
 export interface ToolView {
@@ -29,6 +30,8 @@ export interface AssistantTurn {
   /** Live only: the model call is being retried (the `retrying` event) until it streams again. */
   retrying?: { attempt: number; max: number; reason: string } | undefined;
   warnings: string[];
+  /** delegate_task's children: live from `subagent` events, else from the stored results. */
+  subagents?: SubagentView[];
 }
 
 export interface UserTurn {
@@ -99,6 +102,7 @@ export function groupTurns(messages: readonly Message[], offset = 0): Turn[] {
       if (view) {
         view.result = result;
         view.status = isToolErrorResult(result) ? 'error' : 'done';
+        if (view.name === 'delegate_task') turn.subagents = [...(turn.subagents ?? []), ...subagentsFromResult(view.args, result, '')];
       }
       return;
     }

@@ -2,6 +2,7 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { positiveIntOrNull, section, text, toBool, toFloat, toInt, turnLimit } from './config-coerce.js';
 import { parseWebConfig, type WebConfig } from './tools/web/settings.js';
+import { DelegationFileSchema, delegationConfig, type DelegationConfig } from './delegation-config.js';
 
 /**
  * Hermes' own configuration (`$HERMES_HOME/config.yaml` and `.env`), reduced to what the
@@ -49,6 +50,8 @@ export interface AgentConfig {
     temperature: number;
     downloadTimeoutSeconds: number;
   };
+  /** `delegation.*`: delegate_task's subagents (see delegation-config.ts). */
+  delegation: DelegationConfig;
   /** `.env` values over the process environment: where provider keys come from. */
   env: Record<string, string>;
   /** `web:` (backends, `searxng_url`), `security.allow_private_urls` and the web backends' keys. */
@@ -136,6 +139,7 @@ const FileSchema = z
     memory: z.unknown().optional(),
     terminal: z.object({ timeout: z.unknown().optional() }).passthrough().nullish(),
     skills: z.unknown().optional(),
+    delegation: DelegationFileSchema,
   })
   .passthrough();
 
@@ -262,6 +266,7 @@ export function parseAgentConfig(input: { configYaml: string | null; dotenv: str
     terminal: { timeoutSeconds: Math.max(1, toInt(f.terminal?.timeout, 180)) },
     skills: { disabled: nameList(section(f, 'skills').disabled), externalDirs: nameList(section(f, 'skills').external_dirs) },
     auxiliaryVision: auxiliaryVision(section(section(f, 'auxiliary'), 'vision'), env),
+    delegation: delegationConfig(f.delegation),
     env,
     web: parseWebConfig(f, env),
   };

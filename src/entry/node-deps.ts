@@ -19,6 +19,7 @@ import { NodeToolHost } from '../adapters/platform/node-tool-host.js';
 import { FsRunJournal } from '../adapters/storage/fs/fs-run-journal.js';
 import { MemoryRunJournal } from '../runs/journal.js';
 import { RunRegistry } from '../runs/registry.js';
+import { presenter } from '../http/redaction.js';
 import { InteractionHub } from '../runs/interactions.js';
 import { recoverInterruptedTurns } from '../runs/recovery.js';
 import { BuiltinAgentRuntime, type BuiltinRuntimeOptions } from '../agent/builtin/runtime.js';
@@ -100,6 +101,13 @@ export async function composeNodeDeps(
   const hub = new InteractionHub(now);
   // Hermes' own sessions (CLI, Telegram …), read-only: the sidebar lists them, session_search searches them.
   const agentSessions = new NodeHermesStateDb(join(config.hermesHome, 'state.db'), logger);
+  // One journal write and one socket write per watcher for each event-loop turn's frames.
+  const registry = new RunRegistry({
+    journal,
+    now,
+    defer: (send) => void setImmediate(send),
+    ...(overrides.keepFinishedMs !== undefined ? { keepFinishedMs: overrides.keepFinishedMs } : {}),
+  });
   const builtin = new BuiltinAgentRuntime({
     config: new NodeAgentConfigSource(config.hermesHome, { ...env }),
     host: new NodeToolHost(),
@@ -116,6 +124,8 @@ export async function composeNodeDeps(
     ...(overrides.backoff ? { backoff: overrides.backoff } : {}),
     lookupHost: lookupAddresses,
     ...(overrides.webEndpoints ? { webEndpoints: overrides.webEndpoints } : {}),
+    // delegate_task's children are sessions and runs like any other (openable, cancellable).
+    childRuns: { sessions, registry, logger, presenter: () => presenter(settings) },
   });
   // A Hermes Agent's API server; its key is HERMES_WEBUI_GATEWAY_API_KEY (or one typed in the
   // wizard's probe), else Hermes' own API_SERVER_KEY.
@@ -134,13 +144,7 @@ export async function composeNodeDeps(
     agent: {
       runtime,
       backend,
-      // One journal write and one socket write per watcher for each event-loop turn's frames.
-      registry: new RunRegistry({
-        journal,
-        now,
-        defer: (send) => void setImmediate(send),
-        ...(overrides.keepFinishedMs !== undefined ? { keepFinishedMs: overrides.keepFinishedMs } : {}),
-      }),
+      registry,
       hub,
     },
     sessions,

@@ -55,6 +55,8 @@ export function chatRoutes(deps: AppDeps) {
     const text = b.message.trim();
     if (!text) throw new BadRequest('message is required');
     const session = await requireSession(deps, b.session_id);
+    // A delegate_task child is its parent's work, shown as it ran (view-only, as the incumbent keeps them).
+    if (session.session_source === 'subagent') throw new BadRequest('This is a subagent session: it is view-only. Continue in its parent conversation.');
     const active = registry.activeFor(session.session_id);
     if (active) return c.json({ error: 'session already has an active stream', active_stream_id: active.streamId }, 409);
     const workspace = b.workspace ? await deps.files.checkWorkspace(b.workspace) : session.workspace || deps.options.defaultWorkspace;

@@ -112,6 +112,29 @@ export const RUN_EVENT_SCHEMAS = {
     summary: z.strictObject({ total: num, pending: num, in_progress: num, completed: num, cancelled: num }),
     version: z.literal(1),
   }),
+  /**
+   * A delegate_task child (its own session and run) started, moved on or ended. The parent's
+   * stream carries it (a grandchild's too, with its own parent_session_id), so the Activity row
+   * shows the tree live; `stream_id` is the child's run, for opening and cancelling it.
+   */
+  subagent: z.strictObject({
+    event_type: z.enum(['subagent.start', 'subagent.progress', 'subagent.complete']),
+    parent_session_id: str,
+    session_id: str,
+    stream_id: str,
+    task_index: z.number().int().nonnegative(),
+    task_count: z.number().int().positive(),
+    goal: str,
+    depth: z.number().int().positive(),
+    status: z.enum(['running', 'completed', 'failed', 'interrupted', 'timeout', 'error']),
+    /** The tool the child is running now. */
+    tool: str.optional(),
+    tool_count: z.number().int().nonnegative(),
+    api_calls: z.number().int().nonnegative().optional(),
+    duration_seconds: num.optional(),
+    /** The child's final answer (cut), once it ended. */
+    summary: str.optional(),
+  }),
   /** Something the person should know that does not stop the turn (`type` names it). */
   warning: z.strictObject({ type: str, message: str }),
   /**
@@ -163,6 +186,7 @@ export const RUN_EVENT_NAMES = Object.keys({
   title: 0,
   metering: 0,
   todo_state: 0,
+  subagent: 0,
   warning: 0,
   retrying: 0,
   done: 0,
@@ -176,7 +200,7 @@ const _closingAreEvents: ClosingEventName extends RunEventName ? true : never = 
 void _closingAreEvents;
 
 /** Events whose data is model or tool output shown as is, so they are redacted before framing (see turn-driver). */
-export const PRESENTED_EVENTS: ReadonlySet<RunEventName> = new Set<RunEventName>(['tool', 'tool_complete', 'title']);
+export const PRESENTED_EVENTS: ReadonlySet<RunEventName> = new Set<RunEventName>(['tool', 'tool_complete', 'title', 'subagent']);
 
 /** Checks one event against the contract: the parsed data, or why it does not fit. */
 export function parseRunEvent(event: string, data: unknown): { ok: true; value: RunEventBody } | { ok: false; error: string } {

@@ -122,6 +122,14 @@ describe('run-event contract: the builtin agent', () => {
     expect(frames.at(-1)!.event).toBe('cancel');
   });
 
+  it('a subagent (delegate_task) reports its life on the parent stream', async () => {
+    const sid = await t.newSession();
+    // The parent's call, then the child's one answer, then the parent's; one child runs them in this order.
+    t.model.enqueue([{ toolCall: { id: 'd1', name: 'delegate_task', args: { goal: 'Say hi' } } }], [{ text: 'hi' }], [{ text: 'The child said hi.' }]);
+    const frames = await turn('subagent', sid, 'delegate');
+    expect(frames.filter((f) => f.event === 'subagent').map((f) => f.data.event_type)).toEqual(['subagent.start', 'subagent.complete']);
+  });
+
   it('a provider failure ends with apperror', async () => {
     const sid = await t.newSession();
     t.model.enqueue({ status: 401, body: { error: { message: 'bad key', type: 'invalid_request_error' } } });

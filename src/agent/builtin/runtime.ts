@@ -24,6 +24,15 @@ import type { CompressionAnchor } from './history.js';
 import type { AgentSessionSearch } from '../../ports/agent-sessions.js';
 import type { SessionStore } from '../../ports/session-store.js';
 import { knowledgeContext, knowledgeToolUsable, skillsPromptBlock } from './knowledge.js';
+import {
+  narrowForDelegation,
+  subagentApprovalRefusal,
+  subagentOf,
+  subagentSpawner,
+  subagentSystemPrompt,
+  type ChildRunDeps,
+  type SubagentMarker,
+} from './subagents.js';
 
 export interface BuiltinRuntimeOptions {
   config: AgentConfigSource;
@@ -57,6 +66,8 @@ export interface BuiltinRuntimeOptions {
   lookupHost?: WebToolContext['lookup'];
   /** Test seam: scripted servers in place of the hosted web APIs (NodeDepsOverrides.webEndpoints). */
   webEndpoints?: WebToolContext['endpoints'];
+  /** Where delegate_task's children run as sessions and runs of their own; without it the tool is not offered. */
+  childRuns?: ChildRunDeps;
 }
 
 class MemoryCatalogCache implements CatalogCache {
@@ -132,7 +143,16 @@ export class BuiltinAgentRuntime implements AgentRuntime {
         (this.options.toolNames ? this.options.toolNames.includes(t.spec.name) : this.options.host || HOST_FREE_TOOLS.has(t.spec.name)) &&
         knowledgeToolUsable(t.spec.name, this.options.host),
     );
-    const toolContext = this.#toolContext(input, config, emit);
+    // A delegate_task child: its own tool set, budget and prompt (src/agent/builtin/subagents.ts).
+    const child = subagentOf(session);
+    narrowForDelegation(tools, { child, canSpawn: !!this.options.childRuns, limits: config.delegation });
+    const toolContext = this.#toolContext(
+      input,
+      config,
+      emit,
+      child,
+      tools.map((t) => t.spec.name),
+    );
     toolContext.knowledge = knowledgeContext({
       config,
       hermesHome: this.options.hermesHome,
@@ -168,8 +188,10 @@ export class BuiltinAgentRuntime implements AgentRuntime {
       provider,
       model,
       contextLength,
-      config,
-      systemPrompt,
+      // A child's budget is delegation.max_iterations, not the conversation's agent.max_turns.
+      config: child ? { ...config, maxTurns: config.delegation.maxIterations } : config,
+      // A child's prompt is its task (the conversation's own prompt is not its business).
+      systemPrompt: child ? subagentSystemPrompt(child, input.workspace) : systemPrompt,
       transcript: session.messages,
       compression,
       lastPromptTokens: typeof session.last_prompt_tokens === 'number' ? session.last_prompt_tokens : 0,
@@ -185,7 +207,7 @@ export class BuiltinAgentRuntime implements AgentRuntime {
 
     // After `done`: a short LLM title for a conversation that has just had its first exchange.
     const userTurns = session.messages.filter((m: Message) => m.role === 'user').length;
-    if (userTurns === 1 && !session.manual_title && !session.llm_title_generated && !signal.aborted) {
+    if (!child && userTurns === 1 && !session.manual_title && !session.llm_title_generated && !signal.aborted) {
       try {
         const title = await generateTitle({ provider, model, messages: session.messages, signal });
         if (title) {
@@ -199,7 +221,7 @@ export class BuiltinAgentRuntime implements AgentRuntime {
     }
   }
 
-  #toolContext(input: TurnInput, config: AgentConfig, emit: (out: TurnOutput) => void): ToolContext {
+  #toolContext(input: TurnInput, config: AgentConfig, emit: (out: TurnOutput) => void, child: SubagentMarker | null, toolNames: string[]): ToolContext {
     const sid = input.session.session_id;
     const { hub } = this.options;
     const event: EmitEvent = (name, data) => emit(runEvent(name, data));
@@ -233,6 +255,8 @@ export class BuiltinAgentRuntime implements AgentRuntime {
         });
         if (decision.action === 'run') return null;
         if (decision.action === 'block') return decision.reason;
+        // Nobody watches a subagent's prompt: Hermes' delegation.subagent_auto_approve decides.
+        if (child) return config.delegation.subagentAutoApprove ? null : subagentApprovalRefusal(command, decision.request.description);
         const { pending, answer } = hub.requestApproval(
           sid,
           input.streamId,
@@ -257,6 +281,26 @@ export class BuiltinAgentRuntime implements AgentRuntime {
         event('clarify', { ...pending });
         return answer;
       },
+      ...(this.options.childRuns && toolNames.includes('delegate_task')
+        ? {
+            subagents: subagentSpawner({
+              deps: this.options.childRuns,
+              runtime: this,
+              parent: {
+                sessionId: sid,
+                workspace: input.workspace,
+                model: input.model,
+                depth: child?.depth ?? 0,
+                toolNames,
+                profile: input.session.profile,
+                projectId: input.session.project_id,
+              },
+              config: config.delegation,
+              now: this.options.now,
+              emit: event,
+            }),
+          }
+        : {}),
     };
   }
 

@@ -2,6 +2,7 @@ import type { ToolSpec } from '../messages.js';
 import { clarifyTool } from './clarify.js';
 import type { MemoryConfig } from '../config.js';
 import { createMemoryTool, memoryTool } from './memory.js';
+import { delegateTaskTool } from './delegate.js';
 import { patchTool } from './patch.js';
 import { readFileTool } from './read-file.js';
 import { searchFilesTool } from './search-files.js';
@@ -40,6 +41,8 @@ export function builtinTools(options: BuiltinToolOptions): Tool[] {
     skillsListTool,
     skillViewTool,
     visionAnalyzeTool,
+    // Its description names the configured limits; the runtime swaps in one built from config.yaml.
+    delegateTaskTool({ maxConcurrentChildren: 3, maxSpawnDepth: 1 }),
   ];
 }
 

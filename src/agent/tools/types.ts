@@ -1,6 +1,7 @@
 import type { RunEventName, RunEventPayloads } from '../../shared/run-events.js';
 import type { ToolSpec } from '../messages.js';
 import type { HostedBackend, WebConfig } from './web/settings.js';
+import type { SubagentSpawner } from './delegate.js';
 
 export interface ExecRequest {
   command: string;
@@ -106,6 +107,8 @@ export interface ToolContext {
   writeSafeRoots?: string[];
   /** What web_search / web_extract need; absent where they are not offered. */
   web?: WebToolContext;
+  /** delegate_task's way to run child sessions; absent where children cannot run (Workers, tests without runs). */
+  subagents?: SubagentSpawner;
 }
 
 export interface WebToolContext {

@@ -50,6 +50,7 @@ describe('builtinTools', () => {
       'skills_list',
       'skill_view',
       'vision_analyze',
+      'delegate_task',
     ]);
     const byName = Object.fromEntries(specs.map((s) => [s.name, s.parameters as { properties: Record<string, any>; required: string[] }]));
     expect(byName.terminal?.properties.timeout.default).toBe(90);
