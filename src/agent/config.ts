@@ -72,7 +72,7 @@ const FileSchema = z
       .nullish(),
     agent: z.object({ max_turns: num.nullish(), api_max_retries: num.nullish() }).passthrough().nullish(),
     approvals: z
-      .object({ mode: str.nullish(), deny: z.array(str).nullish(), timeout: num.nullish() })
+      .object({ mode: z.union([str, z.boolean()]).nullish(), deny: z.array(str).nullish(), timeout: num.nullish() })
       .passthrough()
       .nullish(),
     command_allowlist: z.union([z.array(str), str]).nullish(),
@@ -108,6 +108,17 @@ function substitute(value: unknown, env: Record<string, string>): unknown {
   if (Array.isArray(value)) return value.map((v) => substitute(v, env));
   if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, substitute(v, env)]));
   return value;
+}
+
+/**
+ * `approvals.mode` as Hermes reads it: unset is `smart` (its default); a YAML 1.1 `off` arrives as
+ * false; anything it does not know is `manual`, the safe choice.
+ */
+function approvalMode(mode: string | boolean | null | undefined): AgentConfig['approvals']['mode'] {
+  if (mode === undefined || mode === null) return 'smart';
+  if (typeof mode === 'boolean') return mode ? 'manual' : 'off';
+  const m = mode.trim().toLowerCase();
+  return m === 'off' || m === 'smart' ? m : 'manual';
 }
 
 /** Parses the legacy stringified list form (`"['a', 'b']"`) Hermes still tolerates. */
@@ -176,7 +187,7 @@ export function parseAgentConfig(input: { configYaml: string | null; dotenv: str
     maxTurns: Math.max(1, Math.round(f.agent?.max_turns ?? 90)),
     apiMaxRetries: Math.max(0, Math.round(f.agent?.api_max_retries ?? 3)),
     approvals: {
-      mode: mode === 'off' || mode === 'smart' ? mode : 'manual',
+      mode: approvalMode(mode),
       deny: f.approvals?.deny ?? [],
       timeoutSeconds: f.approvals?.timeout ?? 300,
     },

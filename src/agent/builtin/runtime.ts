@@ -12,7 +12,7 @@ import { ProviderConfigError, resolveProvider } from '../providers/resolve.js';
 import type { BackoffPolicy } from '../providers/retry.js';
 import { builtinTools } from '../tools/index.js';
 import type { TodoItem, ToolContext, ToolHost } from '../tools/types.js';
-import { blockedByUser, decideCommand } from '../approvals/gate.js';
+import { checkShellCommand } from './command-approval.js';
 import { buildSystemPrompt } from './system-prompt.js';
 import { runLoop } from './loop.js';
 import { generateTitle } from './title.js';
@@ -64,6 +64,7 @@ const HOST_FREE_TOOLS = new Set(['todo', 'clarify']);
 export class BuiltinAgentRuntime implements AgentRuntime {
   readonly kind = 'builtin';
   #todos = new Map<string, TodoItem[]>();
+  #smartNoted = new Set<string>();
   readonly catalog: ModelCatalogService;
   readonly setup: BuiltinSetup;
 
@@ -183,35 +184,21 @@ export class BuiltinAgentRuntime implements AgentRuntime {
           emit({ type: 'patch', patch: { todo_state: { todos: items, version: 1 } } });
         },
       },
-      checkCommand: async (command) => {
-        const decision = decideCommand(command, {
-          mode: config.approvals.mode,
-          deny: config.approvals.deny,
-          allowlist: config.commandAllowlist,
-          sessionApproved: hub.sessionApproved(sid),
-          yolo: hub.isYolo(sid),
-        });
-        if (decision.action === 'run') return null;
-        if (decision.action === 'block') return decision.reason;
-        const { pending, answer } = hub.requestApproval(
-          sid,
-          input.streamId,
-          { ...decision.request, tool: 'terminal' },
-          config.approvals.timeoutSeconds * 1000,
-          input.signal,
-        );
-        event('approval', { ...pending, pending_count: hub.pendingApproval(sid).pending_count });
-        const choice = await answer;
-        if (choice === 'deny') return blockedByUser(command, decision.request.description);
-        if (choice === 'always') {
-          try {
-            await this.options.config.addToAllowlist(decision.request.pattern_keys);
-          } catch (err) {
-            event('warning', { type: 'config_write_failed', message: `Approved, but config.yaml could not be updated: ${(err as Error).message}` });
-          }
-        }
-        return null;
-      },
+      checkCommand: (command) =>
+        checkShellCommand(
+          {
+            config,
+            hub,
+            sessionId: sid,
+            streamId: input.streamId,
+            signal: input.signal,
+            event,
+            hermesHome: this.options.hermesHome,
+            addToAllowlist: (keys) => this.options.config.addToAllowlist(keys),
+            smartNoted: this.#smartNoted,
+          },
+          command,
+        ),
       clarify: async (question, choices) => {
         const { pending, answer } = hub.requestClarify(sid, question, choices, this.options.clarifyTimeoutMs ?? 120_000, input.signal);
         event('clarify', { ...pending });
