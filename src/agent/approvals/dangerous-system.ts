@@ -37,9 +37,11 @@ export const writesTo = (c: Command, paths: readonly RegExp[], via: readonly Wri
 const worldWritable = (a: string): boolean =>
   /^0*[0-7]?[0-7]{2}[2367]$/.test(a) || (/^[ugoa+\-=rwxXst,]+$/.test(a) && /(?:^|,)[ugoa]*[oa][ugoa]*[+=][rwxXst]*w/.test(a));
 const chmodWorld = (c: Command): boolean => c.name === 'chmod' && c.argv.slice(1).some(worldWritable);
-const chmodLong = (c: Command): boolean => chmodWorld(c) && c.argv.includes('--recursive') && !worldWritable(operands(c.argv)[0] ?? '');
+/** Hermes reports `--recursive` separately unless the mode right after the flags is 777/666/o+w/a+w. */
+const chmodLong = (c: Command): boolean => chmodWorld(c) && c.argv.includes('--recursive') && !/^(777|666|[oa]\+[rwx]*w)/.test(operands(c.argv)[0] ?? '');
 const chownRoot = (c: Command): boolean => c.name === 'chown' && /^(root|0)([:.]|$)/.test(operands(c.argv)[0] ?? '');
-const killall = (c: Command, flag: RegExp): boolean => c.name === 'killall' && c.argv.slice(1).some((a, j, all) => flag.test(a) || flag.test(`${a} ${all[j + 1] ?? ''}`));
+const killall = (c: Command, flag: RegExp): boolean =>
+  c.name === 'killall' && c.argv.slice(1).some((a, j, all) => flag.test(a) || flag.test(`${a} ${all[j + 1] ?? ''}`));
 const decodes = (c: Command): 'base' | 'xxd' | 'openssl' | null => {
   if (/^base(64|32|16)$/.test(c.name) && c.argv.some((a) => /^(-[dD]|--decode)$/.test(a))) return 'base';
   if (c.name === 'xxd' && c.argv.includes('-r')) return 'xxd';

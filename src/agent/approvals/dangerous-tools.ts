@@ -101,12 +101,18 @@ export const DANGEROUS_TOOLS: readonly Pattern[] = [
     key: 'docker with daemon redirect (--context: alternate daemon)',
     command: (c) => c.name === 'docker' && dockerGlobals(c).some((g) => /^(-c|--context)(=|$)/.test(g)),
   },
-  { key: 'docker context use (switches default daemon for future commands)', command: (c) => c.name === 'docker' && dockerArgs(c).slice(0, 2).join(' ') === 'context use' },
+  {
+    key: 'docker context use (switches default daemon for future commands)',
+    command: (c) => c.name === 'docker' && dockerArgs(c).slice(0, 2).join(' ') === 'context use',
+  },
   {
     key: 'podman with remote daemon redirect (--url/--connection/--identity)',
     command: (c) => c.name === 'podman' && dockerGlobals(c).some((g) => /^(--url|--connection|--identity)(=|$)/.test(g)),
   },
-  { key: 'podman remote mode (-r/--remote: remote daemon)', command: (c) => c.name === 'podman' && dockerGlobals(c).some((g) => /^(-r|--remote)(=|$)/.test(g)) },
+  {
+    key: 'podman remote mode (-r/--remote: remote daemon)',
+    command: (c) => c.name === 'podman' && dockerGlobals(c).some((g) => /^(-r|--remote)(=|$)/.test(g)),
+  },
   {
     key: 'docker/podman daemon redirect via environment (DOCKER_HOST/CONTAINER_HOST)',
     command: (c) => c.assigns.some((a) => DAEMON_ENV.test(a)) || (c.name === 'export' && c.argv.some((a) => DAEMON_ENV.test(a))),
@@ -139,7 +145,9 @@ export const DANGEROUS_TOOLS: readonly Pattern[] = [
   {
     // Hermes' label is built in loops and variables, so any mention of hermes in the line counts.
     key: 'stop/restart hermes launchd service (kills running agents)',
-    analysis: (a) => /\bhermes\b/i.test(a.text) && a.commands.some((c) => c.name === 'launchctl' && /^(stop|kickstart|bootout|unload|kill|disable|remove)$/.test(c.argv[1] ?? '')),
+    analysis: (a) =>
+      /\bhermes\b/i.test(a.text) &&
+      a.commands.some((c) => c.name === 'launchctl' && /^(stop|kickstart|bootout|unload|kill|disable|remove)$/.test(c.argv[1] ?? '')),
   },
   { key: 'copy/move file into system config path', command: (c) => writesTo(c, [SYSTEM_CONFIG], ['copy']) },
   { key: 'overwrite project env/config file', command: (c) => writesTo(c, [PROJECT_FILE], ['copy']) },
