@@ -1,4 +1,4 @@
-import { HERMES_CONFIG, HERMES_ENV, PROJECT_FILE, SENSITIVE, SYSTEM_CONFIG, USER_SENSITIVE, interpreterExec, operands, subcommand } from './facts.js';
+import { HERMES_CONFIG, HERMES_ENV, PROJECT_FILE, SENSITIVE, SYSTEM_CONFIG, USER_SENSITIVE, interpreterExec, memo, operands, subcommand } from './facts.js';
 import { writesTo } from './dangerous-system.js';
 import type { Pattern } from './patterns.js';
 import type { Command } from './shell.js';
@@ -37,7 +37,7 @@ const branchOrder = (c: Command): 'delete-first' | 'force-first' | null => {
   return del < 0 || force < 0 ? null : del < force ? 'delete-first' : 'force-first';
 };
 /** sudo's own options (not the command's): the ones that read a password or open a shell. */
-const sudoFlags = (c: Command): string[] => c.wrappers.flatMap((w, j) => (w === 'sudo' ? (c.wrapperFlags[j] ?? []) : []));
+const sudoFlags = memo((c: Command): string[] => c.wrappers.flatMap((w, j) => (w === 'sudo' ? (c.wrapperFlags[j] ?? []) : [])));
 const SUDO_VALUE = 'ugphCDrtUTcR';
 const sudoGroup = (f: string): boolean => {
   if (!/^-[a-zA-Z]{2,}$/.test(f)) return false;

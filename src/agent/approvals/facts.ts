@@ -38,8 +38,20 @@ export interface RmArgs {
   operands: string[];
 }
 
+/** Facts asked by many patterns are worked out once per parsed command. */
+export function memo<T>(compute: (c: Command) => T): (c: Command) => T {
+  const cache = new WeakMap<Command, T>();
+  return (c) => {
+    if (cache.has(c)) return cache.get(c)!;
+    const v = compute(c);
+    cache.set(c, v);
+    return v;
+  };
+}
+
 /** `rm`'s flags and operands; GNU rm also takes flags after operands (`rm build -rf`). */
-export function rmArgs(c: Command): RmArgs {
+export const rmArgs = memo(rmArgsOf);
+function rmArgsOf(c: Command): RmArgs {
   let style: RmArgs['style'] = null;
   let ended = false;
   const operands: string[] = [];
@@ -90,8 +102,9 @@ function inplaceTargets(args: string[]): string[] {
 
 const WRITE_REDIRECTS = new Set(['>', '>>', '>|', '&>', '&>>', '<>', '>&']);
 
-/** Files the command writes to: redirections, tee, cp/mv/install/ln destinations, sed -i, dd of=. */
-export function writeTargets(c: Command): WriteTarget[] {
+/** Files the command writes to: redirections, tee, cp/mv/install/ln destinations, sed -i, perl -i, dd of=. */
+export const writeTargets = memo(writeTargetsOf);
+function writeTargetsOf(c: Command): WriteTarget[] {
   const out: WriteTarget[] = [];
   for (const r of c.redirects) {
     const t = r.target?.value;
@@ -156,7 +169,8 @@ const INTERPRETERS: Array<[RegExp, RegExp, RegExp | null]> = [
  * An interpreter running code it was handed: `python -c`, `node -e`, `perl -e`, `php -r`,
  * `deno eval`… (`flag`), or a heredoc/here-string on stdin with no script file (`heredoc`).
  */
-export function interpreterExec(c: Command): 'flag' | 'heredoc' | null {
+export const interpreterExec = memo(interpreterExecOf);
+function interpreterExecOf(c: Command): 'flag' | 'heredoc' | null {
   const name = c.name.replace(/\.exe$/, '');
   const family = INTERPRETERS.find(([re]) => re.test(name));
   if (!family) return null;

@@ -3,7 +3,7 @@ import { interpreterExec } from './facts.js';
 import { PARSER_LIMIT } from './hardline.js';
 import { hermesKeys } from './legacy-keys.js';
 import { inspectCommand } from './patterns.js';
-import { analyze } from './shell.js';
+import { analyze, type Analysis } from './shell.js';
 
 export interface ApprovalPolicy {
   mode: 'manual' | 'off' | 'smart';
@@ -40,8 +40,8 @@ function quote(command: string): string {
 }
 
 /** The strings deny globs are matched against: the whole command, each sub-command, each executable. */
-export function denyCandidates(command: string): string[] {
-  const a = analyze(command);
+export function denyCandidates(command: string, analysis?: Analysis): string[] {
+  const a = analysis ?? analyze(command);
   const out = new Set([a.text.replace(/\s+/g, ' ').trim()]);
   for (const c of a.commands) {
     out.add(c.text);
@@ -63,10 +63,8 @@ function foldHermesHome(command: string, hermesHome: string | undefined): string
 }
 
 /** `sudo -S` (or `--stdin`) among sudo's own options: the model piping a guessed password. */
-function sudoReadsStdin(command: string): boolean {
-  return analyze(command).commands.some((c) =>
-    c.wrappers.some((w, j) => w === 'sudo' && (c.wrapperFlags[j] ?? []).some((f) => f === '--stdin' || /^-[a-zA-Z]*S/.test(f))),
-  );
+function sudoReadsStdin(a: Analysis): boolean {
+  return a.commands.some((c) => c.wrappers.some((w, j) => w === 'sudo' && (c.wrapperFlags[j] ?? []).some((f) => f === '--stdin' || /^-[a-zA-Z]*S/.test(f))));
 }
 
 /**
@@ -91,8 +89,8 @@ export function allowlistedCommand(command: string, allowlist: readonly string[]
  */
 export function decideCommand(command: string, policy: ApprovalPolicy): CommandDecision {
   const text = foldHermesHome(command, policy.hermesHome);
-  const { hardline, dangerous } = inspectCommand(text);
-  if (hardline?.key === PARSER_LIMIT) {
+  const { hardline, dangerous, analysis } = inspectCommand(text);
+  if (hardline?.key === PARSER_LIMIT || !analysis) {
     return {
       action: 'block',
       reason: `BLOCKED: ${PARSER_LIMIT}: this command is too large to check, so it was not run. Write the script to a file with write_file and run that file instead; do not retry it inline.`,
@@ -104,7 +102,7 @@ export function decideCommand(command: string, policy: ApprovalPolicy): CommandD
       reason: `BLOCKED: ${hardline.description}. This command is on the hardline blocklist and was not run; no approval setting (not yolo, not approvals.mode off) allows it. Do not retry it or a variant of it. If it is truly needed, tell the user to run it themselves outside the agent.`,
     };
   }
-  if (!policy.sudoPassword && sudoReadsStdin(text)) {
+  if (!policy.sudoPassword && sudoReadsStdin(analysis)) {
     return {
       action: 'block',
       reason:
@@ -113,7 +111,7 @@ export function decideCommand(command: string, policy: ApprovalPolicy): CommandD
   }
 
   if (policy.deny.length) {
-    const candidates = denyCandidates(text);
+    const candidates = denyCandidates(text, analysis);
     for (const glob of policy.deny) {
       const re = fnmatchToRegExp(glob.trim());
       if (candidates.some((c) => re.test(c))) {

@@ -57,9 +57,9 @@ export function detectDangerous(command: string): PatternMatch[] {
 }
 
 /** Both checks over one parse (what the gate needs for every command). */
-export function inspectCommand(command: string): { hardline: PatternMatch | null; dangerous: PatternMatch[] } {
-  if (parserLimitExceeded(command)) return { hardline: { key: PARSER_LIMIT, description: PARSER_LIMIT }, dangerous: [] };
+export function inspectCommand(command: string): { hardline: PatternMatch | null; dangerous: PatternMatch[]; analysis: Analysis | null } {
+  if (parserLimitExceeded(command)) return { hardline: { key: PARSER_LIMIT, description: PARSER_LIMIT }, dangerous: [], analysis: null };
   const a = analyze(command);
   const hardline = matches(HARDLINE, a, true)[0] ?? null;
-  return { hardline, dangerous: hardline ? [] : matches(DANGEROUS, a, false) };
+  return { hardline, dangerous: hardline ? [] : matches(DANGEROUS, a, false), analysis: a };
 }
