@@ -77,7 +77,11 @@ describe("Hermes' example commands through both sets", () => {
   });
 
   it('one parse gives both answers, and a hardline command needs no dangerous list', () => {
-    expect(inspectCommand('sudo reboot')).toEqual({ hardline: { key: 'system shutdown/reboot', description: 'system shutdown/reboot' }, dangerous: [] });
+    const reboot = inspectCommand('sudo reboot');
+    expect(reboot.hardline).toEqual({ key: 'system shutdown/reboot', description: 'system shutdown/reboot' });
+    expect(reboot.dangerous).toEqual([]);
+    expect(reboot.analysis?.commands.map((c) => c.name)).toEqual(['reboot']);
+    expect(inspectCommand(`echo ${'x'.repeat(5000)}`).analysis).toBeNull(); // refused unparsed
     expect(inspectCommand('git push -f').dangerous.map((m) => m.key)).toEqual(['git force push short flag (rewrites remote history)']);
   });
 });
