@@ -32,9 +32,9 @@ export const wipesDevice = (c: Command): boolean =>
     (c.name === 'sgdisk' && c.argv.some((a) => /^(-Z|--zap-all|-o|--clear)$/.test(a))));
 
 export const HARDLINE: readonly Pattern[] = [
-  { key: 'recursive delete of root filesystem', command: (c) => !!rm(c)?.operands.some((o) => ROOT_PATH.test(o)) || wipesCwd(c, 'root') },
-  { key: 'recursive delete of system directory', command: (c) => !!rm(c)?.operands.some((o) => SYSTEM_DIR.test(o)) },
-  { key: 'recursive delete of home directory', command: (c) => !!rm(c)?.operands.some((o) => HOME_PATH.test(o)) || wipesCwd(c, 'home') },
+  { key: 'recursive delete of root filesystem', names: ['rm'], command: (c) => !!rm(c)?.operands.some((o) => ROOT_PATH.test(o)) || wipesCwd(c, 'root') },
+  { key: 'recursive delete of system directory', names: ['rm'], command: (c) => !!rm(c)?.operands.some((o) => SYSTEM_DIR.test(o)) },
+  { key: 'recursive delete of home directory', names: ['rm'], command: (c) => !!rm(c)?.operands.some((o) => HOME_PATH.test(o)) || wipesCwd(c, 'home') },
   {
     key: 'format filesystem (mkfs)',
     command: (c) =>
@@ -42,16 +42,16 @@ export const HARDLINE: readonly Pattern[] = [
       (FORMAT_DEVICE.test(c.name) && onDevice(c)) ||
       (c.name === 'diskutil' && c.argv.slice(1, 3).some((a) => DISKUTIL_ERASE.test(a.toLowerCase()))),
   },
-  { key: 'wipe raw block device', command: wipesDevice },
-  { key: 'dd to raw block device', command: (c) => c.name === 'dd' && writeTargets(c).some((w) => w.via === 'dd' && BLOCK_DEVICE.test(w.path)) },
+  { key: 'wipe raw block device', names: ['shred', 'blkdiscard', 'wipefs', 'sgdisk'], command: wipesDevice },
+  { key: 'dd to raw block device', names: ['dd'], command: (c) => c.name === 'dd' && writeTargets(c).some((w) => w.via === 'dd' && BLOCK_DEVICE.test(w.path)) },
   // Only `>`, as in Hermes: `tee /dev/sda` and `cp x /dev/sda` ask ("overwrite system file via tee", …).
   { key: 'redirect to raw block device', command: (c) => writeTargets(c).some((w) => w.via === 'redirect' && BLOCK_DEVICE.test(w.path)) },
   { key: 'fork bomb', analysis: (a) => a.codeTexts.some((t) => FORK_BOMB.test(t)) },
-  { key: 'kill all processes', command: (c) => c.name === 'kill' && killTargets(c.argv).includes('-1') },
-  { key: 'system shutdown/reboot', command: (c) => /^(shutdown|reboot|halt|poweroff)$/.test(c.name) },
-  { key: 'init 0/6 (shutdown/reboot)', command: (c) => c.name === 'init' && /^[06]$/.test(c.argv[1] ?? '') },
-  { key: 'systemctl poweroff/reboot', command: (c) => /^(poweroff|reboot|halt|kexec)$/.test(systemctlVerb(c)) },
-  { key: 'telinit 0/6 (shutdown/reboot)', command: (c) => c.name === 'telinit' && /^[06]$/.test(c.argv[1] ?? '') },
+  { key: 'kill all processes', names: ['kill'], command: (c) => c.name === 'kill' && killTargets(c.argv).includes('-1') },
+  { key: 'system shutdown/reboot', names: ['shutdown', 'reboot', 'halt', 'poweroff'], command: (c) => /^(shutdown|reboot|halt|poweroff)$/.test(c.name) },
+  { key: 'init 0/6 (shutdown/reboot)', names: ['init'], command: (c) => c.name === 'init' && /^[06]$/.test(c.argv[1] ?? '') },
+  { key: 'systemctl poweroff/reboot', names: ['systemctl'], command: (c) => /^(poweroff|reboot|halt|kexec)$/.test(systemctlVerb(c)) },
+  { key: 'telinit 0/6 (shutdown/reboot)', names: ['telinit'], command: (c) => c.name === 'telinit' && /^[06]$/.test(c.argv[1] ?? '') },
 ];
 
 /** Hermes' description of a command too large to inspect (it is refused, not asked). */

@@ -16,6 +16,8 @@ export interface Pattern {
   key: string;
   /** Matches one parsed command (nested ones included). */
   command?: (c: Command) => boolean;
+  /** The only command names `command` can match: the others are not asked (a long line has thousands). */
+  names?: readonly string[];
   /** Matches the whole analysis (SQL text, fork bombs). */
   analysis?: (a: Analysis) => boolean;
 }
@@ -33,8 +35,21 @@ export const DANGEROUS: readonly Pattern[] = [...DANGEROUS_SYSTEM, ...DANGEROUS_
 
 function matches(patterns: readonly Pattern[], a: Analysis, firstOnly: boolean): PatternMatch[] {
   const found: PatternMatch[] = [];
+  let byName: Map<string, Command[]> | null = null;
+  const named = (names: readonly string[]): Command[] => {
+    if (!byName) {
+      byName = new Map();
+      for (const c of a.commands) {
+        const list = byName.get(c.name);
+        if (list) list.push(c);
+        else byName.set(c.name, [c]);
+      }
+    }
+    return names.flatMap((n) => byName!.get(n) ?? []);
+  };
   for (const p of patterns) {
-    if (p.analysis?.(a) || (p.command && a.commands.some(p.command))) {
+    const candidates = p.names ? named(p.names) : a.commands;
+    if (p.analysis?.(a) || (p.command && candidates.some(p.command))) {
       found.push({ key: p.key, description: p.key });
       if (firstOnly) break;
     }
