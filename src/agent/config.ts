@@ -130,7 +130,7 @@ const FileSchema = z
     // Loose values (`max_turns: unlimited`) are read as Hermes reads them, never refused.
     agent: z.object({ max_turns: z.unknown().optional(), api_max_retries: num.nullish() }).passthrough().nullish(),
     approvals: z
-      .object({ mode: str.nullish(), deny: z.array(str).nullish(), timeout: num.nullish() })
+      .object({ mode: z.union([str, z.boolean()]).nullish(), deny: z.array(str).nullish(), timeout: num.nullish() })
       .passthrough()
       .nullish(),
     command_allowlist: z.union([z.array(str), str]).nullish(),
@@ -170,6 +170,17 @@ function substitute(value: unknown, env: Record<string, string>): unknown {
   if (Array.isArray(value)) return value.map((v) => substitute(v, env));
   if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, substitute(v, env)]));
   return value;
+}
+
+/**
+ * `approvals.mode` as Hermes reads it: unset is `smart` (its default); a YAML 1.1 `off` arrives as
+ * false; anything it does not know is `manual`, the safe choice.
+ */
+function approvalMode(mode: string | boolean | null | undefined): AgentConfig['approvals']['mode'] {
+  if (mode === undefined || mode === null) return 'smart';
+  if (typeof mode === 'boolean') return mode ? 'manual' : 'off';
+  const m = mode.trim().toLowerCase();
+  return m === 'off' || m === 'smart' ? m : 'manual';
 }
 
 /** Parses the legacy stringified list form (`"['a', 'b']"`) Hermes still tolerates. */
@@ -255,7 +266,7 @@ export function parseAgentConfig(input: { configYaml: string | null; dotenv: str
     maxTurns: turnLimit(f.agent && 'max_turns' in f.agent ? f.agent.max_turns : (f as Record<string, unknown>).max_turns),
     apiMaxRetries: Math.max(0, Math.round(f.agent?.api_max_retries ?? 3)),
     approvals: {
-      mode: mode === 'off' || mode === 'smart' ? mode : 'manual',
+      mode: approvalMode(mode),
       deny: f.approvals?.deny ?? [],
       timeoutSeconds: f.approvals?.timeout ?? 300,
     },

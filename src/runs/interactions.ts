@@ -27,13 +27,16 @@ interface Waiting<T, R> {
 
 const CHOICES: ApprovalChoice[] = ['once', 'session', 'always', 'deny'];
 
+/** What a run hears back: a person's choice, or `timeout` when nobody answered (never taken as consent). */
+export type ApprovalAnswer = ApprovalChoice | 'timeout';
+
 /**
  * Questions a run is waiting on a person for (approvals, clarifications), per session and in
  * order, plus what the person granted for the session (approved pattern keys, "yolo").
  * Kept in memory on purpose: a restart forgets every grant, so nothing stays approved by accident.
  */
 export class InteractionHub {
-  #approvals = new Map<string, Array<Waiting<PendingApproval, ApprovalChoice>>>();
+  #approvals = new Map<string, Array<Waiting<PendingApproval, ApprovalAnswer>>>();
   #clarifies = new Map<string, Array<Waiting<PendingClarify, string | null>>>();
   #sessionApproved = new Map<string, Set<string>>();
   #yolo = new Set<string>();
@@ -41,7 +44,7 @@ export class InteractionHub {
   constructor(private readonly now: () => number) {}
 
   /**
-   * Queues an approval and waits for the answer. Resolves `deny` when the timeout passes and
+   * Queues an approval and waits for the answer. Resolves `timeout` when the timeout passes and
    * rejects when the run is aborted (the queue entry is removed either way).
    */
   requestApproval(
@@ -50,7 +53,7 @@ export class InteractionHub {
     request: ApprovalRequest,
     timeoutMs: number,
     signal: AbortSignal,
-  ): { pending: PendingApproval; answer: Promise<ApprovalChoice> } {
+  ): { pending: PendingApproval; answer: Promise<ApprovalAnswer> } {
     const pending: PendingApproval = {
       ...request,
       approval_id: crypto.randomUUID().replace(/-/g, '').slice(0, 16),
@@ -60,7 +63,7 @@ export class InteractionHub {
       allow_permanent: true,
       requested_at: this.now(),
     };
-    const answer = this.#wait(this.#approvals, sessionId, pending, timeoutMs, signal, 'deny' as ApprovalChoice);
+    const answer = this.#wait<PendingApproval, ApprovalAnswer>(this.#approvals, sessionId, pending, timeoutMs, signal, 'timeout');
     return { pending, answer };
   }
 

@@ -247,9 +247,9 @@ describe('InteractionHub', () => {
     expect([...hub.sessionApproved('other')]).toEqual([]);
   });
 
-  it('times out to deny, and an abort rejects and removes the request', async () => {
+  it('times out to timeout (never consent), and an abort rejects and removes the request', async () => {
     const timed = hub.requestApproval('s', 'run', request, 20, new AbortController().signal);
-    expect(await timed.answer).toBe('deny');
+    expect(await timed.answer).toBe('timeout');
     const ctrl = new AbortController();
     const aborted = hub.requestApproval('s', 'run', request, 10_000, ctrl.signal);
     ctrl.abort(new Error('stop'));

