@@ -30,6 +30,8 @@ export interface AgentConfig {
   commandAllowlist: string[];
   compression: { enabled: boolean; threshold: number; protectLastN: number };
   terminal: { timeoutSeconds: number };
+  /** `tool_output.max_bytes` (characters of command output the model sees) and `security.redact_secrets`, never fatal when malformed, as in Hermes. */
+  terminalOutput: { maxChars: number; redactSecrets: boolean };
   /** `.env` values over the process environment: where provider keys come from. */
   env: Record<string, string>;
 }
@@ -78,10 +80,22 @@ const FileSchema = z
     command_allowlist: z.union([z.array(str), str]).nullish(),
     compression: z.object({ enabled: z.boolean().nullish(), threshold: num.nullish(), protect_last_n: num.nullish() }).passthrough().nullish(),
     terminal: z.object({ timeout: num.nullish() }).passthrough().nullish(),
+    tool_output: z.unknown(),
+    security: z.unknown(),
   })
   .passthrough();
 
 export class AgentConfigError extends Error {}
+
+/** Hermes reads these leniently: a bad value means the default, and `HERMES_REDACT_SECRETS` wins over config.yaml. */
+function terminalOutput(toolOutput: unknown, security: unknown, env: Record<string, string>): AgentConfig['terminalOutput'] {
+  const field = (section: unknown, key: string) => (section && typeof section === 'object' ? (section as Record<string, unknown>)[key] : undefined);
+  const raw = Number(field(toolOutput, 'max_bytes'));
+  const maxChars = Number.isInteger(raw) && raw >= 1 ? raw : 50_000;
+  const flag = env.HERMES_REDACT_SECRETS ?? field(security, 'redact_secrets');
+  const redactSecrets = flag === undefined || flag === null ? true : ['1', 'true', 'yes', 'on'].includes(String(flag).trim().toLowerCase());
+  return { maxChars, redactSecrets };
+}
 
 /** `KEY=value` lines; `#` comments, `export ` prefixes and quotes as a shell user writes them. */
 export function parseDotenv(text: string): Record<string, string> {
@@ -187,6 +201,7 @@ export function parseAgentConfig(input: { configYaml: string | null; dotenv: str
       protectLastN: Math.max(1, Math.round(f.compression?.protect_last_n ?? 20)),
     },
     terminal: { timeoutSeconds: f.terminal?.timeout ?? 180 },
+    terminalOutput: terminalOutput(f.tool_output, f.security, env),
     env,
   };
 }

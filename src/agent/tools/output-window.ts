@@ -1,0 +1,90 @@
+/**
+ * Bounded capture of a command's output, the way Hermes cuts what the model sees: the first 40%
+ * of the budget (errors tend to come early) and the last 60% (the latest state), with a notice
+ * saying how much was dropped out of how much. Streaming, so a chatty command never holds more
+ * than the budget in memory. Runtime-free: the Node host feeds it, the tools read it.
+ */
+
+/** Hermes' `tool_output.max_bytes` default (characters, despite the name). */
+export const DEFAULT_MAX_OUTPUT_CHARS = 50_000;
+const HEAD_SHARE = 0.4;
+
+export function truncationNotice(omitted: number, total: number): string {
+  return `\n\n... [OUTPUT TRUNCATED - ${omitted} chars omitted out of ${total} total] ...\n\n`;
+}
+
+/** `text` cut to `max` characters as Hermes cuts a finished command's output. */
+export function truncateOutput(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const head = Math.floor(max * HEAD_SHARE);
+  const tail = max - head;
+  return text.slice(0, head) + truncationNotice(text.length - head - tail, text.length) + text.slice(text.length - tail);
+}
+
+export class OutputWindow {
+  private head = '';
+  private tail: string[] = [];
+  private tailLen = 0;
+  private total = 0;
+  private readonly headMax: number;
+  private readonly tailMax: number;
+
+  constructor(max: number) {
+    this.headMax = Math.floor(max * HEAD_SHARE);
+    this.tailMax = max - this.headMax;
+  }
+
+  push(text: string): void {
+    this.total += text.length;
+    const headRoom = this.headMax - this.head.length;
+    if (headRoom > 0) {
+      this.head += text.slice(0, headRoom);
+      text = text.slice(headRoom);
+    }
+    if (!text) return;
+    this.tail.push(text);
+    this.tailLen += text.length;
+    while (this.tailLen > this.tailMax) {
+      const first = this.tail[0] as string;
+      const drop = Math.min(first.length, this.tailLen - this.tailMax);
+      this.tailLen -= drop;
+      if (drop === first.length) this.tail.shift();
+      else this.tail[0] = first.slice(drop);
+    }
+  }
+
+  get truncated(): boolean {
+    return this.total > this.head.length + this.tailLen;
+  }
+
+  text(): string {
+    const tail = this.tail.join('');
+    if (!this.truncated) return this.head + tail;
+    return this.head + truncationNotice(this.total - this.head.length - tail.length, this.total) + tail;
+  }
+}
+
+/** A rolling buffer keeping the last `max` characters (a background process's output). */
+export class RollingBuffer {
+  private parts: string[] = [];
+  private len = 0;
+  constructor(private readonly max: number) {}
+
+  push(text: string): void {
+    this.parts.push(text);
+    this.len += text.length;
+    if (this.len > this.max * 2) this.compact();
+  }
+
+  private compact(): void {
+    const all = this.parts.join('');
+    const kept = all.slice(Math.max(0, all.length - this.max));
+    this.parts = [kept];
+    this.len = kept.length;
+  }
+
+  text(): string {
+    if (this.len > this.max || this.parts.length > 1) this.compact();
+    return this.parts[0] ?? '';
+  }
+}
