@@ -23,6 +23,7 @@ import { InteractionHub } from '../runs/interactions.js';
 import { recoverInterruptedTurns } from '../runs/recovery.js';
 import { BuiltinAgentRuntime } from '../agent/builtin/runtime.js';
 import { agentWithBackend } from '../agent/backend-choice.js';
+import { ProcessRegistry } from '../agent/tools/process-registry.js';
 import { GatewayAgentRuntime } from '../agent/gateway/runtime.js';
 import { gatewayApiKey } from '../adapters/platform/node-gateway-key.js';
 import { NodeHermesStateDb } from '../adapters/platform/node-hermes-state-db.js';
@@ -95,9 +96,13 @@ export async function composeNodeDeps(
   // Turns that were running when the process last died are closed and marked before serving.
   await recoverInterruptedTurns({ sessions, journal, logger, now });
   const hub = new InteractionHub(now);
+  const host = new NodeToolHost();
+  // Background processes outlive turns; session delete and shutdown stop them (deps.agent.processes).
+  const processes = new ProcessRegistry(host);
   const builtin = new BuiltinAgentRuntime({
     config: new NodeAgentConfigSource(config.hermesHome, { ...env }),
-    host: new NodeToolHost(),
+    host,
+    processes,
     hub,
     hermesHome: config.hermesHome,
     logger,
@@ -132,6 +137,7 @@ export async function composeNodeDeps(
         ...(overrides.keepFinishedMs !== undefined ? { keepFinishedMs: overrides.keepFinishedMs } : {}),
       }),
       hub,
+      processes,
     },
     sessions,
     settings,

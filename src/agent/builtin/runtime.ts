@@ -11,7 +11,8 @@ import { BuiltinSetup } from './setup.js';
 import { ProviderConfigError, resolveProvider } from '../providers/resolve.js';
 import type { BackoffPolicy } from '../providers/retry.js';
 import { builtinTools } from '../tools/index.js';
-import type { TodoItem, ToolContext, ToolHost } from '../tools/types.js';
+import type { ProcessRegistry } from '../tools/process-registry.js';
+import type { TerminalSessionState, TodoItem, ToolContext, ToolHost } from '../tools/types.js';
 import { blockedByUser, decideCommand } from '../approvals/gate.js';
 import { buildSystemPrompt } from './system-prompt.js';
 import { runLoop } from './loop.js';
@@ -40,6 +41,8 @@ export interface BuiltinRuntimeOptions {
    * pass `todo`, `memory` and `clarify`, with a host that only keeps memory files.
    */
   toolNames?: string[];
+  /** Background processes (`terminal` background:true, `process`); absent where the host cannot spawn. */
+  processes?: ProcessRegistry;
 }
 
 class MemoryCatalogCache implements CatalogCache {
@@ -64,6 +67,8 @@ const HOST_FREE_TOOLS = new Set(['todo', 'clarify']);
 export class BuiltinAgentRuntime implements AgentRuntime {
   readonly kind = 'builtin';
   #todos = new Map<string, TodoItem[]>();
+  /** Where each session's shell is, kept across turns (in memory, as Hermes keeps it), for the workspace it began in. */
+  #cwds = new Map<string, { workspace: string; cwd: string }>();
   readonly catalog: ModelCatalogService;
   readonly setup: BuiltinSetup;
 
@@ -109,9 +114,11 @@ export class BuiltinAgentRuntime implements AgentRuntime {
     const { session, signal } = input;
     const sid = session.session_id;
     const { config, provider, model, contextLength } = await this.#resolve(input.model);
-    const tools = builtinTools({ terminalTimeoutSeconds: config.terminal.timeoutSeconds }).filter((t) =>
-      this.options.toolNames ? this.options.toolNames.includes(t.spec.name) : this.options.host || HOST_FREE_TOOLS.has(t.spec.name),
-    );
+    const tools = builtinTools({
+      terminalTimeoutSeconds: config.terminal.timeoutSeconds,
+      terminalMaxOutputChars: config.terminalOutput.maxChars,
+      redactSecrets: config.terminalOutput.redactSecrets,
+    }).filter((t) => (this.options.toolNames ? this.options.toolNames.includes(t.spec.name) : this.options.host || HOST_FREE_TOOLS.has(t.spec.name)));
     const toolContext = this.#toolContext(input, config, emit);
     const systemPrompt = await buildSystemPrompt({
       host: this.options.host,
@@ -176,6 +183,7 @@ export class BuiltinAgentRuntime implements AgentRuntime {
       host: this.options.host ?? unavailableHost,
       signal: input.signal,
       emit: event,
+      terminalSession: this.#terminalSession(sid, input.workspace),
       todos: {
         get: () => this.#todos.get(sid) ?? [],
         set: (items) => {
@@ -217,6 +225,17 @@ export class BuiltinAgentRuntime implements AgentRuntime {
         event('clarify', { ...pending });
         return answer;
       },
+    };
+  }
+
+  #terminalSession(sid: string, workspace: string): TerminalSessionState {
+    // A new workspace for the session starts its shell over there.
+    if (this.#cwds.get(sid)?.workspace !== workspace) this.#cwds.set(sid, { workspace, cwd: workspace });
+    const processes = this.options.processes?.forSession(sid);
+    return {
+      cwd: () => this.#cwds.get(sid)?.cwd ?? workspace,
+      setCwd: (dir) => this.#cwds.set(sid, { workspace, cwd: dir }),
+      ...(processes ? { processes } : {}),
     };
   }
 

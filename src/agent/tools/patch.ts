@@ -1,6 +1,6 @@
 import { createTwoFilesPatch } from 'diff';
 import { bool, errorMessage, json, str, toolError } from './args.js';
-import { displayPath, resolveToolPath, sensitiveWriteReason } from './paths.js';
+import { displayPath, resolveToolPath, sensitiveWriteReason, toolBaseDir } from './paths.js';
 import type { Tool } from './types.js';
 
 /** A diff longer than this is cut: the model needs to see that the edit landed, not every line. */
@@ -136,7 +136,7 @@ export const patchTool: Tool = {
     if (oldString === newString) return toolError('old_string and new_string are identical; nothing to change');
     const replaceAll = bool(args.replace_all, false);
 
-    const abs = resolveToolPath(path, ctx.workspace, ctx.host.homeDir);
+    const abs = resolveToolPath(path, toolBaseDir(ctx), ctx.host.homeDir);
     const refused = sensitiveWriteReason(abs, ctx.host.homeDir, ctx.hermesHome);
     if (refused) return toolError(`Refusing to edit ${abs}: ${refused}`);
 

@@ -1,5 +1,5 @@
 import { clamp, errorMessage, int, str, toolError } from './args.js';
-import { resolveToolPath } from './paths.js';
+import { resolveToolPath, toolBaseDir } from './paths.js';
 import type { Tool } from './types.js';
 
 const DEFAULT_LIMIT = 500;
@@ -38,7 +38,7 @@ export const readFileTool: Tool = {
     if (!path?.trim()) return toolError('path is required');
     const offset = Math.max(1, int(args.offset, 1));
     const limit = clamp(int(args.limit, DEFAULT_LIMIT), 1, MAX_LIMIT);
-    const abs = resolveToolPath(path, ctx.workspace, ctx.host.homeDir);
+    const abs = resolveToolPath(path, toolBaseDir(ctx), ctx.host.homeDir);
 
     let text: string | null;
     try {

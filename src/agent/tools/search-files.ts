@@ -1,5 +1,5 @@
 import { clamp, errorMessage, int, json, str, toolError } from './args.js';
-import { normalizePath, resolveToolPath } from './paths.js';
+import { normalizePath, resolveToolPath, toolBaseDir } from './paths.js';
 import type { SearchRequest, Tool } from './types.js';
 
 const MAX_LIMIT = 500;
@@ -54,7 +54,7 @@ export const searchFilesTool: Tool = {
     const offset = Math.max(0, int(args.offset, 0));
     const context = clamp(int(args.context, 0), 0, MAX_CONTEXT);
     const fileGlob = str(args.file_glob)?.trim() || undefined;
-    const root = resolveToolPath(str(args.path) ?? '.', ctx.workspace, ctx.host.homeDir);
+    const root = resolveToolPath(str(args.path) ?? '.', toolBaseDir(ctx), ctx.host.homeDir);
 
     const st = await ctx.host.stat(root).catch(() => null);
     if (!st) return toolError(`Path not found: ${root}`);

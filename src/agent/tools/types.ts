@@ -1,5 +1,6 @@
 import type { RunEventName, RunEventPayloads } from '../../shared/run-events.js';
 import type { ToolSpec } from '../messages.js';
+import type { SessionProcesses } from './process-registry.js';
 
 export interface ExecRequest {
   command: string;
@@ -8,6 +9,8 @@ export interface ExecRequest {
   signal: AbortSignal;
   /** Output past this many characters is cut, keeping head and tail, with a marker between. */
   maxOutputChars: number;
+  /** Report the shell's working directory when the command ends (`ExecResult.cwd`), so a `cd` persists. */
+  trackCwd?: boolean;
 }
 
 export interface ExecResult {
@@ -15,6 +18,27 @@ export interface ExecResult {
   exitCode: number | null;
   timedOut: boolean;
   truncated: boolean;
+  /** With `trackCwd`: the directory the shell ended in (absent when it did not say, e.g. killed). */
+  cwd?: string;
+}
+
+/** A command started in the background (`terminal` with `background: true`). */
+export interface SpawnRequest {
+  command: string;
+  cwd: string;
+  /** Decoded output (stdout and stderr interleaved), as it arrives. */
+  onOutput(text: string): void;
+  /** Once, when the shell has exited and its output is drained: the exit code, or null with the signal. */
+  onExit(exitCode: number | null, signal: string | null): void;
+}
+
+export interface SpawnedProcess {
+  readonly pid: number;
+  /** Writes to its stdin; false when stdin is closed. */
+  write(data: string): boolean;
+  closeStdin(): void;
+  /** Stops the process and everything it started (TERM, then KILL after a grace); resolves once it exited. */
+  kill(): Promise<void>;
 }
 
 export interface SearchRequest {
@@ -52,6 +76,8 @@ export interface ToolHost {
   writeText(path: string, content: string): Promise<void>;
   stat(path: string): Promise<{ isFile: boolean; isDir: boolean; size: number } | null>;
   search(request: SearchRequest): Promise<SearchResult>;
+  /** Starts a long-lived command; absent where processes cannot outlive a call. */
+  spawn?(request: SpawnRequest): SpawnedProcess;
 }
 
 export interface ApprovalRequest {
@@ -90,6 +116,18 @@ export interface ToolContext {
   emit<K extends RunEventName>(event: K, data: RunEventPayloads[K]): void;
   /** The session's todo list, kept across turns. */
   todos: { get(): TodoItem[]; set(items: TodoItem[]): void };
+  /**
+   * The session's shell state, kept across turns: the directory `cd` left it in (the base for
+   * relative paths of every file tool) and its background processes. Absent: the workspace.
+   */
+  terminalSession?: TerminalSessionState;
+}
+
+export interface TerminalSessionState {
+  cwd(): string;
+  setCwd(dir: string): void;
+  /** This session's background processes (absent where the host cannot spawn). */
+  processes?: SessionProcesses;
 }
 
 export interface Tool {

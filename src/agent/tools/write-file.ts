@@ -1,5 +1,5 @@
 import { errorMessage, json, str, toolError, utf8Bytes } from './args.js';
-import { resolveToolPath, sensitiveWriteReason } from './paths.js';
+import { resolveToolPath, sensitiveWriteReason, toolBaseDir } from './paths.js';
 import type { Tool } from './types.js';
 
 export const writeFileTool: Tool = {
@@ -24,7 +24,7 @@ export const writeFileTool: Tool = {
     // A dropped `content` is a truncated call, not a request to empty the file.
     if (typeof args.content !== 'string') return toolError("write_file: missing required string field 'content'");
     const content = args.content;
-    const abs = resolveToolPath(path, ctx.workspace, ctx.host.homeDir);
+    const abs = resolveToolPath(path, toolBaseDir(ctx), ctx.host.homeDir);
     const refused = sensitiveWriteReason(abs, ctx.host.homeDir, ctx.hermesHome);
     if (refused) return toolError(`Refusing to write ${abs}: ${refused}`);
     try {

@@ -37,7 +37,7 @@ describe('builtinTools', () => {
   it('offers the Hermes core tools with their schemas', () => {
     const tools = builtinTools({ terminalTimeoutSeconds: 90 });
     const specs = toolSpecs(tools);
-    expect(specs.map((s) => s.name)).toEqual(['terminal', 'read_file', 'write_file', 'patch', 'search_files', 'todo', 'memory', 'clarify']);
+    expect(specs.map((s) => s.name)).toEqual(['terminal', 'process', 'read_file', 'write_file', 'patch', 'search_files', 'todo', 'memory', 'clarify']);
     const byName = Object.fromEntries(specs.map((s) => [s.name, s.parameters as { properties: Record<string, any>; required: string[] }]));
     expect(byName.terminal?.properties.timeout.default).toBe(90);
     expect(byName.terminal?.required).toEqual(['command']);
