@@ -80,8 +80,8 @@ const FileSchema = z
     command_allowlist: z.union([z.array(str), str]).nullish(),
     compression: z.object({ enabled: z.boolean().nullish(), threshold: num.nullish(), protect_last_n: num.nullish() }).passthrough().nullish(),
     terminal: z.object({ timeout: num.nullish() }).passthrough().nullish(),
-    tool_output: z.unknown(),
-    security: z.unknown(),
+    tool_output: z.unknown().optional(),
+    security: z.unknown().optional(),
   })
   .passthrough();
 

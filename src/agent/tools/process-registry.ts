@@ -1,3 +1,4 @@
+import type { BackgroundProcessRow } from '../../shared/processes.js';
 import { RollingBuffer } from './output-window.js';
 import type { SpawnedProcess, ToolHost } from './types.js';
 
@@ -35,20 +36,8 @@ export interface ProcessEntry {
   done: Promise<void>;
 }
 
-/** One row of `process(action="list")` and of GET /api/sessions/<id>/processes. */
-export interface ProcessRow {
-  session_id: string;
-  command: string;
-  cwd: string;
-  pid: number;
-  started_at: string;
-  uptime_seconds: number;
-  status: 'running' | 'exited';
-  output_preview: string;
-  exit_code?: number | null;
-  exited_at?: number | null;
-  completion_reason?: string | null;
-}
+/** One row of `process(action="list")` and of GET /api/session/processes. */
+export type ProcessRow = BackgroundProcessRow;
 
 type Result = Record<string, unknown>;
 

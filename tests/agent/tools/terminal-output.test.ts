@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { parseAgentConfig } from '../../../src/agent/config.js';
 import { stripAnsi } from '../../../src/agent/tools/ansi.js';
 import { OutputWindow, RollingBuffer, truncateOutput } from '../../../src/agent/tools/output-window.js';
 import { dumpsSecrets, maskToken, redactTerminalOutput } from '../../../src/agent/tools/terminal-redact.js';
@@ -153,5 +154,23 @@ describe('terminal rules', () => {
       "Blocked: workdir contains disallowed character ';'. Use a simple filesystem path without shell metacharacters.",
     );
     expect(workdirError('$(id)')).toBe("Blocked: workdir contains disallowed character '$'. Use a simple filesystem path without shell metacharacters.");
+  });
+});
+
+describe('terminal config keys (tool_output.max_bytes, security.redact_secrets)', () => {
+  const parse = (configYaml: string | null, env: Record<string, string> = {}) => parseAgentConfig({ configYaml, dotenv: null, env }).terminalOutput;
+  it('defaults to 50,000 characters and masking on', () => {
+    expect(parse(null)).toEqual({ maxChars: 50_000, redactSecrets: true });
+    expect(parse('model:\n  default: m\n')).toEqual({ maxChars: 50_000, redactSecrets: true });
+  });
+  it('reads them, and a malformed value means the default, never a broken config', () => {
+    expect(parse('tool_output:\n  max_bytes: 1200\nsecurity:\n  redact_secrets: false\n')).toEqual({ maxChars: 1200, redactSecrets: false });
+    expect(parse('tool_output:\n  max_bytes: lots\nsecurity: yes\n')).toEqual({ maxChars: 50_000, redactSecrets: true });
+    expect(parse('tool_output: [1, 2]\n')).toEqual({ maxChars: 50_000, redactSecrets: true });
+    expect(parse('tool_output:\n  max_bytes: 0\n').maxChars).toBe(50_000);
+  });
+  it('HERMES_REDACT_SECRETS wins over config.yaml', () => {
+    expect(parse('security:\n  redact_secrets: true\n', { HERMES_REDACT_SECRETS: 'false' }).redactSecrets).toBe(false);
+    expect(parse('security:\n  redact_secrets: false\n', { HERMES_REDACT_SECRETS: '1' }).redactSecrets).toBe(true);
   });
 });
