@@ -6,6 +6,7 @@ import type { AssistantTurn } from '../state/turns.js';
 import { baseStyles } from '../shared/styles.js';
 import { icons } from '../shared/icons.js';
 import './hermes-tool-card.js';
+import { startedProcessIds } from './hermes-process-list.js';
 
 /** Open/closed per `${sessionId}:${turnIndex}`; only explicitly opened rows are stored. */
 export const disclosures = new Map<string, boolean>();
@@ -60,6 +61,12 @@ export class HermesActivity extends LitElement {
     setDisclosure(this.#key, open);
   }
 
+  /** Background processes the turn started stay in sight under the summary, open or closed. */
+  #processes(turn: AssistantTurn) {
+    const ids = startedProcessIds(turn.tools);
+    return ids.length ? html`<hermes-process-list .sessionId=${this.sessionId} .ids=${ids}></hermes-process-list>` : nothing;
+  }
+
   override render() {
     const turn = this.turn;
     if (!turn) return nothing;
@@ -73,6 +80,7 @@ export class HermesActivity extends LitElement {
           ${running ? html`<span class="state" aria-label="Running">${icons.spinner()}</span>` : nothing}
           ${failed ? html`<span class="state error" data-role="activity-error" title="A tool failed" aria-label="A tool failed">${icons.alert()}</span>` : nothing}
         </button>
+        ${this.#processes(turn)}
         ${
           this.open
             ? html`<div class="body">
