@@ -67,24 +67,30 @@ export class OutputWindow {
 /** A rolling buffer keeping the last `max` characters (a background process's output). */
 export class RollingBuffer {
   private parts: string[] = [];
+  /** Index of the oldest part still kept (dropping from the front without shifting). */
+  private first = 0;
   private len = 0;
   constructor(private readonly max: number) {}
 
   push(text: string): void {
+    if (!text) return;
     this.parts.push(text);
     this.len += text.length;
-    if (this.len > this.max * 2) this.compact();
-  }
-
-  private compact(): void {
-    const all = this.parts.join('');
-    const kept = all.slice(Math.max(0, all.length - this.max));
-    this.parts = [kept];
-    this.len = kept.length;
+    // Whole parts the window no longer reaches are dropped; the partial one is cut in text().
+    while (this.parts.length - this.first > 1 && this.len - (this.parts[this.first] as string).length >= this.max) {
+      this.len -= (this.parts[this.first] as string).length;
+      this.first++;
+    }
+    if (this.first > 1024 && this.first * 2 > this.parts.length) {
+      this.parts = this.parts.slice(this.first);
+      this.first = 0;
+    }
   }
 
   text(): string {
-    if (this.len > this.max || this.parts.length > 1) this.compact();
-    return this.parts[0] ?? '';
+    const all = this.parts.slice(this.first).join('');
+    this.parts = [all];
+    this.first = 0;
+    return all.length > this.max ? all.slice(all.length - this.max) : all;
   }
 }

@@ -87,7 +87,8 @@ const SENSITIVE_PARAMS = new Set(
 
 // ---- assignments (env dumps and secret files only) ----
 
-const ENV_UPPER_RE = /([A-Z0-9_]{0,50}(?:API_?KEY|KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASS|PW|CREDENTIAL|AUTH)[A-Z0-9_]{0,50})\s*=\s*(['"]?)(\S+)\2/g;
+const ENV_UPPER_RE =
+  /(?<![A-Z0-9_])([A-Z0-9_]{0,50}(?:API_?KEY|KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASS|PW|CREDENTIAL|AUTH)[A-Z0-9_]{0,50})\s*=\s*(['"]?)(\S+)\2/g;
 const ENV_LOWER_RE = /(?<![a-z0-9_])([a-z0-9_]+(?:_|^)(?:key|pass|pw|token|secret|password|passwd|credential|auth)(?=[^a-z0-9_]|$))\s*=\s*(['"]?)(\S+)\2/gi;
 const JSON_FIELD_RE =
   /("(?:api_?[Kk]ey|token|secret|password|access_token|refresh_token|auth_token|bearer|secret_value|raw_secret|secret_input|key_material)")\s*:\s*"([^"]+)"/gi;
@@ -105,7 +106,8 @@ const VAR = String.raw`\$(?:\{[A-Za-z_]\w*[^}]*\}|[A-Za-z_]\w*)`;
 const PATH_OR_VAR_RE = new RegExp(String.raw`^(?:${VAR}|\$\(|~|/)(?:[\w./:-]|${VAR})*$`);
 const OPAQUE_SEGMENT_RE = /^(?=[^.]*[a-z])(?=[^.]*[A-Z])(?=[^.]*[0-9])[^.]{16,}$/;
 
-const isLetter = (c: string | undefined) => !!c && /\p{L}/u.test(c);
+const LETTER = /\p{L}/u;
+const isLetter = (c: string | undefined) => !!c && LETTER.test(c);
 const isUpper = (c: string | undefined) => !!c && c !== c.toLowerCase();
 const isLower = (c: string | undefined) => !!c && c !== c.toUpperCase();
 
@@ -124,16 +126,25 @@ function wordEnd(s: string, j: number, plural = true): boolean {
   return plural && (cur === 's' || cur === 'S') && wordEnd(s, j + 1, false);
 }
 function hasKeyword(key: string, re: RegExp): boolean {
-  for (const m of key.matchAll(re)) if (wordStart(key, m.index) && wordEnd(key, m.index + m[0].length)) return true;
+  re.lastIndex = 0;
+  for (let m = re.exec(key); m; m = re.exec(key)) {
+    if (wordStart(key, m.index) && wordEnd(key, m.index + m[0].length)) return true;
+  }
   return false;
 }
 
+const HAS_LOWER = /[a-z]/;
+const HAS_UPPER = /[A-Z]/;
+const HAS_DIGIT = /[0-9]/;
+const HEX = /^[A-Fa-f0-9]+$/;
+const TOKENISH = /^[A-Za-z0-9_./+=-]+$/;
+
 function looksOpaque(value: string): boolean {
   if (value === MASK) return true;
-  if (value.length >= 16 && /^[A-Fa-f0-9]+$/.test(value)) return true;
-  if (value.length >= 20 && /^[A-Za-z0-9_./+=-]+$/.test(value)) return true;
+  if (value.length >= 16 && HEX.test(value)) return true;
+  if (value.length >= 20 && TOKENISH.test(value)) return true;
   if (value.length < 12) return false;
-  return [/[a-z]/, /[A-Z]/, /[0-9]/].filter((r) => r.test(value)).length >= 2;
+  return Number(HAS_LOWER.test(value)) + Number(HAS_UPPER.test(value)) + Number(HAS_DIGIT.test(value)) >= 2;
 }
 
 function shouldMask(key: string, value: string, checkKeyword: boolean): boolean {
