@@ -5,6 +5,7 @@ import { homedir } from 'node:os';
 import { basename, delimiter, dirname, join, relative } from 'node:path';
 import { createInterface } from 'node:readline';
 import { OutputWindow } from '../../agent/tools/output-window.js';
+import { DRAIN_MS, KILL_GRACE_MS, spawnBackground } from './node-background.js';
 import { ContentPager, contentRegExp, globMatches, globToRegExp } from '../../agent/tools/search-format.js';
 import type { ExecRequest, ExecResult, SearchRequest, SearchResult, SpawnedProcess, SpawnRequest, ToolHost } from '../../agent/tools/types.js';
 
@@ -31,11 +32,8 @@ export function commandEnv(source: NodeJS.ProcessEnv): Record<string, string> {
   return env;
 }
 
-const KILL_GRACE_MS = 2000;
 /** Reports the shell's directory on fd 3 when it exits, so the next command can start there. */
 const CWD_TRAP = `trap 'printf "%s" "$PWD" >&3 2>/dev/null' EXIT`;
-/** After the shell exits, how long to wait for output from children still holding the pipes. */
-const DRAIN_MS = 250;
 const MAX_JS_FILES = 20_000;
 const MAX_JS_FILE_BYTES = 10 * 1024 * 1024;
 /** A content search stops counting past this many matches (the total is then a lower bound). */
@@ -52,15 +50,6 @@ function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
     } catch {
       /* already gone */
     }
-  }
-}
-
-/** The group only: once its leader is gone its pid may belong to someone else. */
-function signalGroup(pid: number | undefined, signal: NodeJS.Signals): void {
-  try {
-    if (pid) process.kill(-pid, signal);
-  } catch {
-    /* the group is gone */
   }
 }
 
@@ -156,50 +145,7 @@ export class NodeToolHost implements ToolHost {
   }
 
   spawn(req: SpawnRequest): SpawnedProcess {
-    // Its own process group, so a kill reaches whatever it started; stdin stays open for write/submit.
-    const child = spawn(this.shell, ['-c', req.command], { cwd: req.cwd, env: this.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
-    const decoders = [new TextDecoder(), new TextDecoder()];
-    child.stdout.on('data', (b: Uint8Array) => req.onOutput(decoders[0]!.decode(b, { stream: true })));
-    child.stderr.on('data', (b: Uint8Array) => req.onOutput(decoders[1]!.decode(b, { stream: true })));
-    child.stdin.on('error', () => {}); // EPIPE after the process closed its stdin
-    let exited = false;
-    let resolveExit!: () => void;
-    const exitedP = new Promise<void>((resolve) => (resolveExit = resolve));
-    let settled = false;
-    const finish = (code: number | null, signal: NodeJS.Signals | null) => {
-      if (settled) return;
-      settled = true;
-      for (const d of decoders) {
-        const tail = d.decode();
-        if (tail) req.onOutput(tail);
-      }
-      for (const s of [child.stdin, child.stdout, child.stderr]) s.destroy();
-      req.onExit(code, signal);
-      resolveExit();
-    };
-    child.on('error', (err) => {
-      req.onOutput(`Failed to start: ${err.message}\n`);
-      finish(127, null);
-    });
-    child.on('close', (code, signal) => finish(code, signal));
-    child.on('exit', (code, signal) => {
-      exited = true;
-      setTimeout(() => finish(code, signal), DRAIN_MS);
-    });
-    return {
-      pid: child.pid ?? -1,
-      write: (data) => (!settled && child.stdin.writable ? (child.stdin.write(data), true) : false),
-      closeStdin: () => child.stdin.end(),
-      kill: async () => {
-        // The whole group, also after the shell exited: children it left behind belong to it.
-        signalGroup(child.pid, 'SIGTERM');
-        const hard = setTimeout(() => signalGroup(child.pid, 'SIGKILL'), KILL_GRACE_MS);
-        await exitedP;
-        clearTimeout(hard);
-        // Stragglers that ignored SIGTERM go now rather than after the grace.
-        if (exited) signalGroup(child.pid, 'SIGKILL');
-      },
-    };
+    return spawnBackground(this.shell, this.env, req);
   }
 
   async readText(path: string): Promise<string | null> {
