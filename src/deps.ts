@@ -6,6 +6,7 @@ import type { SettingsStore } from './ports/settings-store.js';
 import type { WorkspaceFiles } from './ports/workspace-files.js';
 import type { WorkspaceStore } from './ports/workspace-store.js';
 import type { AgentRuntime } from './agent/runtime.js';
+import type { ProcessRegistry } from './agent/tools/process-registry.js';
 import type { AgentBackend } from './agent/backend-choice.js';
 import type { RunRegistry } from './runs/registry.js';
 import type { InteractionHub } from './runs/interactions.js';
@@ -28,7 +29,14 @@ export interface AppDeps {
    * The agent behind chat turns, the runs it is doing, and what they wait on a person for;
    * `backend`: who answers (builtin or a Hermes gateway), fixed by the environment or switchable.
    */
-  agent: { runtime: AgentRuntime; backend: AgentBackend; registry: RunRegistry; hub: InteractionHub };
+  agent: {
+    runtime: AgentRuntime;
+    backend: AgentBackend;
+    registry: RunRegistry;
+    hub: InteractionHub;
+    /** The builtin agent's background processes (`terminal` background:true); absent where nothing can spawn. */
+    processes?: ProcessRegistry;
+  };
   /** The Hermes Agent's own sessions (state.db), listed read-only when the setting is on; absent where there is none. */
   agentSessions?: AgentSessionSource;
   /** Password login's keys, signed-in sessions and failed-login ledger. */

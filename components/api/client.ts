@@ -16,6 +16,7 @@ export type { Message, SessionRow };
 import type { Catalog } from '../../src/agent/catalog/catalog.js';
 import type { ProbeResult as ServerProbeResult } from '../../src/agent/catalog/probe.js';
 import type { AgentInfo } from '../../src/agent/runtime.js';
+import type { SessionProcessesResponse } from '../../src/shared/processes.js';
 import type { ProviderRow, SetupProviderOption as OnboardingProvider } from '../../src/agent/setup.js';
 export type { CatalogModel, ProbeErrorKind } from '../../src/agent/catalog/probe.js';
 export type { AgentInfo } from '../../src/agent/runtime.js';
@@ -313,6 +314,8 @@ export const api = {
   update: (id: string, patch: { model?: string | null; workspace?: string }) =>
     post<{ session: ApiSession }>('/api/session/update', { session_id: id, ...patch }).then((r) => r.session),
   remove: (id: string) => post<{ ok: true }>('/api/session/delete', { session_id: id }),
+  /** The session's background processes (`terminal` background:true). */
+  sessionProcesses: (id: string) => get<SessionProcessesResponse>(`/api/session/processes?${q({ session_id: id })}`).then((r) => r.processes),
   pin: (id: string, pinned: boolean) => post<{ session: SessionRow }>('/api/session/pin', { session_id: id, pinned }),
   archive: (id: string, archived: boolean) => post<{ session: SessionRow }>('/api/session/archive', { session_id: id, archived }),
   move: (id: string, projectId: string | null) => post<{ session: SessionRow }>('/api/session/move', { session_id: id, project_id: projectId }),

@@ -7,6 +7,7 @@ import { baseStyles } from '../shared/styles.js';
 import { icons } from '../shared/icons.js';
 import './hermes-tool-card.js';
 import './hermes-subagent-tree.js';
+import { startedProcessIds } from './hermes-process-list.js';
 
 /** Open/closed per `${sessionId}:${turnIndex}`; only explicitly opened rows are stored. */
 export const disclosures = new Map<string, boolean>();
@@ -61,6 +62,12 @@ export class HermesActivity extends LitElement {
     setDisclosure(this.#key, open);
   }
 
+  /** Background processes the turn started stay in sight under the summary, open or closed. */
+  #processes(turn: AssistantTurn) {
+    const ids = startedProcessIds(turn.tools);
+    return ids.length ? html`<hermes-process-list .sessionId=${this.sessionId} .ids=${ids}></hermes-process-list>` : nothing;
+  }
+
   override render() {
     const turn = this.turn;
     if (!turn) return nothing;
@@ -75,6 +82,7 @@ export class HermesActivity extends LitElement {
           ${failed ? html`<span class="state error" data-role="activity-error" title="A tool failed" aria-label="A tool failed">${icons.alert()}</span>` : nothing}
         </button>
         ${turn.subagents?.length ? html`<hermes-subagent-tree .subagents=${turn.subagents}></hermes-subagent-tree>` : nothing}
+        ${this.#processes(turn)}
         ${
           this.open
             ? html`<div class="body">

@@ -52,6 +52,8 @@ export interface AgentConfig {
   };
   /** `delegation.*`: delegate_task's subagents (see delegation-config.ts). */
   delegation: DelegationConfig;
+  /** `tool_output.max_bytes` (characters of command output the model sees) and `security.redact_secrets`, never fatal when malformed, as in Hermes. */
+  terminalOutput: { maxChars: number; redactSecrets: boolean };
   /** `.env` values over the process environment: where provider keys come from. */
   env: Record<string, string>;
   /** `web:` (backends, `searxng_url`), `security.allow_private_urls` and the web backends' keys. */
@@ -140,10 +142,22 @@ const FileSchema = z
     terminal: z.object({ timeout: z.unknown().optional() }).passthrough().nullish(),
     skills: z.unknown().optional(),
     delegation: DelegationFileSchema,
+    tool_output: z.unknown().optional(),
+    security: z.unknown().optional(),
   })
   .passthrough();
 
 export class AgentConfigError extends Error {}
+
+/** Hermes reads these leniently: a bad value means the default, and `HERMES_REDACT_SECRETS` wins over config.yaml. */
+function terminalOutput(toolOutput: unknown, security: unknown, env: Record<string, string>): AgentConfig['terminalOutput'] {
+  const field = (section: unknown, key: string) => (section && typeof section === 'object' ? (section as Record<string, unknown>)[key] : undefined);
+  const raw = Number(field(toolOutput, 'max_bytes'));
+  const maxChars = Number.isInteger(raw) && raw >= 1 ? raw : 50_000;
+  const flag = env.HERMES_REDACT_SECRETS ?? field(security, 'redact_secrets');
+  const redactSecrets = flag === undefined || flag === null ? true : ['1', 'true', 'yes', 'on'].includes(String(flag).trim().toLowerCase());
+  return { maxChars, redactSecrets };
+}
 
 /** `KEY=value` lines; `#` comments, `export ` prefixes and quotes as a shell user writes them. */
 export function parseDotenv(text: string): Record<string, string> {
@@ -278,6 +292,7 @@ export function parseAgentConfig(input: { configYaml: string | null; dotenv: str
     skills: { disabled: nameList(section(f, 'skills').disabled), externalDirs: nameList(section(f, 'skills').external_dirs) },
     auxiliaryVision: auxiliaryVision(section(section(f, 'auxiliary'), 'vision'), env),
     delegation: delegationConfig(f.delegation),
+    terminalOutput: terminalOutput(f.tool_output, f.security, env),
     env,
     web: parseWebConfig(f, env),
   };

@@ -25,6 +25,7 @@ import { recoverInterruptedTurns } from '../runs/recovery.js';
 import { BuiltinAgentRuntime, type BuiltinRuntimeOptions } from '../agent/builtin/runtime.js';
 import { lookupAddresses } from '../adapters/platform/node-dns.js';
 import { agentWithBackend } from '../agent/backend-choice.js';
+import { ProcessRegistry } from '../agent/tools/process-registry.js';
 import { GatewayAgentRuntime } from '../agent/gateway/runtime.js';
 import { gatewayApiKey } from '../adapters/platform/node-gateway-key.js';
 import { NodeHermesStateDb } from '../adapters/platform/node-hermes-state-db.js';
@@ -108,9 +109,13 @@ export async function composeNodeDeps(
     defer: (send) => void setImmediate(send),
     ...(overrides.keepFinishedMs !== undefined ? { keepFinishedMs: overrides.keepFinishedMs } : {}),
   });
+  const host = new NodeToolHost();
+  // Background processes outlive turns; session delete and shutdown stop them (deps.agent.processes).
+  const processes = new ProcessRegistry(host);
   const builtin = new BuiltinAgentRuntime({
     config: new NodeAgentConfigSource(config.hermesHome, { ...env }),
-    host: new NodeToolHost(),
+    host,
+    processes,
     hub,
     hermesHome: config.hermesHome,
     logger,
@@ -146,6 +151,7 @@ export async function composeNodeDeps(
       backend,
       registry,
       hub,
+      processes,
     },
     sessions,
     settings,

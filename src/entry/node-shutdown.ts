@@ -6,6 +6,8 @@ export interface ShutdownDeps {
   server: ServerType;
   registry: RunRegistry;
   sessions: { dispose(): Promise<void> };
+  /** Background processes of the builtin agent: stopped with the server. */
+  processes?: { stopAll(): Promise<void> };
   logger: Logger;
   /** Where the "Received SIGTERM" line goes. */
   out: (line: string) => void;
@@ -42,6 +44,8 @@ export function gracefulShutdown(deps: ShutdownDeps): (signal: string) => Promis
     // Idle keep-alive connections would hold close() open.
     http.closeIdleConnections?.();
     registry.abortAll('server shutting down');
+    // TERM to every background process group now, KILL after a grace; bounded by the deadline.
+    const processesStopped = deps.processes?.stopAll().catch((err) => logger.error({ msg: 'stopping processes failed', error: String(err) }));
     if (!(await registry.whenIdle(Math.max(0, left() - 1000)))) {
       for (const run of registry.active) registry.interrupt(run);
     }
@@ -51,6 +55,7 @@ export function gracefulShutdown(deps: ShutdownDeps): (signal: string) => Promis
     await Promise.race([closed, delay(Math.min(500, Math.max(0, left() - 500)))]);
     clearInterval(idle);
     http.closeAllConnections?.();
+    await Promise.race([processesStopped, delay(Math.max(0, left() - 200))]);
     await deps.sessions.dispose().catch((err) => logger.error({ msg: 'dispose failed', error: String(err) }));
     clearTimeout(force);
     deps.exit(0);

@@ -58,6 +58,8 @@ export function sessionOpRoutes(deps: AppDeps) {
     if (!(await s.delete(b.session_id))) throw new NotFound('Session not found');
     await deps.agent.registry.journal.deleteSession(b.session_id);
     deps.agent.hub.forget(b.session_id);
+    // Its background processes die with it (Hermes stops a session's processes at teardown).
+    await deps.agent.processes?.stopSession(b.session_id);
     return c.json({ ok: true });
   });
 

@@ -173,6 +173,7 @@ export async function makeTestApp(
     },
     async close() {
       deps.agent.registry.abortAll('test finished');
+      await deps.agent.processes?.stopAll();
       await deps.sessions.dispose();
       await rm(dir, { recursive: true, force: true });
     },

@@ -4,8 +4,10 @@ import { access, mkdir, open, readdir, readFile, stat, writeFile } from 'node:fs
 import { homedir } from 'node:os';
 import { basename, delimiter, dirname, join, relative } from 'node:path';
 import { createInterface } from 'node:readline';
+import { OutputWindow } from '../../agent/tools/output-window.js';
+import { DRAIN_MS, KILL_GRACE_MS, spawnBackground } from './node-background.js';
 import { ContentPager, contentRegExp, globMatches, globToRegExp } from '../../agent/tools/search-format.js';
-import type { ExecRequest, ExecResult, SearchRequest, SearchResult, ToolHost } from '../../agent/tools/types.js';
+import type { ExecRequest, ExecResult, SearchRequest, SearchResult, SpawnedProcess, SpawnRequest, ToolHost } from '../../agent/tools/types.js';
 import { readBytes, walkFiles } from './node-file-walk.js';
 import { realPathOf } from './node-real-path.js';
 
@@ -32,52 +34,13 @@ export function commandEnv(source: NodeJS.ProcessEnv): Record<string, string> {
   return env;
 }
 
-const KILL_GRACE_MS = 2000;
-/** After the shell exits, how long to wait for output from children still holding the pipes. */
-const DRAIN_MS = 250;
+/** Reports the shell's directory on fd 3 when it exits, so the next command can start there. */
+const CWD_TRAP = `trap 'printf "%s" "$PWD" >&3 2>/dev/null' EXIT`;
 const MAX_JS_FILES = 20_000;
 const MAX_JS_FILE_BYTES = 10 * 1024 * 1024;
 /** A content search stops counting past this many matches (the total is then a lower bound). */
 const MAX_COUNTED_MATCHES = 100_000;
 const SKIP_DIRS = new Set(['node_modules']);
-
-/** Keeps the head and the tail of a stream of text within a character budget. */
-class HeadTail {
-  private head = '';
-  private tail: string[] = [];
-  private tailLen = 0;
-  private omitted = 0;
-  constructor(private readonly max: number) {}
-
-  push(text: string): void {
-    const headRoom = Math.ceil(this.max / 2) - this.head.length;
-    if (headRoom > 0) {
-      this.head += text.slice(0, headRoom);
-      text = text.slice(headRoom);
-    }
-    if (!text) return;
-    this.tail.push(text);
-    this.tailLen += text.length;
-    const tailMax = Math.floor(this.max / 2);
-    while (this.tailLen > tailMax) {
-      const first = this.tail[0] as string;
-      const drop = Math.min(first.length, this.tailLen - tailMax);
-      this.omitted += drop;
-      this.tailLen -= drop;
-      if (drop === first.length) this.tail.shift();
-      else this.tail[0] = first.slice(drop);
-    }
-  }
-
-  get truncated(): boolean {
-    return this.omitted > 0;
-  }
-
-  text(): string {
-    const tail = this.tail.join('');
-    return this.omitted ? `${this.head}\n… [output truncated: ${this.omitted} characters omitted] …\n${tail}` : this.head + tail;
-  }
-}
 
 function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
   if (!pid) return;
@@ -130,12 +93,20 @@ export class NodeToolHost implements ToolHost {
   exec(req: ExecRequest): Promise<ExecResult> {
     if (req.signal.aborted) return Promise.resolve({ output: '', exitCode: null, timedOut: false, truncated: false });
     return new Promise((resolve, reject) => {
-      const out = new HeadTail(req.maxOutputChars);
+      const out = new OutputWindow(req.maxOutputChars);
+      // With trackCwd the shell reports where it ended on fd 3 as it exits (an `exit` included).
+      const script = req.trackCwd ? `${CWD_TRAP}\n${req.command}` : req.command;
+      const stdio: Array<'ignore' | 'pipe'> = req.trackCwd ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'];
       // Its own process group (detached), so a timeout or a stop can kill everything it started.
-      const child = spawn(this.shell, ['-c', req.command], { cwd: req.cwd, env: this.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(this.shell, ['-c', script], { cwd: req.cwd, env: this.env, detached: true, stdio });
       const decoders = [new TextDecoder(), new TextDecoder()];
-      child.stdout.on('data', (b: Uint8Array) => out.push(decoders[0]!.decode(b, { stream: true })));
-      child.stderr.on('data', (b: Uint8Array) => out.push(decoders[1]!.decode(b, { stream: true })));
+      child.stdout!.on('data', (b: Uint8Array) => out.push(decoders[0]!.decode(b, { stream: true })));
+      child.stderr!.on('data', (b: Uint8Array) => out.push(decoders[1]!.decode(b, { stream: true })));
+      let cwd = '';
+      const cwdPipe = req.trackCwd ? (child.stdio[3] as NodeJS.ReadableStream | null) : null;
+      cwdPipe?.on('data', (b: Buffer) => {
+        if (cwd.length < 8192) cwd += b.toString('utf8');
+      });
 
       let timedOut = false;
       let killTimer: NodeJS.Timeout | undefined;
@@ -160,9 +131,10 @@ export class NodeToolHost implements ToolHost {
         req.signal.removeEventListener('abort', stop);
         for (const d of decoders) out.push(d.decode());
         // Children left running in the background must not keep the call open through the pipes.
-        child.stdout.destroy();
-        child.stderr.destroy();
-        resolve({ output: out.text(), exitCode, timedOut, truncated: out.truncated });
+        for (const s of child.stdio) (s as { destroy?: () => void } | null)?.destroy?.();
+        const result: ExecResult = { output: out.text(), exitCode, timedOut, truncated: out.truncated };
+        if (cwd.startsWith('/') && !killTimer) result.cwd = cwd;
+        resolve(result);
       };
       child.on('error', (err) => {
         if (settled) return;
@@ -174,6 +146,10 @@ export class NodeToolHost implements ToolHost {
       child.on('close', (code) => finish(code));
       child.on('exit', (code) => setTimeout(() => finish(code), DRAIN_MS));
     });
+  }
+
+  spawn(req: SpawnRequest): SpawnedProcess {
+    return spawnBackground(this.shell, this.env, req);
   }
 
   async readText(path: string): Promise<string | null> {

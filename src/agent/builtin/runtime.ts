@@ -11,7 +11,8 @@ import { BuiltinSetup } from './setup.js';
 import { ProviderConfigError, resolveProvider } from '../providers/resolve.js';
 import type { BackoffPolicy } from '../providers/retry.js';
 import { builtinTools } from '../tools/index.js';
-import type { TodoItem, ToolContext, ToolHost } from '../tools/types.js';
+import type { ProcessRegistry } from '../tools/process-registry.js';
+import type { TerminalSessionState, TodoItem, ToolContext, ToolHost } from '../tools/types.js';
 import { parseWriteSafeRoots } from '../tools/file-guards.js';
 import type { WebToolContext } from '../tools/types.js';
 import { webToolsEnabled } from '../tools/web/settings.js';
@@ -68,6 +69,8 @@ export interface BuiltinRuntimeOptions {
   webEndpoints?: WebToolContext['endpoints'];
   /** Where delegate_task's children run as sessions and runs of their own; without it the tool is not offered. */
   childRuns?: ChildRunDeps;
+  /** Background processes (`terminal` background:true, `process`); absent where the host cannot spawn. */
+  processes?: ProcessRegistry;
 }
 
 class MemoryCatalogCache implements CatalogCache {
@@ -93,6 +96,8 @@ export class BuiltinAgentRuntime implements AgentRuntime {
   readonly kind = 'builtin';
   #todos = new Map<string, TodoItem[]>();
   #smartNoted = new Set<string>();
+  /** Where each session's shell is, kept across turns (in memory, as Hermes keeps it), for the workspace it began in. */
+  #cwds = new Map<string, { workspace: string; cwd: string }>();
   readonly catalog: ModelCatalogService;
   readonly setup: BuiltinSetup;
 
@@ -139,7 +144,13 @@ export class BuiltinAgentRuntime implements AgentRuntime {
     const sid = session.session_id;
     const { config, provider, model, contextLength } = await this.#resolve(input.model);
     const webTools = config.web ? webToolsEnabled(config.web) : false;
-    const tools = builtinTools({ terminalTimeoutSeconds: config.terminal.timeoutSeconds, memory: config.memory, webTools }).filter(
+    const tools = builtinTools({
+      terminalTimeoutSeconds: config.terminal.timeoutSeconds,
+      terminalMaxOutputChars: config.terminalOutput.maxChars,
+      redactSecrets: config.terminalOutput.redactSecrets,
+      memory: config.memory,
+      webTools,
+    }).filter(
       (t) =>
         (this.options.toolNames ? this.options.toolNames.includes(t.spec.name) : this.options.host || HOST_FREE_TOOLS.has(t.spec.name)) &&
         knowledgeToolUsable(t.spec.name, this.options.host),
@@ -239,6 +250,7 @@ export class BuiltinAgentRuntime implements AgentRuntime {
       writeSafeRoots: parseWriteSafeRoots(config.env.HERMES_WRITE_SAFE_ROOT, (this.options.host ?? unavailableHost).homeDir),
       ...(config.web ? { web: { config: config.web, ...webSeams(this.options) } } : {}),
       emit: event,
+      terminalSession: this.#terminalSession(sid, input.workspace),
       todos: {
         get: () => this.#todos.get(sid) ?? [],
         set: (items) => {
@@ -290,6 +302,17 @@ export class BuiltinAgentRuntime implements AgentRuntime {
             }),
           }
         : {}),
+    };
+  }
+
+  #terminalSession(sid: string, workspace: string): TerminalSessionState {
+    // A new workspace for the session starts its shell over there.
+    if (this.#cwds.get(sid)?.workspace !== workspace) this.#cwds.set(sid, { workspace, cwd: workspace });
+    const processes = this.options.processes?.forSession(sid);
+    return {
+      cwd: () => this.#cwds.get(sid)?.cwd ?? workspace,
+      setCwd: (dir) => this.#cwds.set(sid, { workspace, cwd: dir }),
+      ...(processes ? { processes } : {}),
     };
   }
 

@@ -1,5 +1,5 @@
 import { type GuardRoots, readBlockError, writeBlockError } from './file-guards.js';
-import { resolveToolPath } from './paths.js';
+import { resolveToolPath, toolBaseDir } from './paths.js';
 import type { ToolContext } from './types.js';
 
 /** What the call does with the file: patch both reads (its diff shows the text) and writes. */
@@ -27,7 +27,7 @@ export async function realPathOf(ctx: ToolContext, abs: string): Promise<string>
  * the final absolute path and the path its symlinks lead to, so a link cannot walk around them.
  */
 export async function guardedToolPath(ctx: ToolContext, input: string, access: FileAccess): Promise<GuardedPath> {
-  const abs = resolveToolPath(input, ctx.workspace, ctx.host.homeDir);
+  const abs = resolveToolPath(input, toolBaseDir(ctx), ctx.host.homeDir);
   const real = await realPathOf(ctx, abs);
   const roots = guardRoots(ctx);
   const error = (access !== 'read' ? writeBlockError(input, abs, roots, real) : null) ?? (access !== 'write' ? readBlockError(input, abs, roots, real) : null);

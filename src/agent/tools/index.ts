@@ -4,6 +4,7 @@ import type { MemoryConfig } from '../config.js';
 import { createMemoryTool, memoryTool } from './memory.js';
 import { delegateTaskTool } from './delegate.js';
 import { patchTool } from './patch.js';
+import { processTool } from './process.js';
 import { readFileTool } from './read-file.js';
 import { searchFilesTool } from './search-files.js';
 import { sessionSearchTool } from './session-search.js';
@@ -23,13 +24,22 @@ export interface BuiltinToolOptions {
   memory?: MemoryConfig;
   /** Offer web_search and web_extract: Hermes registers them only when a web backend is configured. */
   webTools?: boolean;
+  /** `tool_output.max_bytes`: how much of a command's output the model sees (default 50,000). */
+  terminalMaxOutputChars?: number;
+  /** `security.redact_secrets` (default on): mask credentials in command output before the model reads it. */
+  redactSecrets?: boolean;
 }
 
 /** The tools of Hermes' core toolsets that this runtime implements, in Hermes' order. */
 export function builtinTools(options: BuiltinToolOptions): Tool[] {
   return [
     ...(options.webTools ? [webSearchTool, webExtractTool] : []),
-    terminalTool({ defaultTimeoutSeconds: options.terminalTimeoutSeconds }),
+    terminalTool({
+      defaultTimeoutSeconds: options.terminalTimeoutSeconds,
+      maxOutputChars: options.terminalMaxOutputChars,
+      redactSecrets: options.redactSecrets,
+    }),
+    processTool({ maxWaitSeconds: options.terminalTimeoutSeconds, redactSecrets: options.redactSecrets }),
     readFileTool,
     writeFileTool,
     patchTool,
@@ -51,4 +61,4 @@ export function toolSpecs(tools: Tool[]): ToolSpec[] {
   return tools.map((t) => t.spec);
 }
 
-export { clarifyTool, memoryTool, patchTool, readFileTool, searchFilesTool, terminalTool, todoTool, webExtractTool, webSearchTool, writeFileTool };
+export { clarifyTool, memoryTool, patchTool, processTool, readFileTool, searchFilesTool, terminalTool, todoTool, webExtractTool, webSearchTool, writeFileTool };

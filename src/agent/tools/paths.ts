@@ -47,6 +47,14 @@ export function resolveToolPath(input: string, workspace: string, homeDir: strin
   return joinPath(workspace, p === '' ? '.' : p);
 }
 
+/**
+ * The base for relative paths: the directory the session's shell is in (a `cd` moves it, as in
+ * Hermes), else the workspace.
+ */
+export function toolBaseDir(ctx: { workspace: string; terminalSession?: { cwd(): string } }): string {
+  return ctx.terminalSession?.cwd() || ctx.workspace;
+}
+
 /** Workspace-relative when inside it (shorter for the model to read), absolute otherwise. */
 export function displayPath(abs: string, workspace: string): string {
   const ws = normalizePath(workspace);

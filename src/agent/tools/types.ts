@@ -2,6 +2,7 @@ import type { RunEventName, RunEventPayloads } from '../../shared/run-events.js'
 import type { ToolSpec } from '../messages.js';
 import type { HostedBackend, WebConfig } from './web/settings.js';
 import type { SubagentSpawner } from './delegate.js';
+import type { SessionProcesses } from './process-registry.js';
 
 export interface ExecRequest {
   command: string;
@@ -10,6 +11,8 @@ export interface ExecRequest {
   signal: AbortSignal;
   /** Output past this many characters is cut, keeping head and tail, with a marker between. */
   maxOutputChars: number;
+  /** Report the shell's working directory when the command ends (`ExecResult.cwd`), so a `cd` persists. */
+  trackCwd?: boolean;
 }
 
 export interface ExecResult {
@@ -17,6 +20,27 @@ export interface ExecResult {
   exitCode: number | null;
   timedOut: boolean;
   truncated: boolean;
+  /** With `trackCwd`: the directory the shell ended in (absent when it did not say, e.g. killed). */
+  cwd?: string;
+}
+
+/** A command started in the background (`terminal` with `background: true`). */
+export interface SpawnRequest {
+  command: string;
+  cwd: string;
+  /** Decoded output (stdout and stderr interleaved), as it arrives. */
+  onOutput(text: string): void;
+  /** Once, when the shell has exited and its output is drained: the exit code, or null with the signal. */
+  onExit(exitCode: number | null, signal: string | null): void;
+}
+
+export interface SpawnedProcess {
+  readonly pid: number;
+  /** Writes to its stdin; false when stdin is closed. */
+  write(data: string): boolean;
+  closeStdin(): void;
+  /** Stops the process and everything it started (TERM, then KILL after a grace); resolves once it exited. */
+  kill(): Promise<void>;
 }
 
 export interface SearchRequest {
@@ -63,6 +87,8 @@ export interface ToolHost {
   walkFiles?(root: string, options: { skipDirs: ReadonlySet<string>; maxFiles: number }): Promise<string[]>;
   /** The path with every symlink followed (the missing tail kept as given); the file guards judge it too. */
   realPath?(path: string): Promise<string>;
+  /** Starts a long-lived command; absent where processes cannot outlive a call. */
+  spawn?(request: SpawnRequest): SpawnedProcess;
 }
 
 export interface ApprovalRequest {
@@ -109,6 +135,11 @@ export interface ToolContext {
   web?: WebToolContext;
   /** delegate_task's way to run child sessions; absent where children cannot run (Workers, tests without runs). */
   subagents?: SubagentSpawner;
+  /**
+   * The session's shell state, kept across turns: the directory `cd` left it in (the base for
+   * relative paths of every file tool) and its background processes. Absent: the workspace.
+   */
+  terminalSession?: TerminalSessionState;
 }
 
 export interface WebToolContext {
@@ -117,6 +148,13 @@ export interface WebToolContext {
   endpoints?: Partial<Record<HostedBackend, string>>;
   /** Resolves host names so web_extract judges the addresses a name points to (Node: dns). */
   lookup?: (hostname: string) => Promise<string[]>;
+}
+
+export interface TerminalSessionState {
+  cwd(): string;
+  setCwd(dir: string): void;
+  /** This session's background processes (absent where the host cannot spawn). */
+  processes?: SessionProcesses;
 }
 
 export interface Tool {

@@ -39,6 +39,7 @@ describe('builtinTools', () => {
     const specs = toolSpecs(tools);
     expect(specs.map((s) => s.name)).toEqual([
       'terminal',
+      'process',
       'read_file',
       'write_file',
       'patch',

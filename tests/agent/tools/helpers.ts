@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NodeToolHost, type NodeToolHostOptions } from '../../../src/adapters/platform/node-tool-host.js';
+import type { ProcessRegistry } from '../../../src/agent/tools/process-registry.js';
 import type { TodoItem, ToolContext } from '../../../src/agent/tools/types.js';
 
 export interface Sandbox {
@@ -38,12 +39,15 @@ export function fakeContext(
     signal?: AbortSignal;
     checkCommand?: (command: string) => Promise<string | null>;
     clarify?: (question: string, choices: string[]) => Promise<string | null>;
+    /** A shell state (cwd kept across calls, background processes in this registry), as the runtime gives one. */
+    processes?: ProcessRegistry;
+    sessionId?: string;
   } = {},
 ): FakeContext {
   const host = opts.host ?? new NodeToolHost({ homeDir: box.home, ...opts.hostOptions });
   const fake: FakeContext = { emits: [], checked: [], asked: [], todos: [], ctx: undefined as unknown as ToolContext };
   fake.ctx = {
-    sessionId: 'sess-1',
+    sessionId: opts.sessionId ?? 'sess-1',
     workspace: box.workspace,
     hermesHome: box.hermesHome,
     host,
@@ -66,6 +70,16 @@ export function fakeContext(
       },
     },
   };
+  if (opts.processes) {
+    let cwd = box.workspace;
+    fake.ctx.terminalSession = {
+      cwd: () => cwd,
+      setCwd: (dir) => {
+        cwd = dir;
+      },
+      processes: opts.processes.forSession(fake.ctx.sessionId),
+    };
+  }
   return fake;
 }
 

@@ -34,16 +34,17 @@ describe('terminal tool', () => {
   it('runs in the workspace and reports exit code 0', async () => {
     const { ctx, checked } = fakeContext(box);
     const r = parse(await terminal.run({ command: 'pwd; echo "$HERMES_WEBUI"' }, ctx));
-    expect(r).toEqual({ output: `${box.workspace}\n1\n`, exit_code: 0 });
+    // Hermes trims the output and always says `error`.
+    expect(r).toEqual({ output: `${box.workspace}\n1`, exit_code: 0, error: null });
     expect(checked).toEqual(['pwd; echo "$HERMES_WEBUI"']);
   });
 
   it('captures stderr merged with stdout in arrival order, and non-zero exit codes', async () => {
     const { ctx } = fakeContext(box);
     const r = parse(await terminal.run({ command: 'echo one; sleep 0.2; echo two >&2; sleep 0.2; echo three; exit 3' }, ctx));
-    expect(r.output).toBe('one\ntwo\nthree\n');
+    expect(r.output).toBe('one\ntwo\nthree');
     expect(r.exit_code).toBe(3);
-    expect(r.error).toBeUndefined();
+    expect(r.error).toBeNull();
   });
 
   it('resolves workdir against the workspace and rejects a missing one', async () => {
@@ -73,9 +74,10 @@ describe('terminal tool', () => {
   it('kills a command at its timeout, with the whole process group, and says so', async () => {
     const { ctx } = fakeContext(box);
     const started = Date.now();
-    const r = parse(await terminal.run({ command: 'sleep 30 & echo $! > bg.pid; sleep 30', timeout: 1 }, ctx));
+    // Quoted, so the foreground '&' rule (which reads outside quotes) lets it through.
+    const r = parse(await terminal.run({ command: "sh -c 'sleep 30 & echo $! > bg.pid; sleep 30'", timeout: 1 }, ctx));
     expect(Date.now() - started).toBeLessThan(5000);
-    expect(r.error).toBe('Command timed out after 1 s');
+    expect(r.error).toBe('Command timed out after 1 seconds');
     expect(r.exit_code).toBe(124);
     const bg = Number(readFileSync(join(box.workspace, 'bg.pid'), 'utf8'));
     expect(await waitFor(() => !alive(bg))).toBe(true);
@@ -94,19 +96,23 @@ describe('terminal tool', () => {
     expect(await waitFor(() => !alive(sh))).toBe(true);
   });
 
-  it('keeps the head and tail of long output with a truncation marker', async () => {
+  it('keeps 40% head and 60% tail of long output, saying how much of how much was dropped (Hermes)', async () => {
     const { ctx } = fakeContext(box);
     const r = parse(await terminal.run({ command: 'seq 1 100000' }, ctx));
     expect(r.exit_code).toBe(0);
-    expect(r.output.length).toBeLessThan(50_200);
-    expect(r.output.startsWith('1\n2\n3\n')).toBe(true);
-    expect(r.output.endsWith('99999\n100000\n')).toBe(true);
-    const omitted = Number(/\[output truncated: (\d+) characters omitted\]/.exec(r.output)?.[1]);
-    // seq 1 100000 prints 588,895 characters; all of them are either shown or counted.
-    expect(r.output.replace(/\n… \[output truncated: \d+ characters omitted\] …\n/, '').length + omitted).toBe(588_895);
+    // seq 1 100000 prints 588,895 characters; Hermes keeps 20,000 + 30,000 of them.
+    const notice = '\n\n... [OUTPUT TRUNCATED - 538895 chars omitted out of 588895 total] ...\n\n';
+    const all = Array.from({ length: 100000 }, (_, i) => `${i + 1}\n`).join('');
+    expect(r.output).toBe((all.slice(0, 20_000) + notice + all.slice(-30_000)).trim());
   });
 
-  it('caps the timeout at 600 s and takes its default from the factory', async () => {
+  it('uses tool_output.max_bytes as the budget', async () => {
+    const { ctx } = fakeContext(box);
+    const r = parse(await terminalTool({ defaultTimeoutSeconds: 180, maxOutputChars: 10 }).run({ command: "printf 'abcdefghijklmnopqrstuvwxyz'" }, ctx));
+    expect(r.output).toBe('abcd\n\n... [OUTPUT TRUNCATED - 16 chars omitted out of 26 total] ...\n\nuvwxyz');
+  });
+
+  it("refuses a foreground timeout over 600 s with Hermes' message, runs 600 s, and takes its default from the factory", async () => {
     const calls: number[] = [];
     const host = new NodeToolHost({ homeDir: box.home });
     const exec = host.exec.bind(host);
@@ -114,8 +120,13 @@ describe('terminal tool', () => {
       calls.push(req.timeoutMs);
       return exec(req);
     };
-    const { ctx } = fakeContext(box, { host });
-    await terminal.run({ command: 'true', timeout: 5000 }, ctx);
+    const { ctx, checked } = fakeContext(box, { host });
+    const refused = parse(await terminal.run({ command: 'true', timeout: 601 }, ctx));
+    expect(refused).toEqual({
+      error: 'Foreground timeout 601s exceeds the maximum of 600s. Use background=true with notify_on_complete=true for long-running commands.',
+    });
+    expect(checked).toEqual([]);
+    await terminal.run({ command: 'true', timeout: 600 }, ctx);
     await terminalTool({ defaultTimeoutSeconds: 42 }).run({ command: 'true' }, ctx);
     await terminal.run({ command: 'true', timeout: '7' }, ctx);
     expect(calls).toEqual([600_000, 42_000, 7_000]);
@@ -140,7 +151,7 @@ describe('NodeToolHost.exec', () => {
       maxOutputChars: 20,
     });
     expect(r.truncated).toBe(true);
-    expect(r.output).toBe('AAAAAAAAAA\n… [output truncated: 180 characters omitted] …\nBBBBBBBBBB');
+    expect(r.output).toBe('AAAAAAAA\n\n... [OUTPUT TRUNCATED - 180 chars omitted out of 200 total] ...\n\nBBBBBBBBBBBB');
   });
 
   it('does not wait for background children holding the pipes', async () => {
