@@ -158,14 +158,18 @@ describe('delegate_task', () => {
   it('holds a child to delegation.max_iterations and says so in its entry', async () => {
     t = await makeChatApp({ extraYaml: 'delegation:\n  max_iterations: 1\n' });
     await writeFile(join(t.workspace, 'a.txt'), 'a\n');
-    routeChildren(t, { 'Keep reading': [[{ toolCall: { id: 'k1', name: 'read_file', args: { path: 'a.txt' } } }]] });
+    routeChildren(t, { 'Keep reading': [[{ toolCall: { id: 'k1', name: 'read_file', args: { path: 'a.txt' } } }], [{ text: 'Read a.txt; more to do.' }]] });
     t.model.enqueue([{ toolCall: { id: 'd1', name: 'delegate_task', args: { goal: 'Keep reading' } } }], [{ text: 'ok' }]);
     const sid = await t.newSession();
     await t.stream((await t.start(sid, 'go')).body.stream_id);
     const entry = delegateResult(parentRequests(t)[1], 'd1').results[0];
-    expect(entry).toMatchObject({ exit_reason: 'max_iterations', truncated: true, api_calls: 1 });
-    // One model call, as budgeted (the parent's limit, agent.max_turns, is 90).
-    expect(childRequests(t, 'Keep reading')).toHaveLength(1);
+    expect(entry).toMatchObject({ exit_reason: 'max_iterations', truncated: true, api_calls: 2 });
+    // One step, as budgeted (the parent's limit, agent.max_turns, is unlimited), then the
+    // tool-less call asking for a summary that every capped turn ends with.
+    const calls = childRequests(t, 'Keep reading');
+    expect(calls).toHaveLength(2);
+    expect(calls[1].tools).toBeUndefined();
+    expect(entry.summary).toBe('Read a.txt; more to do.');
   });
 
   for (const autoApprove of [false, true]) {

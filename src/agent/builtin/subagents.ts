@@ -280,7 +280,7 @@ function resultOf(
     tool_trace: toolTrace(messages),
   };
   if (run.status === 'completed') {
-    const maxed = last?._turn_exit_reason === 'max_iterations_reached';
+    const maxed = typeof last?._turn_exit_reason === 'string' && last._turn_exit_reason.startsWith('max_iterations_reached');
     return {
       ...base,
       status: summary ? 'completed' : 'failed',
