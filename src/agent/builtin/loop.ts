@@ -10,6 +10,7 @@ import { callModel } from './model-call.js';
 import { compressTranscript } from './compression.js';
 import { modelHistory, type CompressionAnchor } from './history.js';
 import { parseArguments } from './tool-calls.js';
+import { planToolBatches } from './tool-batches.js';
 
 export interface LoopInput {
   sessionId: string;
@@ -32,8 +33,9 @@ export interface LoopInput {
 }
 
 /**
- * Hermes' loop: call the model, run the tools it asks for (results in call order; `clarify`
- * alone, the rest side by side), repeat until it answers without tools or the iteration cap.
+ * Hermes' loop: call the model, run the tools it asks for (results in call order; reads and
+ * path-disjoint file calls side by side, everything else in order: tool-batches.ts), repeat
+ * until it answers without tools or the iteration cap.
  * Each finished step is handed out for storage before the next starts, so a crash keeps it.
  */
 export async function runLoop(input: LoopInput): Promise<void> {
@@ -205,19 +207,20 @@ async function runTools(calls: ToolCall[], tools: Map<string, Tool>, input: Loop
   };
 
   const results: Message[] = new Array(calls.length);
-  // Interactive calls (clarify) run alone, in order; the others between them run side by side.
-  let batch: number[] = [];
-  const flush = async () => {
-    const done = await Promise.all(batch.map((i) => one(calls[i]!)));
-    for (const [k, i] of batch.entries()) results[i] = done[k]!;
-    batch = [];
-  };
-  for (let i = 0; i < calls.length; i++) {
-    if (tools.get(calls[i]!.function.name)?.interactive) {
-      await flush();
-      results[i] = await one(calls[i]!);
-    } else batch.push(i);
+  // Hermes' planning: only reads and path-disjoint file calls share a segment; the rest (terminal,
+  // memory, todo, clarify, unknown tools, overlapping writes) run one after another, in order.
+  const segments = planToolBatches(calls, {
+    cwd: input.toolContext.workspace,
+    homeDir: input.toolContext.host.homeDir,
+    isParallelSafe: (name) => tools.get(name)?.batchParallelSafe === true,
+  });
+  for (const segment of segments) {
+    if (segment.mode === 'parallel') {
+      const done = await Promise.all(segment.calls.map((i) => one(calls[i]!)));
+      for (const [k, i] of segment.calls.entries()) results[i] = done[k]!;
+    } else {
+      for (const i of segment.calls) results[i] = await one(calls[i]!);
+    }
   }
-  await flush();
   return results;
 }
