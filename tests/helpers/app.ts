@@ -87,9 +87,11 @@ export async function makeTestApp(
     /** How long GET /api/models waits for provider probes (default 500 ms here). */
     catalogBudgetMs?: number;
     onboarding?: AppOptions['onboarding'];
+    /** Use this directory (e.g. a second app over the first one's state: a restart); the caller removes it. */
+    dir?: string;
   } = {},
 ): Promise<TestApp> {
-  const dir = await mkdtemp(join(tmpdir(), 'hermes-test-'));
+  const dir = options.dir ?? (await mkdtemp(join(tmpdir(), 'hermes-test-')));
   const stateDir = join(dir, 'state');
   const publicDir = join(dir, 'public');
   await mkdir(publicDir, { recursive: true });
@@ -170,7 +172,7 @@ export async function makeTestApp(
     async close() {
       deps.agent.registry.abortAll('test finished');
       await deps.sessions.dispose();
-      await rm(dir, { recursive: true, force: true });
+      if (!options.dir) await rm(dir, { recursive: true, force: true });
     },
   };
   return result;

@@ -13,7 +13,7 @@ import type { BackoffPolicy } from '../providers/retry.js';
 import { builtinTools } from '../tools/index.js';
 import type { TodoItem, ToolContext, ToolHost } from '../tools/types.js';
 import { blockedByUser, decideCommand } from '../approvals/gate.js';
-import { buildSystemPrompt } from './system-prompt.js';
+import { SESSION_PROMPT_KEY, sessionSystemPrompt } from './session-prompt.js';
 import { runLoop } from './loop.js';
 import { generateTitle } from './title.js';
 import type { CompressionAnchor } from './history.js';
@@ -113,15 +113,17 @@ export class BuiltinAgentRuntime implements AgentRuntime {
       this.options.toolNames ? this.options.toolNames.includes(t.spec.name) : this.options.host || HOST_FREE_TOOLS.has(t.spec.name),
     );
     const toolContext = this.#toolContext(input, config, emit);
-    const systemPrompt = await buildSystemPrompt({
+    const prompt = await sessionSystemPrompt({
+      session,
       host: this.options.host,
       hermesHome: this.options.hermesHome,
       workspace: input.workspace,
       model,
       provider: provider.id,
-      now: new Date(this.options.now() * 1000),
       toolNames: tools.map((t) => t.spec.name),
     });
+    if (prompt.store) emit({ type: 'patch', patch: { [SESSION_PROMPT_KEY]: prompt.store } });
+    const systemPrompt = prompt.text;
     const anchor = session.compression_anchor_visible_idx;
     const summary = session.compression_anchor_summary;
     const compression: CompressionAnchor | null = typeof anchor === 'number' && typeof summary === 'string' && summary ? { anchor, summary } : null;
