@@ -1,11 +1,12 @@
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { parseRoutingConfig, type RoutingConfig } from './config-routing.js';
 
 /**
  * Hermes' own configuration (`$HERMES_HOME/config.yaml` and `.env`), reduced to what the
  * builtin agent uses. Pure: the caller supplies the files' text and the environment.
  */
-export interface AgentConfig {
+export interface AgentConfig extends RoutingConfig {
   model: {
     default: string | null;
     provider: string | null;
@@ -187,6 +188,7 @@ export function parseAgentConfig(input: { configYaml: string | null; dotenv: str
       protectLastN: Math.max(1, Math.round(f.compression?.protect_last_n ?? 20)),
     },
     terminal: { timeoutSeconds: f.terminal?.timeout ?? 180 },
+    ...parseRoutingConfig(f),
     env,
   };
 }

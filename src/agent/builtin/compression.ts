@@ -67,6 +67,7 @@ export async function compressTranscript(input: {
       { role: 'user', content: `${earlier}${render(middle)}\n\nWrite the summary now.` },
     ],
     maxTokens: 2000,
+    promptCache: false,
     signal: input.signal,
     ...(input.retry ? { retry: input.retry } : {}),
   });

@@ -3,6 +3,7 @@ import { isToolErrorResult, toolArgsPreview, toolPreview, toolResultPreview, too
 import type { AgentConfig } from '../config.js';
 import type { ChatMessage, ToolCall } from '../messages.js';
 import type { ModelProvider } from '../providers/types.js';
+import { FallbackChain, type FallbackRoute } from '../providers/fallback.js';
 import type { BackoffPolicy, RetryOptions } from '../providers/retry.js';
 import type { Tool, ToolContext } from '../tools/types.js';
 import { runEvent, type EmitEvent, type TurnOutput } from '../runtime.js';
@@ -29,6 +30,8 @@ export interface LoopInput {
   now: () => number;
   /** Overrides of the retry waits (tests shorten them); how many retries is `config.apiMaxRetries`. */
   backoff?: Partial<BackoffPolicy>;
+  /** `fallback_providers`, resolved: asked in order when the model fails before answering. */
+  fallbacks?: FallbackRoute[];
   emit(out: TurnOutput): void;
 }
 
@@ -47,10 +50,17 @@ export async function runLoop(input: LoopInput): Promise<void> {
   const specs = input.tools.map((t) => t.spec);
   const event: EmitEvent = (name, data) => emit(runEvent(name, data));
   // Each retry is announced before its wait, so the turn shows "Retrying (1/3)…" while it waits.
+  // One chain per turn: once a fallback answered, the rest of the turn stays with it.
+  const chain = input.fallbacks?.length
+    ? new FallbackChain([{ provider, model, contextLength: input.contextLength, label: `${provider.id}:${model}` }, ...input.fallbacks], (change) =>
+        event('warning', { type: 'fallback_provider', message: `${change.from} failed (${change.reason}); continuing with ${change.to}` }),
+      )
+    : undefined;
   const retry: RetryOptions = {
     maxRetries: config.apiMaxRetries,
     ...(input.backoff ? { policy: input.backoff } : {}),
     onRetry: (notice) => event('retrying', { ...notice }),
+    ...(chain ? { fallback: chain } : {}),
   };
 
   for (let iteration = 1; ; iteration++) {
@@ -130,12 +140,17 @@ export async function runLoop(input: LoopInput): Promise<void> {
     }
 
     promptTokens = result.usage.inputTokens;
+    const cache = {
+      ...(result.usage.cacheReadTokens !== undefined ? { cache_read_tokens: result.usage.cacheReadTokens } : {}),
+      ...(result.usage.cacheWriteTokens !== undefined ? { cache_write_tokens: result.usage.cacheWriteTokens } : {}),
+    };
     emit({
       type: 'usage',
       input_tokens: result.usage.inputTokens,
       output_tokens: result.usage.outputTokens,
       cost: result.usage.cost,
       prompt_tokens: result.usage.inputTokens,
+      ...cache,
     });
     event('metering', {
       session_id: input.sessionId,
@@ -146,6 +161,7 @@ export async function runLoop(input: LoopInput): Promise<void> {
         input_tokens: result.usage.inputTokens,
         output_tokens: result.usage.outputTokens,
         ...(result.usage.cost !== null ? { cost: result.usage.cost } : {}),
+        ...cache,
       },
     });
 
@@ -155,7 +171,7 @@ export async function runLoop(input: LoopInput): Promise<void> {
       ...(result.reasoning ? { reasoning: result.reasoning } : {}),
       ...(result.toolCalls.length ? { tool_calls: result.toolCalls } : {}),
       timestamp: input.now(),
-      _usedModel: model,
+      _usedModel: chain?.current.model ?? model,
       ...(result.finish === 'length' ? { _finish_reason: 'length' } : {}),
     };
 

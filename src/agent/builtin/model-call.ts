@@ -7,7 +7,8 @@ export interface ModelCallResult {
   text: string;
   reasoning: string;
   toolCalls: ToolCall[];
-  usage: { inputTokens: number; outputTokens: number; cost: number | null; estimated: boolean };
+  /** `inputTokens` is the whole prompt, cached parts included. */
+  usage: { inputTokens: number; outputTokens: number; cost: number | null; estimated: boolean; cacheReadTokens?: number; cacheWriteTokens?: number };
   finish: string;
   /** Seconds from the first request (retry waits included) to the first streamed token, and the streaming rate. */
   firstTokenSeconds: number | null;
@@ -37,7 +38,7 @@ export function estimateTokens(messages: readonly ChatMessage[]): number {
  */
 export async function callModel(
   provider: ModelProvider,
-  request: { model: string; messages: ChatMessage[]; tools?: ToolSpec[]; maxTokens?: number; signal: AbortSignal; retry?: RetryOptions },
+  request: { model: string; messages: ChatMessage[]; tools?: ToolSpec[]; maxTokens?: number; promptCache?: boolean; signal: AbortSignal; retry?: RetryOptions },
   hooks: ModelCallHooks = {},
   now: () => number = () => Date.now() / 1000,
 ): Promise<ModelCallResult> {
@@ -69,7 +70,14 @@ export async function callModel(
         break;
       }
       case 'usage':
-        usage = { inputTokens: chunk.inputTokens, outputTokens: chunk.outputTokens, cost: chunk.cost ?? null, estimated: false };
+        usage = {
+          inputTokens: chunk.inputTokens,
+          outputTokens: chunk.outputTokens,
+          cost: chunk.cost ?? null,
+          estimated: false,
+          ...(chunk.cacheReadTokens !== undefined ? { cacheReadTokens: chunk.cacheReadTokens } : {}),
+          ...(chunk.cacheWriteTokens !== undefined ? { cacheWriteTokens: chunk.cacheWriteTokens } : {}),
+        };
         break;
       case 'finish':
         finish = chunk.reason;

@@ -10,6 +10,7 @@ import { ModelCatalogService, type Catalog, type CatalogCache } from '../catalog
 import { BuiltinSetup } from './setup.js';
 import { ProviderConfigError, resolveProvider } from '../providers/resolve.js';
 import type { BackoffPolicy } from '../providers/retry.js';
+import { resolveFallbacks } from '../providers/fallback.js';
 import { builtinTools } from '../tools/index.js';
 import type { TodoItem, ToolContext, ToolHost } from '../tools/types.js';
 import { blockedByUser, decideCommand } from '../approvals/gate.js';
@@ -124,6 +125,9 @@ export class BuiltinAgentRuntime implements AgentRuntime {
     });
     if (prompt.store) emit({ type: 'patch', patch: { [SESSION_PROMPT_KEY]: prompt.store } });
     const systemPrompt = prompt.text;
+    const fallbacks = resolveFallbacks(config, this.options.fetch, (entry, why) =>
+      this.options.logger.info({ msg: 'fallback provider skipped', provider: entry.provider, model: entry.model, reason: why }),
+    );
     const anchor = session.compression_anchor_visible_idx;
     const summary = session.compression_anchor_summary;
     const compression: CompressionAnchor | null = typeof anchor === 'number' && typeof summary === 'string' && summary ? { anchor, summary } : null;
@@ -143,6 +147,7 @@ export class BuiltinAgentRuntime implements AgentRuntime {
       signal,
       now: this.options.now,
       ...(this.options.backoff ? { backoff: this.options.backoff } : {}),
+      fallbacks,
       emit,
     });
     emit({ type: 'turn_done' });

@@ -1,4 +1,5 @@
 import type { ChatMessage, ContentPart } from '../messages.js';
+import { withEnvelopeCacheMarkers, type CacheTtl } from './prompt-cache.js';
 import { parseSse } from './sse.js';
 import { ProviderError, type FailureFacts, type ModelChunk, type ModelProvider, type ModelRequest } from './types.js';
 
@@ -12,12 +13,17 @@ export interface OpenAIProviderOptions {
   keyEnv?: string;
   headers?: Record<string, string>;
   fetch?: typeof fetch;
+  /** Claude on OpenRouter: Anthropic cache markers inside content parts (prompt-cache.ts). */
+  cacheTtl?: CacheTtl | null;
+  /** OpenRouter's `provider` routing object (config.yaml `provider_routing`), sent as is. */
+  providerRouting?: Record<string, unknown> | null;
 }
 
 /** An OpenAI chat message as sent on the wire: our internal keys (e.g. `reasoning`) dropped. */
 export interface OpenAIWireMessage {
   role: ChatMessage['role'];
-  content: string | ContentPart[] | null;
+  /** Parts may carry a `cache_control` marker on OpenRouter. */
+  content: string | Array<ContentPart & { cache_control?: unknown }> | null;
   tool_calls?: Array<{ id: string; type: 'function'; function: { name: string; arguments: string } }>;
   tool_call_id?: string;
   name?: string;
@@ -50,12 +56,14 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): ModelProvi
     async *stream(request: ModelRequest): AsyncGenerator<ModelChunk> {
       const { signal } = request;
       signal.throwIfAborted();
+      const wire = toOpenAIMessages(request.messages);
       const body: Record<string, unknown> = {
         model: request.model,
-        messages: toOpenAIMessages(request.messages),
+        messages: options.cacheTtl && request.promptCache !== false ? withEnvelopeCacheMarkers(wire, options.cacheTtl) : wire,
         stream: true,
         stream_options: { include_usage: true },
       };
+      if (isOpenRouter && options.providerRouting) body.provider = options.providerRouting;
       if (request.tools?.length) {
         body.tools = request.tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
       }
@@ -217,6 +225,9 @@ function toUsage(raw: unknown): ModelChunk | null {
   const details = (u.prompt_tokens_details ?? {}) as Record<string, unknown>;
   const cached = num(details?.cached_tokens);
   if (cached !== undefined) chunk.cacheReadTokens = cached;
+  // OpenRouter reports what Anthropic wrote to its cache beside the reads.
+  const written = num(details?.cache_write_tokens);
+  if (written !== undefined) chunk.cacheWriteTokens = written;
   const cost = num(u.cost); // OpenRouter reports the charge in credits (USD)
   if (cost !== undefined) chunk.cost = cost;
   return chunk;
