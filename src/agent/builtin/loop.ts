@@ -169,6 +169,7 @@ export async function runLoop(input: LoopInput): Promise<void> {
       role: 'assistant',
       content: result.text,
       ...(result.reasoning ? { reasoning: result.reasoning } : {}),
+      ...(result.reasoningDetails.length ? { reasoning_details: result.reasoningDetails } : {}),
       ...(result.toolCalls.length ? { tool_calls: result.toolCalls } : {}),
       timestamp: input.now(),
       _usedModel: chain?.current.model ?? model,

@@ -1,11 +1,14 @@
 import type { ChatMessage, ToolCall, ToolSpec } from '../messages.js';
 import { ProviderError, type ModelProvider } from '../providers/types.js';
 import { streamWithRetries, type RetryOptions } from '../providers/retry.js';
+import { mergeReasoningDetails } from '../providers/reasoning-replay.js';
 import { ToolCallAssembler } from './tool-calls.js';
 
 export interface ModelCallResult {
   text: string;
   reasoning: string;
+  /** OpenRouter's structured reasoning, kept for replay; empty when none came. */
+  reasoningDetails: Array<Record<string, unknown>>;
   toolCalls: ToolCall[];
   /** `inputTokens` is the whole prompt, cached parts included. */
   usage: { inputTokens: number; outputTokens: number; cost: number | null; estimated: boolean; cacheReadTokens?: number; cacheWriteTokens?: number };
@@ -47,6 +50,7 @@ export async function callModel(
   let firstAt: number | null = null;
   let text = '';
   let reasoning = '';
+  const reasoningDetails: Array<Record<string, unknown>> = [];
   let finish = '';
   let usage: ModelCallResult['usage'] | null = null;
   const calls = new ToolCallAssembler();
@@ -62,6 +66,9 @@ export async function callModel(
         firstAt ??= now();
         reasoning += chunk.text;
         hooks.onReasoning?.(chunk.text);
+        break;
+      case 'reasoning_details':
+        mergeReasoningDetails(reasoningDetails, chunk.details);
         break;
       case 'tool_call': {
         firstAt ??= now();
@@ -99,6 +106,7 @@ export async function callModel(
   return {
     text,
     reasoning,
+    reasoningDetails,
     toolCalls,
     usage,
     finish: finish || (toolCalls.length ? 'tool_calls' : 'stop'),

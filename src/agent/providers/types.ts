@@ -15,6 +15,8 @@ export interface ModelRequest {
 export type ModelChunk =
   | { type: 'text'; text: string }
   | { type: 'reasoning'; text: string }
+  /** OpenRouter's structured reasoning pieces (`delta.reasoning_details`), merged by index. */
+  | { type: 'reasoning_details'; details: unknown[] }
   /**
    * A fragment of a tool call. `index` identifies the call within this response; `id` and `name`
    * arrive on the first fragment, `arguments` is a piece of the JSON text to concatenate.
