@@ -3,12 +3,13 @@ import { z } from 'zod';
 import { positiveIntOrNull, section, text, toBool, toFloat, toInt, turnLimit } from './config-coerce.js';
 import { parseWebConfig, type WebConfig } from './tools/web/settings.js';
 import { DelegationFileSchema, delegationConfig, type DelegationConfig } from './delegation-config.js';
+import { parseRoutingConfig, type RoutingConfig } from './config-routing.js';
 
 /**
  * Hermes' own configuration (`$HERMES_HOME/config.yaml` and `.env`), reduced to what the
  * builtin agent uses. Pure: the caller supplies the files' text and the environment.
  */
-export interface AgentConfig {
+export interface AgentConfig extends RoutingConfig {
   model: {
     default: string | null;
     provider: string | null;
@@ -293,6 +294,7 @@ export function parseAgentConfig(input: { configYaml: string | null; dotenv: str
     auxiliaryVision: auxiliaryVision(section(section(f, 'auxiliary'), 'vision'), env),
     delegation: delegationConfig(f.delegation),
     terminalOutput: terminalOutput(f.tool_output, f.security, env),
+    ...parseRoutingConfig(f),
     env,
     web: parseWebConfig(f, env),
   };

@@ -18,6 +18,10 @@ export interface ChatMessage {
   name?: string;
   /** Reasoning/thinking text: kept on the assistant message, never in `content`. */
   reasoning?: string;
+  /** A provider's own `reasoning_content`, when a transcript kept it apart (Hermes does). */
+  reasoning_content?: string;
+  /** OpenRouter's structured reasoning (signatures included), replayed to OpenRouter only. */
+  reasoning_details?: unknown[];
 }
 
 /** A tool as the model sees it: a name, a description and JSON-schema parameters. */

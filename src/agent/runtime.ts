@@ -24,8 +24,19 @@ export type TurnOutput =
   /** Completed messages to append to the transcript (assistant replies, tool results). */
   | { type: 'messages'; messages: Message[] }
   | { type: 'patch'; patch: SessionPatch }
-  /** Token counts of one model call, added to the session's totals. */
-  | { type: 'usage'; input_tokens: number; output_tokens: number; cost: number | null; prompt_tokens: number }
+  /**
+   * Token counts of one model call, added to the session's totals. `input_tokens` is the whole
+   * prompt; the cache counts say how much of it the provider read from / wrote to its cache.
+   */
+  | {
+      type: 'usage';
+      input_tokens: number;
+      output_tokens: number;
+      cost: number | null;
+      prompt_tokens: number;
+      cache_read_tokens?: number;
+      cache_write_tokens?: number;
+    }
   /** The transcript is complete; the driver stores it and emits `done`. Outputs after it are extras (the title). */
   | { type: 'turn_done' };
 

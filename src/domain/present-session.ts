@@ -8,7 +8,8 @@ export const MSG_LIMIT_MAX = 500;
  * it: `msg_limit` messages ending before index `msg_before`).
  */
 export function presentSession(session: Session, window: { messages?: boolean; limit?: number; before?: number } = {}) {
-  const { messages, tool_calls, ...meta } = session;
+  // The builtin agent's stored system prompt is the model's business, not the page's.
+  const { messages, tool_calls, builtin_system_prompt: _prompt, ...meta } = session;
   const row = toRow(session);
   const total = messages.length;
   let start = 0;

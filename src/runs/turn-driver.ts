@@ -39,8 +39,10 @@ export async function driveTurn(deps: DriverDeps, runtime: AgentRuntime, run: Ru
   const present = deps.present ?? (<T>(value: T) => value);
   const sid = run.sessionId;
   const usage = { input_tokens: 0, output_tokens: 0, estimated_cost: null as number | null };
+  const cached = { read: 0, write: 0, seen: false };
   // This run is the session's only writer of token totals, so they are kept here and stored whole.
   const base = { input: input.session.input_tokens ?? 0, output: input.session.output_tokens ?? 0, cost: input.session.estimated_cost ?? null };
+  const baseCache = { read: numberOr0(input.session.cache_read_tokens), write: numberOr0(input.session.cache_write_tokens) };
   let status: Run['status'] = 'completed';
   // Storage work waiting its turn, merged: what a step completes (its messages, usage and
   // patches) becomes one session write instead of several.
@@ -73,7 +75,14 @@ export async function driveTurn(deps: DriverDeps, runtime: AgentRuntime, run: Ru
   const finishTurn = async () => {
     await drained();
     const session = await sessions.update(sid, { active_stream_id: null, pending_started_at: null });
-    run.emit('done', { session: present(presentSession(session)), usage });
+    const cache = cached.seen
+      ? {
+          cache_read_tokens: cached.read,
+          cache_write_tokens: cached.write,
+          cache_hit_percent: usage.input_tokens > 0 && cached.read > 0 ? Math.min(100, Math.round((cached.read / usage.input_tokens) * 100)) : null,
+        }
+      : {};
+    run.emit('done', { session: present(presentSession(session)), usage: { ...usage, ...cache } });
   };
 
   const handle = async (out: TurnOutput): Promise<boolean> => {
@@ -93,11 +102,18 @@ export async function driveTurn(deps: DriverDeps, runtime: AgentRuntime, run: Ru
         usage.input_tokens += out.input_tokens;
         usage.output_tokens += out.output_tokens;
         if (out.cost !== null) usage.estimated_cost = (usage.estimated_cost ?? 0) + out.cost;
+        if (out.cache_read_tokens !== undefined || out.cache_write_tokens !== undefined) {
+          cached.seen = true;
+          cached.read += out.cache_read_tokens ?? 0;
+          cached.write += out.cache_write_tokens ?? 0;
+        }
         const patch = {
           input_tokens: base.input + usage.input_tokens,
           output_tokens: base.output + usage.output_tokens,
           ...(usage.estimated_cost !== null ? { estimated_cost: (base.cost ?? 0) + usage.estimated_cost } : {}),
           last_prompt_tokens: out.prompt_tokens,
+          // The incumbent's session totals of prompt-cache reads and writes.
+          ...(cached.seen ? { cache_read_tokens: baseCache.read + cached.read, cache_write_tokens: baseCache.write + cached.write } : {}),
         };
         store([], patch);
         return false;
@@ -185,4 +201,8 @@ async function settle(deps: DriverDeps, sid: string, notice: Record<string, unkn
     deps.logger.error({ msg: 'could not store the end of a turn', session_id: sid, error: String(err) });
     return null;
   }
+}
+
+function numberOr0(v: unknown): number {
+  return typeof v === 'number' && Number.isFinite(v) ? v : 0;
 }

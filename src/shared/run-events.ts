@@ -105,7 +105,14 @@ export const RUN_EVENT_SCHEMAS = {
     tps: num,
     tps_available: z.boolean(),
     estimated: z.boolean(),
-    usage: z.strictObject({ input_tokens: num, output_tokens: num, cost: num.optional() }),
+    usage: z.strictObject({
+      input_tokens: num,
+      output_tokens: num,
+      cost: num.optional(),
+      /** Of input_tokens, how many the provider read from / wrote to its prompt cache. */
+      cache_read_tokens: num.optional(),
+      cache_write_tokens: num.optional(),
+    }),
   }),
   todo_state: z.strictObject({
     todos: z.array(z.strictObject({ id: str, content: str, status: z.enum(['pending', 'in_progress', 'completed', 'cancelled']) })),
@@ -145,7 +152,15 @@ export const RUN_EVENT_SCHEMAS = {
   /** The transcript is stored; not closing (a title may follow, then stream_end). */
   done: z.strictObject({
     session: PresentedSessionSchema,
-    usage: z.strictObject({ input_tokens: num, output_tokens: num, estimated_cost: num.nullable() }),
+    usage: z.strictObject({
+      input_tokens: num,
+      output_tokens: num,
+      estimated_cost: num.nullable(),
+      // The incumbent's cache fields: the turn's counts, and cache reads as a percent of the prompt.
+      cache_read_tokens: num.optional(),
+      cache_write_tokens: num.optional(),
+      cache_hit_percent: num.nullable().optional(),
+    }),
   }),
   stream_end: z.strictObject({ session_id: str }),
   cancel: z.strictObject({

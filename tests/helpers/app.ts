@@ -90,9 +90,11 @@ export async function makeTestApp(
     onboarding?: AppOptions['onboarding'];
     /** Scripted servers in place of the hosted web APIs (Tavily, Exa, Firecrawl, Brave). */
     webEndpoints?: NodeDepsOverrides['webEndpoints'];
+    /** Use this directory (e.g. a second app over the first one's state: a restart); the caller removes it. */
+    dir?: string;
   } = {},
 ): Promise<TestApp> {
-  const dir = await mkdtemp(join(tmpdir(), 'hermes-test-'));
+  const dir = options.dir ?? (await mkdtemp(join(tmpdir(), 'hermes-test-')));
   const stateDir = join(dir, 'state');
   const publicDir = join(dir, 'public');
   await mkdir(publicDir, { recursive: true });
@@ -175,7 +177,7 @@ export async function makeTestApp(
       deps.agent.registry.abortAll('test finished');
       await deps.agent.processes?.stopAll();
       await deps.sessions.dispose();
-      await rm(dir, { recursive: true, force: true });
+      if (!options.dir) await rm(dir, { recursive: true, force: true });
     },
   };
   return result;

@@ -99,6 +99,8 @@ export async function compressTranscript(input: {
         { role: 'user', content: `${earlier}${render(middle)}\n\nWrite the summary now.` },
       ],
       maxTokens: 2000,
+      // A one-off request: a cache write would cost more than it saves.
+      promptCache: false,
       signal: input.signal,
       ...(input.retry ? { retry: input.retry } : {}),
     });

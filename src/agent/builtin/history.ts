@@ -57,6 +57,12 @@ function toChat(m: Message): ChatMessage | null {
   if (role !== 'user' && role !== 'assistant' && role !== 'tool' && role !== 'system') return null;
   const out: ChatMessage = { role, content: (m.content as ChatMessage['content']) ?? null };
   if (role === 'assistant' && Array.isArray(m.tool_calls) && m.tool_calls.length) out.tool_calls = m.tool_calls as ToolCall[];
+  if (role === 'assistant') {
+    // Kept for the providers that want reasoning replayed (providers/reasoning-replay.ts).
+    if (typeof m.reasoning === 'string' && m.reasoning) out.reasoning = m.reasoning;
+    if (typeof m.reasoning_content === 'string') out.reasoning_content = m.reasoning_content;
+    if (Array.isArray(m.reasoning_details) && m.reasoning_details.length) out.reasoning_details = m.reasoning_details;
+  }
   if (role === 'tool') {
     out.tool_call_id = String(m.tool_call_id ?? '');
     if (typeof m.name === 'string') out.name = m.name;

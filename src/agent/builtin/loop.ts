@@ -3,6 +3,7 @@ import { isToolErrorResult, toolArgsPreview, toolPreview, toolResultPreview, too
 import type { AgentConfig } from '../config.js';
 import type { ChatMessage, ToolCall } from '../messages.js';
 import type { ModelProvider } from '../providers/types.js';
+import { FallbackChain, type FallbackRoute } from '../providers/fallback.js';
 import type { BackoffPolicy, RetryOptions } from '../providers/retry.js';
 import type { Tool, ToolContext } from '../tools/types.js';
 import { runEvent, type EmitEvent, type TurnOutput } from '../runtime.js';
@@ -12,6 +13,8 @@ import { compressionTrigger } from './compression-policy.js';
 import { modelHistory, type CompressionAnchor } from './history.js';
 import { parseArguments } from './tool-calls.js';
 import { finishAtTurnLimit } from './turn-limit.js';
+import { planToolBatches } from './tool-batches.js';
+import { toolBaseDir } from '../tools/paths.js';
 
 export interface LoopInput {
   sessionId: string;
@@ -32,12 +35,15 @@ export interface LoopInput {
   compressionModel?: { provider: ModelProvider; model: string };
   /** Overrides of the retry waits (tests shorten them); how many retries is `config.apiMaxRetries`. */
   backoff?: Partial<BackoffPolicy>;
+  /** `fallback_providers`, resolved: asked in order when the model fails before answering. */
+  fallbacks?: FallbackRoute[];
   emit(out: TurnOutput): void;
 }
 
 /**
- * Hermes' loop: call the model, run the tools it asks for (results in call order; `clarify`
- * alone, the rest side by side), repeat until it answers without tools or the iteration cap.
+ * Hermes' loop: call the model, run the tools it asks for (results in call order; reads and
+ * path-disjoint file calls side by side, everything else in order: tool-batches.ts), repeat
+ * until it answers without tools or the iteration cap.
  * Each finished step is handed out for storage before the next starts, so a crash keeps it.
  */
 export async function runLoop(input: LoopInput): Promise<void> {
@@ -50,10 +56,17 @@ export async function runLoop(input: LoopInput): Promise<void> {
   const event: EmitEvent = (name, data) => emit(runEvent(name, data));
   const head = { protectFirstN: config.compression.protectFirstN };
   // Each retry is announced before its wait, so the turn shows "Retrying (1/3)…" while it waits.
+  // One chain per turn: once a fallback answered, the rest of the turn stays with it.
+  const chain = input.fallbacks?.length
+    ? new FallbackChain([{ provider, model, contextLength: input.contextLength, label: `${provider.id}:${model}` }, ...input.fallbacks], (change) =>
+        event('warning', { type: 'fallback_provider', message: `${change.from} failed (${change.reason}); continuing with ${change.to}` }),
+      )
+    : undefined;
   const retry: RetryOptions = {
     maxRetries: config.apiMaxRetries,
     ...(input.backoff ? { policy: input.backoff } : {}),
     onRetry: (notice) => event('retrying', { ...notice }),
+    ...(chain ? { fallback: chain } : {}),
   };
 
   for (let iteration = 1; ; iteration++) {
@@ -143,12 +156,17 @@ export async function runLoop(input: LoopInput): Promise<void> {
     }
 
     promptTokens = result.usage.inputTokens;
+    const cache = {
+      ...(result.usage.cacheReadTokens !== undefined ? { cache_read_tokens: result.usage.cacheReadTokens } : {}),
+      ...(result.usage.cacheWriteTokens !== undefined ? { cache_write_tokens: result.usage.cacheWriteTokens } : {}),
+    };
     emit({
       type: 'usage',
       input_tokens: result.usage.inputTokens,
       output_tokens: result.usage.outputTokens,
       cost: result.usage.cost,
       prompt_tokens: result.usage.inputTokens,
+      ...cache,
     });
     event('metering', {
       session_id: input.sessionId,
@@ -159,6 +177,7 @@ export async function runLoop(input: LoopInput): Promise<void> {
         input_tokens: result.usage.inputTokens,
         output_tokens: result.usage.outputTokens,
         ...(result.usage.cost !== null ? { cost: result.usage.cost } : {}),
+        ...cache,
       },
     });
 
@@ -166,9 +185,10 @@ export async function runLoop(input: LoopInput): Promise<void> {
       role: 'assistant',
       content: result.text,
       ...(result.reasoning ? { reasoning: result.reasoning } : {}),
+      ...(result.reasoningDetails.length ? { reasoning_details: result.reasoningDetails } : {}),
       ...(result.toolCalls.length ? { tool_calls: result.toolCalls } : {}),
       timestamp: input.now(),
-      _usedModel: model,
+      _usedModel: chain?.current.model ?? model,
       ...(result.finish === 'length' ? { _finish_reason: 'length' } : {}),
     };
 
@@ -220,19 +240,20 @@ async function runTools(calls: ToolCall[], tools: Map<string, Tool>, input: Loop
   };
 
   const results: Message[] = new Array(calls.length);
-  // Interactive calls (clarify) run alone, in order; the others between them run side by side.
-  let batch: number[] = [];
-  const flush = async () => {
-    const done = await Promise.all(batch.map((i) => one(calls[i]!)));
-    for (const [k, i] of batch.entries()) results[i] = done[k]!;
-    batch = [];
-  };
-  for (let i = 0; i < calls.length; i++) {
-    if (tools.get(calls[i]!.function.name)?.interactive) {
-      await flush();
-      results[i] = await one(calls[i]!);
-    } else batch.push(i);
+  // Hermes' planning: only reads and path-disjoint file calls share a segment; the rest (terminal,
+  // memory, todo, clarify, unknown tools, overlapping writes) run one after another, in order.
+  const segments = planToolBatches(calls, {
+    cwd: toolBaseDir(input.toolContext),
+    homeDir: input.toolContext.host.homeDir,
+    isParallelSafe: (name) => tools.get(name)?.batchParallelSafe === true,
+  });
+  for (const segment of segments) {
+    if (segment.mode === 'parallel') {
+      const done = await Promise.all(segment.calls.map((i) => one(calls[i]!)));
+      for (const [k, i] of segment.calls.entries()) results[i] = done[k]!;
+    } else {
+      for (const i of segment.calls) results[i] = await one(calls[i]!);
+    }
   }
-  await flush();
   return results;
 }

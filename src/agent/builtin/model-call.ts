@@ -1,13 +1,17 @@
 import type { ChatMessage, ToolCall, ToolSpec } from '../messages.js';
 import { ProviderError, type ModelProvider } from '../providers/types.js';
 import { streamWithRetries, type RetryOptions } from '../providers/retry.js';
+import { mergeReasoningDetails } from '../providers/reasoning-replay.js';
 import { ToolCallAssembler } from './tool-calls.js';
 
 export interface ModelCallResult {
   text: string;
   reasoning: string;
+  /** OpenRouter's structured reasoning, kept for replay; empty when none came. */
+  reasoningDetails: Array<Record<string, unknown>>;
   toolCalls: ToolCall[];
-  usage: { inputTokens: number; outputTokens: number; cost: number | null; estimated: boolean };
+  /** `inputTokens` is the whole prompt, cached parts included. */
+  usage: { inputTokens: number; outputTokens: number; cost: number | null; estimated: boolean; cacheReadTokens?: number; cacheWriteTokens?: number };
   finish: string;
   /** Seconds from the first request (retry waits included) to the first streamed token, and the streaming rate. */
   firstTokenSeconds: number | null;
@@ -37,7 +41,7 @@ export function estimateTokens(messages: readonly ChatMessage[]): number {
  */
 export async function callModel(
   provider: ModelProvider,
-  request: { model: string; messages: ChatMessage[]; tools?: ToolSpec[]; maxTokens?: number; signal: AbortSignal; retry?: RetryOptions },
+  request: { model: string; messages: ChatMessage[]; tools?: ToolSpec[]; maxTokens?: number; promptCache?: boolean; signal: AbortSignal; retry?: RetryOptions },
   hooks: ModelCallHooks = {},
   now: () => number = () => Date.now() / 1000,
 ): Promise<ModelCallResult> {
@@ -46,6 +50,7 @@ export async function callModel(
   let firstAt: number | null = null;
   let text = '';
   let reasoning = '';
+  const reasoningDetails: Array<Record<string, unknown>> = [];
   let finish = '';
   let usage: ModelCallResult['usage'] | null = null;
   const calls = new ToolCallAssembler();
@@ -62,6 +67,9 @@ export async function callModel(
         reasoning += chunk.text;
         hooks.onReasoning?.(chunk.text);
         break;
+      case 'reasoning_details':
+        mergeReasoningDetails(reasoningDetails, chunk.details);
+        break;
       case 'tool_call': {
         firstAt ??= now();
         const { started: isNew, name } = calls.add(chunk);
@@ -69,7 +77,14 @@ export async function callModel(
         break;
       }
       case 'usage':
-        usage = { inputTokens: chunk.inputTokens, outputTokens: chunk.outputTokens, cost: chunk.cost ?? null, estimated: false };
+        usage = {
+          inputTokens: chunk.inputTokens,
+          outputTokens: chunk.outputTokens,
+          cost: chunk.cost ?? null,
+          estimated: false,
+          ...(chunk.cacheReadTokens !== undefined ? { cacheReadTokens: chunk.cacheReadTokens } : {}),
+          ...(chunk.cacheWriteTokens !== undefined ? { cacheWriteTokens: chunk.cacheWriteTokens } : {}),
+        };
         break;
       case 'finish':
         finish = chunk.reason;
@@ -91,6 +106,7 @@ export async function callModel(
   return {
     text,
     reasoning,
+    reasoningDetails,
     toolCalls,
     usage,
     finish: finish || (toolCalls.length ? 'tool_calls' : 'stop'),

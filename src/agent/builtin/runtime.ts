@@ -10,6 +10,7 @@ import { ModelCatalogService, type Catalog, type CatalogCache } from '../catalog
 import { BuiltinSetup } from './setup.js';
 import { ProviderConfigError, resolveProvider } from '../providers/resolve.js';
 import type { BackoffPolicy } from '../providers/retry.js';
+import { resolveFallbacks } from '../providers/fallback.js';
 import { builtinTools } from '../tools/index.js';
 import type { ProcessRegistry } from '../tools/process-registry.js';
 import type { TerminalSessionState, TodoItem, ToolContext, ToolHost } from '../tools/types.js';
@@ -17,7 +18,7 @@ import { parseWriteSafeRoots } from '../tools/file-guards.js';
 import type { WebToolContext } from '../tools/types.js';
 import { webToolsEnabled } from '../tools/web/settings.js';
 import { checkShellCommand } from './command-approval.js';
-import { buildSystemPrompt } from './system-prompt.js';
+import { SESSION_PROMPT_KEY, sessionSystemPrompt } from './session-prompt.js';
 import { runLoop } from './loop.js';
 import { compressionModel } from './compression-policy.js';
 import { generateTitle } from './title.js';
@@ -165,7 +166,7 @@ export class BuiltinAgentRuntime implements AgentRuntime {
       child,
       tools.map((t) => t.spec.name),
     );
-    toolContext.knowledge = knowledgeContext({
+    const knowledge = knowledgeContext({
       config,
       hermesHome: this.options.hermesHome,
       host: this.options.host,
@@ -175,22 +176,30 @@ export class BuiltinAgentRuntime implements AgentRuntime {
       platform: this.options.platform ?? 'linux',
       ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
     });
-    const systemPrompt = await buildSystemPrompt({
-      host: this.options.host,
-      hermesHome: this.options.hermesHome,
-      workspace: input.workspace,
-      model,
-      provider: provider.id,
-      now: new Date(this.options.now() * 1000),
-      toolNames: tools.map((t) => t.spec.name),
-      memory: config.memory,
-      skillsIndex: await skillsPromptBlock({
+    toolContext.knowledge = knowledge;
+    const toolNames = tools.map((t) => t.spec.name);
+    // A child's prompt is its task; a conversation's is built once and stored (session-prompt.ts).
+    let systemPrompt: string;
+    if (child) systemPrompt = subagentSystemPrompt(child, input.workspace);
+    else {
+      const prompt = await sessionSystemPrompt({
+        session,
         host: this.options.host,
-        knowledge: toolContext.knowledge,
         hermesHome: this.options.hermesHome,
-        toolNames: tools.map((t) => t.spec.name),
-      }),
-    });
+        workspace: input.workspace,
+        model,
+        provider: provider.id,
+        toolNames,
+        memory: config.memory,
+        // Walked only when the prompt is (re)built.
+        skillsIndex: () => skillsPromptBlock({ host: this.options.host, knowledge, hermesHome: this.options.hermesHome, toolNames }),
+      });
+      if (prompt.store) emit({ type: 'patch', patch: { [SESSION_PROMPT_KEY]: prompt.store } });
+      systemPrompt = prompt.text;
+    }
+    const fallbacks = resolveFallbacks(config, this.options.fetch, (entry, why) =>
+      this.options.logger.info({ msg: 'fallback provider skipped', provider: entry.provider, model: entry.model, reason: why }),
+    );
     const anchor = session.compression_anchor_visible_idx;
     const summary = session.compression_anchor_summary;
     const compression: CompressionAnchor | null = typeof anchor === 'number' && typeof summary === 'string' && summary ? { anchor, summary } : null;
@@ -203,7 +212,7 @@ export class BuiltinAgentRuntime implements AgentRuntime {
       // A child's budget is delegation.max_iterations, not the conversation's agent.max_turns.
       config: child ? { ...config, maxTurns: config.delegation.maxIterations } : config,
       // A child's prompt is its task (the conversation's own prompt is not its business).
-      systemPrompt: child ? subagentSystemPrompt(child, input.workspace) : systemPrompt,
+      systemPrompt,
       transcript: session.messages,
       compression,
       lastPromptTokens: typeof session.last_prompt_tokens === 'number' ? session.last_prompt_tokens : 0,
@@ -213,6 +222,7 @@ export class BuiltinAgentRuntime implements AgentRuntime {
       now: this.options.now,
       compressionModel: compressionModel(config, { provider, model }, this.options.fetch),
       ...(this.options.backoff ? { backoff: this.options.backoff } : {}),
+      fallbacks,
       emit,
     });
     emit({ type: 'turn_done' });

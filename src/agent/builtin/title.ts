@@ -28,6 +28,7 @@ export async function generateTitle(input: {
       { role: 'user', content: `User: ${messageText(user).slice(0, 2000)}\n\nAssistant: ${answer ? messageText(answer).slice(0, 2000) : ''}` },
     ],
     maxTokens: 40,
+    promptCache: false,
     signal,
   });
   const title = result.text

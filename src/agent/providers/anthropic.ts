@@ -1,5 +1,6 @@
 import type { ChatMessage, ContentPart } from '../messages.js';
 import { describeHttpFailure, ensureNotAborted, malformed, redactSecrets, streamCutOff, unreachable, type ProviderContext } from './openai.js';
+import { cacheMarker, lastCarriers, MESSAGE_BREAKPOINTS, type CacheMarker, type CacheTtl } from './prompt-cache.js';
 import { parseSse } from './sse.js';
 import { ProviderError, type ModelChunk, type ModelProvider, type ModelRequest } from './types.js';
 
@@ -11,13 +12,16 @@ export interface AnthropicProviderOptions {
   /** The environment variable the key comes from, named in the auth-failure hint. */
   keyEnv?: string;
   fetch?: typeof fetch;
+  /** Mark the prompt for Anthropic's cache (prompt-cache.ts); null or absent: no markers. */
+  cacheTtl?: CacheTtl | null;
 }
 
-export type AnthropicBlock =
+export type AnthropicBlock = (
   | { type: 'text'; text: string }
   | { type: 'image'; source: { type: 'base64'; media_type: string; data: string } | { type: 'url'; url: string } }
   | { type: 'tool_use'; id: string; name: string; input: unknown }
-  | { type: 'tool_result'; tool_use_id: string; content?: string | MediaBlock[] };
+  | { type: 'tool_result'; tool_use_id: string; content?: string | MediaBlock[] }
+) & { cache_control?: CacheMarker };
 
 export interface AnthropicMessage {
   role: 'user' | 'assistant';
@@ -33,10 +37,19 @@ const STOP_REASONS: Record<string, string> = { end_turn: 'stop', stop_sequence: 
  * Reasoning is not replayed: thinking blocks need the provider's signature, which we don't keep.
  */
 export function toAnthropicMessages(messages: ChatMessage[]): { system?: string; messages: AnthropicMessage[] } {
+  const { lastBlocks: _, ...converted } = convertMessages(messages);
+  return converted;
+}
+
+/** toAnthropicMessages plus, per transcript message, the block it ended with (where a cache breakpoint goes). */
+function convertMessages(messages: ChatMessage[]): { system?: string; messages: AnthropicMessage[]; lastBlocks: AnthropicBlock[] } {
   const system: string[] = [];
   const out: AnthropicMessage[] = [];
+  // The last block each transcript message became: where its cache breakpoint goes.
+  const lastBlocks: AnthropicBlock[] = [];
   const push = (role: AnthropicMessage['role'], blocks: AnthropicBlock[]) => {
     if (!blocks.length) return;
+    lastBlocks.push(blocks[blocks.length - 1]!);
     const last = out[out.length - 1];
     if (last?.role === role) last.content.push(...blocks);
     else out.push({ role, content: blocks });
@@ -62,7 +75,7 @@ export function toAnthropicMessages(messages: ChatMessage[]): { system?: string;
       push('user', contentBlocks(m.content));
     }
   }
-  return system.length ? { system: system.join('\n\n'), messages: out } : { messages: out };
+  return system.length ? { system: system.join('\n\n'), messages: out, lastBlocks } : { messages: out, lastBlocks };
 }
 
 function textOf(content: ChatMessage['content']): string {
@@ -110,9 +123,16 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Mode
     async *stream(request: ModelRequest): AsyncGenerator<ModelChunk> {
       const { signal } = request;
       signal.throwIfAborted();
-      const { system, messages } = toAnthropicMessages(request.messages);
+      const { system, messages, lastBlocks } = convertMessages(request.messages);
       const body: Record<string, unknown> = { model: request.model, max_tokens: request.maxTokens || DEFAULT_MAX_TOKENS, messages, stream: true };
       if (system) body.system = system;
+      if (options.cacheTtl && request.promptCache !== false) {
+        // Hermes' system-and-3: the system prompt (tools before it are cached with it) and the
+        // last three messages, so the next request reads back what this one writes.
+        const marker = cacheMarker(options.cacheTtl);
+        if (system) body.system = [{ type: 'text', text: system, cache_control: marker }];
+        for (const i of lastCarriers(lastBlocks, MESSAGE_BREAKPOINTS, () => true)) lastBlocks[i]!.cache_control = marker;
+      }
       if (request.tools?.length) body.tools = request.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters }));
       if (request.temperature !== undefined) body.temperature = request.temperature;
 
@@ -147,16 +167,19 @@ async function* fromStream(ctx: ProviderContext, model: string, body: ReadableSt
   const tools = new Map<number, ToolBlock>();
   const usage: ModelChunk & { type: 'usage' } = { type: 'usage', inputTokens: 0, outputTokens: 0 };
   let sawUsage = false;
+  let uncached = 0;
   let stopped = false;
 
   const takeUsage = (raw: unknown) => {
     if (!raw || typeof raw !== 'object') return;
     const u = raw as Record<string, unknown>;
     // message_delta counts are cumulative, so later values replace earlier ones.
-    if (isNum(u.input_tokens)) usage.inputTokens = u.input_tokens;
+    if (isNum(u.input_tokens)) uncached = u.input_tokens;
     if (isNum(u.output_tokens)) usage.outputTokens = u.output_tokens;
     if (isNum(u.cache_read_input_tokens)) usage.cacheReadTokens = u.cache_read_input_tokens;
     if (isNum(u.cache_creation_input_tokens)) usage.cacheWriteTokens = u.cache_creation_input_tokens;
+    // Anthropic counts cached tokens apart from input_tokens; the prompt is all three (as OpenAI's prompt_tokens).
+    usage.inputTokens = uncached + (usage.cacheReadTokens ?? 0) + (usage.cacheWriteTokens ?? 0);
     sawUsage = true;
   };
 

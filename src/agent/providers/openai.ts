@@ -1,4 +1,6 @@
 import type { ChatMessage, ContentPart } from '../messages.js';
+import { withEnvelopeCacheMarkers, type CacheTtl } from './prompt-cache.js';
+import { needsReasoningEcho, replayReasoning } from './reasoning-replay.js';
 import { parseSse } from './sse.js';
 import { ProviderError, type FailureFacts, type ModelChunk, type ModelProvider, type ModelRequest } from './types.js';
 
@@ -12,20 +14,29 @@ export interface OpenAIProviderOptions {
   keyEnv?: string;
   headers?: Record<string, string>;
   fetch?: typeof fetch;
+  /** Claude on OpenRouter: Anthropic cache markers inside content parts (prompt-cache.ts). */
+  cacheTtl?: CacheTtl | null;
+  /** OpenRouter's `provider` routing object (config.yaml `provider_routing`), sent as is. */
+  providerRouting?: Record<string, unknown> | null;
 }
 
 /** An OpenAI chat message as sent on the wire: our internal keys (e.g. `reasoning`) dropped. */
 export interface OpenAIWireMessage {
   role: ChatMessage['role'];
-  content: string | ContentPart[] | null;
+  /** Parts may carry a `cache_control` marker on OpenRouter. */
+  content: string | Array<ContentPart & { cache_control?: unknown }> | null;
   tool_calls?: Array<{ id: string; type: 'function'; function: { name: string; arguments: string } }>;
   tool_call_id?: string;
   name?: string;
+  reasoning_content?: string;
+  reasoning_details?: unknown[];
 }
 
-export function toOpenAIMessages(messages: ChatMessage[]): OpenAIWireMessage[] {
+/** `replay`: which reasoning fields go back to this provider (reasoning-replay.ts); none by default. */
+export function toOpenAIMessages(messages: ChatMessage[], replay: { echo: boolean; details: boolean } = { echo: false, details: false }): OpenAIWireMessage[] {
   return messages.map((m) => {
     const out: OpenAIWireMessage = { role: m.role, content: m.content };
+    replayReasoning(m, out, replay);
     if (m.tool_calls?.length) {
       out.tool_calls = m.tool_calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.function.name, arguments: c.function.arguments } }));
     }
@@ -44,18 +55,21 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): ModelProvi
   const apiKey = options.apiKey || null;
   const isOpenRouter = options.id === 'openrouter' || /^https?:\/\/([^/]*\.)?openrouter\.ai(:\d+)?(\/|$)/i.test(baseUrl);
   const ctx: ProviderContext = { providerId: options.id, baseUrl, apiKey, keyEnv: options.keyEnv };
+  const reasoningEcho = (model: string) => needsReasoningEcho(options.id, model, baseUrl);
 
   return {
     id: options.id,
     async *stream(request: ModelRequest): AsyncGenerator<ModelChunk> {
       const { signal } = request;
       signal.throwIfAborted();
+      const wire = toOpenAIMessages(request.messages, { echo: reasoningEcho(request.model), details: isOpenRouter });
       const body: Record<string, unknown> = {
         model: request.model,
-        messages: toOpenAIMessages(request.messages),
+        messages: options.cacheTtl && request.promptCache !== false ? withEnvelopeCacheMarkers(wire, options.cacheTtl) : wire,
         stream: true,
         stream_options: { include_usage: true },
       };
+      if (isOpenRouter && options.providerRouting) body.provider = options.providerRouting;
       if (request.tools?.length) {
         body.tools = request.tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
       }
@@ -139,6 +153,7 @@ async function* fromStream(ctx: ProviderContext, body: ReadableStream<Uint8Array
       // Some servers send the same text under both names: take one.
       const reasoning = nonEmpty(delta.reasoning_content) ?? nonEmpty(delta.reasoning);
       if (reasoning) yield { type: 'reasoning', text: reasoning };
+      if (Array.isArray(delta.reasoning_details) && delta.reasoning_details.length) yield { type: 'reasoning_details', details: delta.reasoning_details };
       const text = nonEmpty(delta.content);
       if (text) yield { type: 'text', text };
       if (Array.isArray(delta.tool_calls)) {
@@ -198,6 +213,7 @@ function* fromCompletion(ctx: ProviderContext, text: string): Generator<ModelChu
   const message = (choice.message ?? {}) as Record<string, unknown>;
   const reasoning = nonEmpty(message.reasoning_content) ?? nonEmpty(message.reasoning);
   if (reasoning) yield { type: 'reasoning', text: reasoning };
+  if (Array.isArray(message.reasoning_details) && message.reasoning_details.length) yield { type: 'reasoning_details', details: message.reasoning_details };
   const content = nonEmpty(message.content);
   if (content) yield { type: 'text', text: content };
   const calls = Array.isArray(message.tool_calls) ? (message.tool_calls as Array<Record<string, unknown>>) : [];
@@ -217,6 +233,9 @@ function toUsage(raw: unknown): ModelChunk | null {
   const details = (u.prompt_tokens_details ?? {}) as Record<string, unknown>;
   const cached = num(details?.cached_tokens);
   if (cached !== undefined) chunk.cacheReadTokens = cached;
+  // OpenRouter reports what Anthropic wrote to its cache beside the reads.
+  const written = num(details?.cache_write_tokens);
+  if (written !== undefined) chunk.cacheWriteTokens = written;
   const cost = num(u.cost); // OpenRouter reports the charge in credits (USD)
   if (cost !== undefined) chunk.cost = cost;
   return chunk;

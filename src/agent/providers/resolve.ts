@@ -1,6 +1,7 @@
 import type { AgentConfig } from '../config.js';
 import { createAnthropicProvider } from './anthropic.js';
 import { createOpenAIProvider } from './openai.js';
+import { cacheLayout } from './prompt-cache.js';
 import type { ModelProvider } from './types.js';
 
 /** The model can't be used as configured; the message says what to put in config.yaml / .env. */
@@ -113,13 +114,21 @@ export function resolveProvider(config: AgentConfig, modelOverride?: string | nu
         apiKey,
         ...(namedEnv ? { keyEnv: namedEnv } : {}),
         ...(fetchImpl ? { fetch: fetchImpl } : {}),
+        ...requestShaping(config, 'anthropic', model, false),
       }),
       model: wireModel,
       contextLength: contextLength(config, model, undefined, true),
     };
   }
   return {
-    provider: createOpenAIProvider({ id, baseUrl: baseUrl!, apiKey, ...(namedEnv ? { keyEnv: namedEnv } : {}), ...(fetchImpl ? { fetch: fetchImpl } : {}) }),
+    provider: createOpenAIProvider({
+      id,
+      baseUrl: baseUrl!,
+      apiKey,
+      ...(namedEnv ? { keyEnv: namedEnv } : {}),
+      ...(fetchImpl ? { fetch: fetchImpl } : {}),
+      ...requestShaping(config, 'openai', model, id === 'openrouter' || isOpenRouterHost(baseUrl!)),
+    }),
     model,
     contextLength: contextLength(config, model, undefined, false),
   };
@@ -146,8 +155,9 @@ function fromCustomEntry(config: AgentConfig, entry: CustomEntry | undefined, na
   const keyEnv = entry.apiKey ? undefined : (entry.keyEnv ?? undefined);
   const common = { id, baseUrl, apiKey, ...(keyEnv ? { keyEnv } : {}), ...(fetchImpl ? { fetch: fetchImpl } : {}) };
   const anthropic = entry.apiMode === 'anthropic_messages' || isAnthropicHost(baseUrl);
+  const shaping = requestShaping(config, anthropic ? 'anthropic' : 'openai', model, isOpenRouterHost(baseUrl));
   return {
-    provider: anthropic ? createAnthropicProvider(common) : createOpenAIProvider(common),
+    provider: anthropic ? createAnthropicProvider({ ...common, ...shaping }) : createOpenAIProvider({ ...common, ...shaping }),
     model,
     contextLength: contextLength(config, model, entry, anthropic),
   };
@@ -172,6 +182,19 @@ function detectProvider(config: AgentConfig): string {
     if (KNOWN[id]!.keyEnvs.some((k) => config.env[k])) return id;
   }
   throw new ProviderConfigError(`model.provider is not set and no provider key was found.\n\n${help('openrouter')}`);
+}
+
+/** Cache markers (Claude: native on the Messages API, in content parts on OpenRouter) and OpenRouter's provider routing. */
+function requestShaping(config: AgentConfig, api: 'openai' | 'anthropic', model: string, openRouter: boolean) {
+  const layout = cacheLayout({ api, model, openRouter });
+  return {
+    cacheTtl: layout ? config.promptCaching.cacheTtl : null,
+    ...(openRouter && config.providerRouting ? { providerRouting: config.providerRouting } : {}),
+  };
+}
+
+function isOpenRouterHost(url: string): boolean {
+  return /^https?:\/\/([^/]*\.)?openrouter\.ai(:\d+)?(\/|$)/i.test(url);
 }
 
 function isAnthropicHost(url: string | undefined): boolean {

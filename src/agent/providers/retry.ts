@@ -1,3 +1,4 @@
+import type { FallbackChain } from './fallback.js';
 import { ProviderError, type ModelChunk, type ModelProvider, type ModelRequest } from './types.js';
 
 /**
@@ -128,6 +129,11 @@ export interface RetryOptions {
   policy?: Partial<BackoffPolicy>;
   /** Called before each wait. */
   onRetry?(notice: RetryNotice): void;
+  /**
+   * `fallback_providers`: the turn's providers in order. When given, its current route answers
+   * (not the `provider` argument), and a failure that retries could not fix moves it on.
+   */
+  fallback?: FallbackChain;
 }
 
 /**
@@ -136,20 +142,28 @@ export interface RetryOptions {
  */
 export async function* streamWithRetries(provider: ModelProvider, request: ModelRequest, options: RetryOptions): AsyncGenerator<ModelChunk> {
   const policy: BackoffPolicy = { ...DEFAULT_BACKOFF, ...options.policy };
+  const chain = options.fallback;
   for (let attempt = 1; ; attempt++) {
     let streamed = false;
+    const route = chain?.current;
     try {
-      for await (const chunk of provider.stream(request)) {
+      for await (const chunk of (route?.provider ?? provider).stream(route ? { ...request, model: route.model } : request)) {
         streamed = true;
         yield chunk;
       }
       return;
     } catch (err) {
-      if (streamed || request.signal.aborted || attempt > options.maxRetries) throw err;
-      const verdict = classifyFailure(err, policy.now());
-      if (!verdict.retry) throw err;
-      const delay = retryDelayMs(verdict, attempt, policy);
-      if (delay === null) throw err;
+      if (streamed || request.signal.aborted) throw err;
+      const verdict = attempt > options.maxRetries ? NO : classifyFailure(err, policy.now());
+      const delay = verdict.retry ? retryDelayMs(verdict, attempt, policy) : null;
+      if (!verdict.retry || delay === null) {
+        // Retries cannot fix it (or are spent): the next provider of the chain, with its own retries.
+        if (chain?.advance(err)) {
+          attempt = 0;
+          continue;
+        }
+        throw err;
+      }
       options.onRetry?.({ attempt, max: options.maxRetries, reason: verdict.reason, delay_ms: delay });
       await abortableSleep(delay, request.signal);
     }

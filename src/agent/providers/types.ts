@@ -6,6 +6,8 @@ export interface ModelRequest {
   tools?: ToolSpec[];
   maxTokens?: number;
   temperature?: number;
+  /** false: a one-off request (a title, a summary) that no later request shares a prefix with, so no cache markers. */
+  promptCache?: boolean;
   signal: AbortSignal;
 }
 
@@ -13,11 +15,14 @@ export interface ModelRequest {
 export type ModelChunk =
   | { type: 'text'; text: string }
   | { type: 'reasoning'; text: string }
+  /** OpenRouter's structured reasoning pieces (`delta.reasoning_details`), merged by index. */
+  | { type: 'reasoning_details'; details: unknown[] }
   /**
    * A fragment of a tool call. `index` identifies the call within this response; `id` and `name`
    * arrive on the first fragment, `arguments` is a piece of the JSON text to concatenate.
    */
   | { type: 'tool_call'; index: number; id?: string; name?: string; arguments?: string }
+  /** `inputTokens` is the whole prompt, cached parts included (Anthropic's own input_tokens leaves them out). */
   | { type: 'usage'; inputTokens: number; outputTokens: number; cacheReadTokens?: number; cacheWriteTokens?: number; cost?: number }
   /** The model finished: `stop`, `tool_calls`, `length`, or the provider's own reason. */
   | { type: 'finish'; reason: string };

@@ -161,6 +161,11 @@ export interface Tool {
   spec: ToolSpec;
   /** Interactive tools (clarify) run alone, never alongside others. */
   interactive?: boolean;
+  /**
+   * May run beside other parallel-safe calls of one step although Hermes' name lists do not
+   * name it (an MCP server that opted in to parallel calls). Unset: the tool runs in order.
+   */
+  batchParallelSafe?: boolean;
   /** Returns the text given back to the model (often JSON). Errors are returned, not thrown. */
   run(args: Record<string, unknown>, ctx: ToolContext): Promise<string>;
 }

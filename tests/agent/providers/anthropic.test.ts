@@ -193,7 +193,8 @@ describe('Anthropic provider: streaming', () => {
     expect(toolCalls(chunks).map((c) => JSON.parse(c.arguments))).toEqual([args, { command: 'uptime' }]);
     expect(chunks.slice(-2)).toEqual([
       { type: 'finish', reason: 'tool_calls' },
-      { type: 'usage', inputTokens: 900, outputTokens: 55, cacheReadTokens: 800, cacheWriteTokens: 64 },
+      // Anthropic's input_tokens (900) leaves the cached parts out; the prompt is all of it.
+      { type: 'usage', inputTokens: 900 + 800 + 64, outputTokens: 55, cacheReadTokens: 800, cacheWriteTokens: 64 },
     ]);
     expect(chunks.filter((c) => c.type === 'usage')).toHaveLength(1);
   });
