@@ -31,6 +31,9 @@ import { MemoryEmbedTokenStore } from '../adapters/storage/memory/memory-embed-t
 import { FsAuthStore } from '../adapters/storage/fs/fs-auth-store.js';
 import { FsJsonDocument } from '../adapters/storage/fs/fs-json-document.js';
 import { MemoryAuthStore } from '../adapters/storage/memory/memory-auth-store.js';
+import { McpService } from '../agent/mcp/service.js';
+import { McpConnections } from '../agent/mcp/connections.js';
+import { NodeMcpConnector } from '../adapters/mcp/node-mcp-connector.js';
 
 declare const __APP_VERSION__: string | undefined;
 const VERSION = typeof __APP_VERSION__ === 'string' ? __APP_VERSION__ : 'dev';
@@ -53,6 +56,10 @@ export interface NodeDepsOverrides {
   clarifyTimeoutMs?: number;
   /** Model-call retry waits (tests shorten them; Retry-After is still honoured as sent). */
   backoff?: Partial<BackoffPolicy>;
+  /** MCP reconnect waits (tests shorten them). */
+  mcp?: { reconnectBaseMs?: number; connectCooldownMs?: number };
+  /** Added to stdio MCP servers' environment (the tests' leak-check marker). */
+  mcpChildEnv?: Record<string, string>;
 }
 
 /** The socket's address; undefined where the request came through no Node socket. */
@@ -95,8 +102,21 @@ export async function composeNodeDeps(
   // Turns that were running when the process last died are closed and marked before serving.
   await recoverInterruptedTurns({ sessions, journal, logger, now });
   const hub = new InteractionHub(now);
+  const agentConfig = new NodeAgentConfigSource(config.hermesHome, { ...env });
+  // One config source per profile home, so every write to one file goes through one lock.
+  const profileConfigs = new Map<string, NodeAgentConfigSource>([[config.hermesHome, agentConfig]]);
+  const mcp = new McpService({
+    hermesHome: config.hermesHome,
+    filesFor: (home) => {
+      let source = profileConfigs.get(home);
+      if (!source) profileConfigs.set(home, (source = new NodeAgentConfigSource(home, { ...env })));
+      return source;
+    },
+    connections: new McpConnections({ connector: new NodeMcpConnector(logger, overrides.mcpChildEnv ?? {}), logger, ...overrides.mcp }),
+  });
   const builtin = new BuiltinAgentRuntime({
-    config: new NodeAgentConfigSource(config.hermesHome, { ...env }),
+    config: agentConfig,
+    mcp,
     host: new NodeToolHost(),
     hub,
     hermesHome: config.hermesHome,
@@ -135,6 +155,7 @@ export async function composeNodeDeps(
     },
     sessions,
     settings,
+    mcp,
     projects: fs ? new FsProjectStore(config.stateDir, logger) : new MemoryProjectStore(),
     workspaces: fs ? new FsWorkspaceStore(config.stateDir, logger) : new MemoryWorkspaceStore(),
     files,

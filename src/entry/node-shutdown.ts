@@ -6,6 +6,8 @@ export interface ShutdownDeps {
   server: ServerType;
   registry: RunRegistry;
   sessions: { dispose(): Promise<void> };
+  /** MCP servers the agent started (stdio children are stopped with the server). */
+  mcp?: { shutdown(): Promise<void> };
   logger: Logger;
   /** Where the "Received SIGTERM" line goes. */
   out: (line: string) => void;
@@ -51,6 +53,11 @@ export function gracefulShutdown(deps: ShutdownDeps): (signal: string) => Promis
     await Promise.race([closed, delay(Math.min(500, Math.max(0, left() - 500)))]);
     clearInterval(idle);
     http.closeAllConnections?.();
+    // Bounded: a stdio server that ignores its closed stdin is killed by the SDK after 2 s more.
+    await Promise.race([
+      deps.mcp?.shutdown().catch((err) => logger.error({ msg: 'mcp shutdown failed', error: String(err) })),
+      delay(Math.max(0, Math.min(2000, left() - 300))),
+    ]);
     await deps.sessions.dispose().catch((err) => logger.error({ msg: 'dispose failed', error: String(err) }));
     clearTimeout(force);
     deps.exit(0);

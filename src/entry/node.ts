@@ -50,6 +50,7 @@ async function main() {
     server,
     registry: deps.agent.registry,
     sessions: deps.sessions,
+    ...(deps.mcp ? { mcp: deps.mcp } : {}),
     logger: jsonLogger,
     out: (line) => process.stdout.write(line),
     exit: (code) => process.exit(code),

@@ -8,6 +8,7 @@ import { parseConfig } from '../../src/config.js';
 import { composeNodeDeps } from '../../src/entry/node-deps.js';
 import type { BackoffPolicy } from '../../src/agent/providers/retry.js';
 import { hashPassword } from '../../src/auth/password.js';
+import { trackedEnv } from './processes.js';
 
 export interface TestLogger extends Logger {
   lines: Record<string, unknown>[];
@@ -87,6 +88,8 @@ export async function makeTestApp(
     /** How long GET /api/models waits for provider probes (default 500 ms here). */
     catalogBudgetMs?: number;
     onboarding?: AppOptions['onboarding'];
+    /** MCP reconnect waits (default: a few ms). */
+    mcp?: { reconnectBaseMs?: number; connectCooldownMs?: number };
   } = {},
 ): Promise<TestApp> {
   const dir = await mkdtemp(join(tmpdir(), 'hermes-test-'));
@@ -121,6 +124,9 @@ export async function makeTestApp(
       ...(options.keepFinishedMs !== undefined ? { keepFinishedMs: options.keepFinishedMs } : {}),
       ...(options.clarifyTimeoutMs ? { clarifyTimeoutMs: options.clarifyTimeoutMs } : {}),
       backoff: options.backoff ?? { baseDelayMs: 5, maxDelayMs: 20 },
+      // MCP servers the agent starts carry the leak check's marker.
+      mcpChildEnv: trackedEnv(),
+      mcp: options.mcp ?? { reconnectBaseMs: 50, connectCooldownMs: 50 },
     },
   });
   const workspace = deps.options.defaultWorkspace;
@@ -169,6 +175,7 @@ export async function makeTestApp(
     },
     async close() {
       deps.agent.registry.abortAll('test finished');
+      await deps.mcp?.shutdown();
       await deps.sessions.dispose();
       await rm(dir, { recursive: true, force: true });
     },

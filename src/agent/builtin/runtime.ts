@@ -17,6 +17,8 @@ import { buildSystemPrompt } from './system-prompt.js';
 import { runLoop } from './loop.js';
 import { generateTitle } from './title.js';
 import type { CompressionAnchor } from './history.js';
+import type { Tool } from '../tools/types.js';
+import { askMcpTrust } from '../mcp/approval.js';
 
 export interface BuiltinRuntimeOptions {
   config: AgentConfigSource;
@@ -40,6 +42,8 @@ export interface BuiltinRuntimeOptions {
    * pass `todo`, `memory` and `clarify`, with a host that only keeps memory files.
    */
   toolNames?: string[];
+  /** The configured MCP servers' tools for a session's profile (connecting them); absent: none. */
+  mcp?: { toolsForTurn(profile: string | null): Promise<Tool[]> };
 }
 
 class MemoryCatalogCache implements CatalogCache {
@@ -112,6 +116,14 @@ export class BuiltinAgentRuntime implements AgentRuntime {
     const tools = builtinTools({ terminalTimeoutSeconds: config.terminal.timeoutSeconds }).filter((t) =>
       this.options.toolNames ? this.options.toolNames.includes(t.spec.name) : this.options.host || HOST_FREE_TOOLS.has(t.spec.name),
     );
+    if (this.options.mcp && !this.options.toolNames) {
+      // A server that cannot be reached only costs its own tools, never the turn.
+      const mcpTools = await this.options.mcp.toolsForTurn(session.profile ?? null).catch((err) => {
+        this.options.logger.info({ msg: 'mcp tools unavailable', session_id: sid, error: String((err as Error)?.message ?? err) });
+        return [];
+      });
+      tools.push(...mcpTools);
+    }
     const toolContext = this.#toolContext(input, config, emit);
     const systemPrompt = await buildSystemPrompt({
       host: this.options.host,
@@ -212,6 +224,11 @@ export class BuiltinAgentRuntime implements AgentRuntime {
         }
         return null;
       },
+      mcpTrustGate: (request) =>
+        askMcpTrust(
+          { hub, sessionId: sid, streamId: input.streamId, timeoutMs: config.approvals.timeoutSeconds * 1000, signal: input.signal, emit: event },
+          request,
+        ),
       clarify: async (question, choices) => {
         const { pending, answer } = hub.requestClarify(sid, question, choices, this.options.clarifyTimeoutMs ?? 120_000, input.signal);
         event('clarify', { ...pending });

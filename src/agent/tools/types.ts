@@ -90,6 +90,11 @@ export interface ToolContext {
   emit<K extends RunEventName>(event: K, data: RunEventPayloads[K]): void;
   /** The session's todo list, kept across turns. */
   todos: { get(): TodoItem[]; set(items: TodoItem[]): void };
+  /**
+   * Asks the user before a write-capable tool of a `trust: untrusted` MCP server runs. Resolves
+   * to null when it may run, or to the refusal to return to the model.
+   */
+  mcpTrustGate?(request: { server: string; tool: string; toolName: string; args: Record<string, unknown> }): Promise<string | null>;
 }
 
 export interface Tool {
