@@ -1,7 +1,7 @@
 import type { BackoffPolicy } from '../agent/providers/retry.js';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context } from 'hono';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isLoopbackHost, type Config } from '../config.js';
 import type { AppDeps } from '../deps.js';
@@ -112,6 +112,7 @@ export async function composeNodeDeps(
       if (!source) profileConfigs.set(home, (source = new NodeAgentConfigSource(home, { ...env })));
       return source;
     },
+    homeExists: async (home) => (await stat(home).catch(() => null))?.isDirectory() ?? false,
     connections: new McpConnections({ connector: new NodeMcpConnector(logger, overrides.mcpChildEnv ?? {}), logger, ...overrides.mcp }),
   });
   const builtin = new BuiltinAgentRuntime({

@@ -16,12 +16,12 @@ const Seconds = z
       .transform(Number),
   ])
   .pipe(z.number().positive().max(86_400));
-const HeaderName = z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}$/, 'header names are letters, digits and -');
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}$/;
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,255}$/;
 const HeaderValue = z
   .string()
   .max(8192)
   .regex(/^[^\r\n\0]*$/, 'header values cannot hold line breaks');
-const EnvName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,255}$/, 'environment names are letters, digits and _');
 const EnvValue = z
   .string()
   .max(32_768)
@@ -29,7 +29,7 @@ const EnvValue = z
 
 const ServerBody = z.object({
   url: z.string().trim().max(2048).optional(),
-  headers: z.record(HeaderName, HeaderValue).optional(),
+  headers: z.record(z.string(), HeaderValue).optional(),
   command: z
     .string()
     .trim()
@@ -37,7 +37,7 @@ const ServerBody = z.object({
     .regex(/^[^\0\r\n]*$/, 'command cannot hold line breaks')
     .optional(),
   args: z.union([z.array(z.string().max(8192)).max(256), z.string().max(8192)]).optional(),
-  env: z.record(EnvName, EnvValue).optional(),
+  env: z.record(z.string(), EnvValue).optional(),
   timeout: Seconds.nullish(),
   connect_timeout: Seconds.nullish(),
   enabled: z.boolean().optional(),
@@ -77,6 +77,10 @@ export function mcpRoutes(deps: AppDeps) {
     const name = serverName(c);
     const { profile } = queryParams(c, Profile);
     const b = await jsonBody(c, ServerBody);
+    for (const k of Object.keys(b.headers ?? {}))
+      if (!HEADER_NAME.test(k)) throw new BadRequest(`headers: ${JSON.stringify(k)}: header names are letters, digits and -`);
+    for (const k of Object.keys(b.env ?? {}))
+      if (!ENV_NAME.test(k)) throw new BadRequest(`env: ${JSON.stringify(k)}: environment names are letters, digits and _`);
     const url = b.url?.trim();
     if (url) {
       let parsed: URL;
@@ -103,8 +107,8 @@ export function mcpRoutes(deps: AppDeps) {
   app.patch('/api/mcp/servers/:name', async (c) => {
     const name = serverName(c);
     const { profile } = queryParams(c, Profile);
-    const b = await jsonBody(c, z.object({ enabled: z.unknown() }).passthrough());
-    if (!('enabled' in b) || b.enabled === undefined) throw new BadRequest('enabled field is required');
+    const b: Record<string, unknown> = await jsonBody(c, z.object({}).passthrough());
+    if (b.enabled === undefined) throw new BadRequest('enabled field is required');
     if (typeof b.enabled !== 'boolean') throw new BadRequest('enabled must be true or false');
     return c.json(await mcp().setEnabled(profile, name, b.enabled));
   });

@@ -60,9 +60,10 @@ function copyOf(doc: Document, node: unknown): Node {
   return stripAnchors(target.clone() as Node);
 }
 
-/** A map that has a `<<` merge key, flattened to its merged value. */
+/** Whether a map has a `<<` merge key (such an entry is flattened to its merged value before a change). */
 function hasMerge(map: YAMLMap): boolean {
-  return map.items.some((p) => typeof p.key === 'symbol' || (isScalar(p.key) && p.key.value === '<<'));
+  // With `merge: true` the key is a scalar holding a symbol; without, the plain string.
+  return map.items.some((p) => isScalar(p.key) && (p.key.value === '<<' || typeof p.key.value === 'symbol'));
 }
 
 /**

@@ -22,6 +22,8 @@ export interface McpServiceOptions {
   filesFor(home: string): McpConfigFiles;
   /** Null where no MCP client runs (Workers): servers are listed and edited, never connected. */
   connections: McpConnections | null;
+  /** Whether a profile's home exists (Hermes creates profiles; this never does). */
+  homeExists(home: string): Promise<boolean>;
 }
 
 const PROFILE = /^[a-z0-9][a-z0-9_-]{0,63}$/;
@@ -33,6 +35,13 @@ const PROFILE = /^[a-z0-9][a-z0-9_-]{0,63}$/;
  */
 export class McpService {
   constructor(private readonly options: McpServiceOptions) {}
+
+  /** The home of an existing profile: 400 for a name Hermes would not create, 404 for a missing one. */
+  async #existingHome(profile: string | null | undefined): Promise<string> {
+    const home = this.home(profile);
+    if (home !== this.options.hermesHome && !(await this.options.homeExists(home))) throw new NotFound(`Profile '${profile?.trim()}' not found`);
+    return home;
+  }
 
   /** The profile's home, or 400 for a name Hermes would not create. */
   home(profile: string | null | undefined): string {
@@ -55,11 +64,11 @@ export class McpService {
   }
 
   async servers(profile?: string | null) {
-    return { servers: await this.#summaries(this.home(profile)), toggle_supported: true, reload_required: false };
+    return { servers: await this.#summaries(await this.#existingHome(profile)), toggle_supported: true, reload_required: false };
   }
 
   async tools(profile?: string | null) {
-    const home = this.home(profile);
+    const home = await this.#existingHome(profile);
     const { servers, raw } = await this.#read(home);
     const c = this.options.connections;
     const rows: Array<ReturnType<typeof toolSummary>> = [];
@@ -82,7 +91,7 @@ export class McpService {
   }
 
   async #edit(profile: string | null | undefined, change: (text: string | null) => string): Promise<string> {
-    const home = this.home(profile);
+    const home = await this.#existingHome(profile);
     try {
       await this.options.filesFor(home).updateConfigYaml(change);
     } catch (err) {
@@ -118,7 +127,7 @@ export class McpService {
     if (!c) return [];
     let home: string;
     try {
-      home = this.home(profile);
+      home = await this.#existingHome(profile);
     } catch {
       return [];
     }
