@@ -49,8 +49,14 @@ class SdkConnection implements McpConnection {
   }
 
   async callTool(name: string, args: Record<string, unknown>, options: { timeoutMs: number; signal: AbortSignal }): Promise<McpCallResult> {
+    // The SDK never removes the abort listener it adds per request: give it a signal of its own
+    // per call (freed with the call) rather than the turn's, which would collect one per call.
+    const call = new AbortController();
+    const abort = () => call.abort(options.signal.reason);
+    if (options.signal.aborted) abort();
+    else options.signal.addEventListener('abort', abort, { once: true });
     try {
-      const result = await this.client.callTool({ name, arguments: args }, undefined, { timeout: options.timeoutMs, signal: options.signal });
+      const result = await this.client.callTool({ name, arguments: args }, undefined, { timeout: options.timeoutMs, signal: call.signal });
       return {
         content: Array.isArray(result.content) ? (result.content as McpCallResult['content']) : [],
         isError: result.isError === true,
@@ -63,6 +69,8 @@ class SdkConnection implements McpConnection {
         void this.transport.close().catch(() => {});
       }
       throw err;
+    } finally {
+      options.signal.removeEventListener('abort', abort);
     }
   }
 
