@@ -166,5 +166,15 @@ export function readMcpServers(configYaml: string | null, dotenv: string | null,
   for (const [k, v] of Object.entries(processEnv)) if (typeof v === 'string') env[k] = v;
   Object.assign(env, dotenv ? parseDotenv(dotenv) : {});
   const raw = section as Record<string, unknown>;
-  return { servers: Object.entries(raw).map(([name, entry]) => readServer(name, substitute(entry, env))), raw };
+  // `mcp.client: false` turns the MCP client off; `mcp.stdio_servers: false` only local processes.
+  const switches = (doc as Record<string, unknown>).mcp;
+  const sw = switches && typeof switches === 'object' ? (switches as Record<string, unknown>) : {};
+  const client = boolish(sw.client, true);
+  const stdio = boolish(sw.stdio_servers, true);
+  const servers = Object.entries(raw).map(([name, entry]) => {
+    const server = readServer(name, substitute(entry, env));
+    if (!client || (server.transport === 'stdio' && !stdio)) server.enabled = false;
+    return server;
+  });
+  return { servers, raw };
 }

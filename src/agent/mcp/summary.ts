@@ -43,7 +43,7 @@ export interface McpServerSummary {
  * written (`${VAR}` references shown as such, credentials masked) and what the connection knows.
  * `connecting` and `failed` (with `error`) are this project's additions.
  */
-export function serverSummary(name: string, raw: unknown, runtime: McpRuntimeState | null): McpServerSummary {
+export function serverSummary(name: string, raw: unknown, runtime: McpRuntimeState | null, enabled?: boolean): McpServerSummary {
   const cfg = raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : null;
   const num = (v: unknown, d: number) => (typeof v === 'number' && Number.isFinite(v) ? v : d);
   if (!cfg)
@@ -62,7 +62,8 @@ export function serverSummary(name: string, raw: unknown, runtime: McpRuntimeSta
     transport: 'invalid',
     timeout: num(cfg.timeout, DISPLAY_TIMEOUT_S),
     connect_timeout: num(cfg.connect_timeout, DEFAULT_CONNECT_TIMEOUT_S),
-    enabled: boolish(cfg.enabled, true),
+    // What the agent decides (with `mcp.client` / `mcp.stdio_servers`), else the entry's own flag.
+    enabled: enabled ?? boolish(cfg.enabled, true),
     active: false,
     status: 'configured',
     tool_count: null,
