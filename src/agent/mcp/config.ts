@@ -20,6 +20,8 @@ export interface McpServerConfig {
   exclude: string[];
   /** `trust: untrusted` asks before every call of a tool not marked read-only. */
   trust: 'full' | 'untrusted';
+  /** `supports_parallel_tool_calls`: the server's tools may run side by side (default off). */
+  parallelSafe: boolean;
   /** Everything that decides the connection: a change means reconnecting. */
   fingerprint: string;
 }
@@ -135,6 +137,7 @@ export function readServer(name: string, raw: unknown): McpServerConfig {
     include: nameList(tools.include),
     exclude: nameList(tools.exclude) ?? [],
     trust,
+    parallelSafe: boolish(cfg?.supports_parallel_tool_calls, false),
   };
   const { command: c, args, env, url: u, headers, connectTimeoutSeconds } = server;
   return { ...server, fingerprint: JSON.stringify([transport, c, args, env, u, headers, connectTimeoutSeconds]) };

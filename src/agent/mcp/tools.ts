@@ -38,7 +38,7 @@ export function serverTools(config: McpServerConfig, conn: McpConnection, deps: 
       const name = mcpToolName(config.name, t.name);
       return {
         spec: { name, description: t.description || `MCP tool ${t.name} from ${config.name}`, parameters: normalizeInputSchema(t.inputSchema) },
-        mcpServerName: config.name,
+        mcp: { server: config.name, parallelSafe: config.parallelSafe },
         async run(args, ctx) {
           if (config.trust === 'untrusted' && !t.readOnly && ctx.mcpTrustGate) {
             const refusal = await ctx.mcpTrustGate({ server: config.name, tool: t.name, toolName: name, args });
@@ -50,6 +50,6 @@ export function serverTools(config: McpServerConfig, conn: McpConnection, deps: 
             return JSON.stringify({ error: sanitizeMcpError(`MCP call failed: ${String((err as Error)?.message ?? err)}`) });
           }
         },
-      } satisfies Tool & { mcpServerName: string };
+      } satisfies Tool;
     });
 }

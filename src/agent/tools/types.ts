@@ -101,6 +101,11 @@ export interface Tool {
   spec: ToolSpec;
   /** Interactive tools (clarify) run alone, never alongside others. */
   interactive?: boolean;
+  /**
+   * An MCP server's tool: the raw server name, and whether that server opted into parallel calls
+   * (`supports_parallel_tool_calls`; Hermes runs other MCP tools one at a time).
+   */
+  mcp?: { server: string; parallelSafe: boolean };
   /** Returns the text given back to the model (often JSON). Errors are returned, not thrown. */
   run(args: Record<string, unknown>, ctx: ToolContext): Promise<string>;
 }

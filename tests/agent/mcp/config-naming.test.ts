@@ -129,6 +129,9 @@ describe('mcp_servers as Hermes reads them', () => {
       trust: 'untrusted',
     });
     expect(odd).toMatchObject({ transport: 'invalid', enabled: false });
+    // Parallel calls only for a server that opted in.
+    expect(gh!.parallelSafe).toBe(false);
+    expect(readServer('p', { command: 'x', supports_parallel_tool_calls: 'yes' }).parallelSafe).toBe(true);
     // Everything that decides the connection is in the fingerprint; timeouts and filters are not.
     expect(readServer('gh', { command: 'npx', timeout: 5 }).fingerprint).toBe(
       readServer('gh', { command: 'npx', timeout: 9, tools: { exclude: ['x'] } }).fingerprint,

@@ -35,6 +35,7 @@ describe('MCP connections over the real SDK', () => {
     expect(live?.conn.tools.map((t) => t.name).sort()).toEqual(['add', 'echo', 'fail', 'list-items', 'whoami', 'write_note']);
     const tools = serverTools(config, live!.conn, { connections, home: '/home/a' });
     expect(tools.map((t) => t.spec.name)).toContain('mcp__local_fs__list_items');
+    expect(tools[0]!.mcp).toEqual({ server: 'local-fs', parallelSafe: false });
     const add = tools.find((t) => t.spec.name === 'mcp__local_fs__add')!;
     expect(add.spec.parameters).toMatchObject({ type: 'object', properties: { a: { type: 'number' } }, required: ['a', 'b'] });
     expect(JSON.parse(await add.run({ a: 2, b: 3 }, ctx))).toEqual({ result: '5' });
