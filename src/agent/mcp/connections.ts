@@ -1,6 +1,7 @@
 import type { Logger } from '../../ports/platform.js';
 import type { McpServerConfig } from './config.js';
 import type { McpCallResult, McpConnection, McpConnector, McpToolInfo } from './types.js';
+import { sanitizeMcpError } from './tools.js';
 
 /** What status reads see of one server's connection; never a reason to start it. */
 export interface McpRuntimeState {
@@ -149,7 +150,8 @@ export class McpConnections {
       (err: unknown) => {
         e.connecting = null;
         e.failures += 1;
-        e.error = String((err as Error)?.message ?? err);
+        // Shown in the list and to the model: no credential from a URL or a header survives.
+        e.error = sanitizeMcpError(String((err as Error)?.message ?? err));
         const base = this.options.connectCooldownMs ?? 30_000;
         e.retryAt = this.#now() + Math.min(base * 2 ** (e.failures - 1), 20 * base);
         this.options.logger.info({ msg: 'mcp server failed to connect', server: e.config.name, error: e.error });
@@ -164,7 +166,7 @@ export class McpConnections {
   #dropped(e: Entry, conn: McpConnection, reason: string) {
     if (e.conn !== conn) return;
     e.conn = null;
-    e.error = `disconnected: ${reason}`;
+    e.error = sanitizeMcpError(`disconnected: ${reason}`);
     if (e.closed || this.#stopped || e.reconnectsLeft <= 0) return;
     const attempt = MAX_RECONNECTS - e.reconnectsLeft;
     e.reconnectsLeft -= 1;
