@@ -116,7 +116,7 @@ function nameList(value: unknown): string[] | null {
 }
 
 /** One entry (already substituted). A non-mapping entry, or one with neither url nor command, is `invalid`. */
-export function readServer(name: string, raw: unknown): McpServerConfig {
+export function readServer(name: string, raw: unknown, defaultTimeoutSeconds = DEFAULT_TOOL_TIMEOUT_S): McpServerConfig {
   const cfg = raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : null;
   const url = cfg && typeof cfg.url === 'string' && cfg.url.trim() ? cfg.url.trim() : null;
   const command = cfg && !url && cfg.command !== undefined && cfg.command !== null && String(cfg.command).trim() ? String(cfg.command).trim() : null;
@@ -131,7 +131,7 @@ export function readServer(name: string, raw: unknown): McpServerConfig {
     env: cfg && command ? stringMap(cfg.env) : {},
     url,
     headers: cfg && url ? stringMap(cfg.headers) : {},
-    timeoutSeconds: positive(cfg?.timeout, DEFAULT_TOOL_TIMEOUT_S),
+    timeoutSeconds: positive(cfg?.timeout, defaultTimeoutSeconds),
     connectTimeoutSeconds: positive(cfg?.connect_timeout, DEFAULT_CONNECT_TIMEOUT_S),
     enabled: transport !== 'invalid' && boolish(cfg?.enabled, true),
     include: nameList(tools.include),
@@ -174,8 +174,11 @@ export function readMcpServers(configYaml: string | null, dotenv: string | null,
   const sw = switches && typeof switches === 'object' ? (switches as Record<string, unknown>) : {};
   const client = boolish(sw.client, true);
   const stdio = boolish(sw.stdio_servers, true);
+  // A server's own `timeout`, else `timeouts.mcp.tool_call`, else 300 s.
+  const timeouts = (doc as Record<string, unknown>).timeouts as { mcp?: { tool_call?: unknown } } | undefined;
+  const toolTimeout = positive(timeouts?.mcp?.tool_call, DEFAULT_TOOL_TIMEOUT_S);
   const servers = Object.entries(raw).map(([name, entry]) => {
-    const server = readServer(name, substitute(entry, env));
+    const server = readServer(name, substitute(entry, env), toolTimeout);
     if (!client || (server.transport === 'stdio' && !stdio)) server.enabled = false;
     return server;
   });

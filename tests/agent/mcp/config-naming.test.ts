@@ -139,6 +139,11 @@ describe('mcp_servers as Hermes reads them', () => {
     expect(readServer('gh', { command: 'npx' }).fingerprint).not.toBe(readServer('gh', { command: 'npx', env: { A: '1' } }).fingerprint);
   });
 
+  it('takes timeouts.mcp.tool_call when a server names no timeout', () => {
+    const { servers } = readMcpServers('timeouts:\n  mcp: {tool_call: 42}\nmcp_servers:\n  a: {command: x}\n  b: {command: x, timeout: 7}\n', null, {});
+    expect(servers.map((s) => s.timeoutSeconds)).toEqual([42, 7]);
+  });
+
   it('honours mcp.client and mcp.stdio_servers', () => {
     const yaml = (mcp: string) => `${mcp}\nmcp_servers:\n  local: {command: x}\n  remote: {url: "http://h/mcp"}\n`;
     expect(readMcpServers(yaml('mcp: {stdio_servers: false}'), null, {}).servers.map((s) => s.enabled)).toEqual([false, true]);
