@@ -52,6 +52,10 @@ export interface HermesEventMap {
   'hermes-setting-saved': null;
   /** A provider's key or endpoint was saved, or the provider removed. */
   'hermes-provider-changed': { provider: string; removed: boolean };
+  /** Settings → MCP servers: a server was added or changed in config.yaml. */
+  'hermes-mcp-saved': { name: string };
+  /** The MCP server form's Cancel or Escape. */
+  'hermes-mcp-cancel': null;
   /** The workspace panel's close button. Local. */
   'hermes-panel-close': null;
   /** The file preview's close button. Local. */

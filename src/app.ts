@@ -29,6 +29,7 @@ import { authRoutes } from './routes/auth.js';
 import { onboardingRoutes } from './routes/onboarding.js';
 import { providerRoutes } from './routes/providers.js';
 import { redactingLogger } from './http/redacting-logger.js';
+import { mcpRoutes } from './routes/mcp.js';
 
 export type { AppDeps, AppOptions } from './deps.js';
 
@@ -96,6 +97,7 @@ export function createApp(appDeps: AppDeps): Hono {
   app.route('/', agentRoutes(deps));
   app.route('/', onboardingRoutes(deps, auth));
   app.route('/', providerRoutes(deps));
+  app.route('/', mcpRoutes(deps));
   app.route('/', embedRoutes(deps, embedTokens));
   app.route('/', shellRoutes(deps));
 

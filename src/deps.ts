@@ -16,6 +16,7 @@ import type { AgentSessionSource } from './ports/agent-sessions.js';
 import type { AuthConfig } from './config.js';
 import type { Compressor } from './ports/compression.js';
 import type { Context } from 'hono';
+import type { McpService } from './agent/mcp/service.js';
 
 /** Everything the app needs from its runtime; entry files build it from adapters. */
 export interface AppDeps {
@@ -39,6 +40,8 @@ export interface AppDeps {
   };
   /** The Hermes Agent's own sessions (state.db), listed read-only when the setting is on; absent where there is none. */
   agentSessions?: AgentSessionSource;
+  /** MCP servers of each Hermes profile (config.yaml `mcp_servers`) and their connections; absent: /api/mcp answers 404. */
+  mcp?: McpService;
   /** Password login's keys, signed-in sessions and failed-login ledger. */
   auth: AuthStore;
   /** The connecting socket's address (the runtime knows it; the core does not). */

@@ -397,6 +397,14 @@ export const api = {
   saveSelfHosted: (body: { name: string; base_url: string; api_key?: string; models?: string[] }) =>
     post<{ ok: true; provider: ProviderRow }>('/api/providers/self-hosted', body),
 
+  /** Settings → MCP servers: config.yaml `mcp_servers` with each one's status (a read never starts a server). */
+  mcpServers: () => get<{ servers: McpServerRow[]; toggle_supported: boolean; reload_required: boolean }>('/api/mcp/servers'),
+  saveMcpServer: (name: string, body: McpServerInput) =>
+    request<{ ok: true; server: McpServerRow }>('PUT', `/api/mcp/servers/${encodeURIComponent(name)}`, body),
+  setMcpServerEnabled: (name: string, enabled: boolean) =>
+    request<{ ok: true; name: string; enabled: boolean }>('PATCH', `/api/mcp/servers/${encodeURIComponent(name)}`, { enabled }),
+  removeMcpServer: (name: string) => request<{ ok: true; deleted: string }>('DELETE', `/api/mcp/servers/${encodeURIComponent(name)}`),
+
   embedWhoami: () =>
     request<{ embedded: boolean; origin?: string; session_id?: string | null; expires_at?: number }>(
       'GET',
@@ -406,6 +414,34 @@ export const api = {
       { bare: true },
     ),
 };
+
+/** One row of GET /api/mcp/servers (credentials arrive masked as `••••••`). */
+export interface McpServerRow {
+  name: string;
+  transport: 'stdio' | 'http' | 'invalid';
+  url?: string;
+  headers?: Record<string, string>;
+  command?: string;
+  args?: string[];
+  env?: Record<string, string>;
+  timeout: number;
+  connect_timeout: number;
+  enabled: boolean;
+  active: boolean;
+  status: 'active' | 'configured' | 'disabled' | 'invalid_config' | 'connecting' | 'failed';
+  tool_count: number | null;
+  error?: string;
+}
+
+/** PUT /api/mcp/servers/<name>: `url` (HTTP) or `command` (stdio); masked values sent back keep the stored ones. */
+export interface McpServerInput {
+  url?: string;
+  headers?: Record<string, string>;
+  command?: string;
+  args?: string[];
+  env?: Record<string, string>;
+  timeout?: number;
+}
 
 /** GET /api/auth/status (the fields the app reads; the server sends a few more). */
 export interface AuthStatus {

@@ -6,6 +6,7 @@ import './hermes-password-settings.js';
 import './hermes-provider-row.js';
 import './hermes-endpoint-form.js';
 import './hermes-gateway-settings.js';
+import './hermes-mcp-settings.js';
 import { HOSTED } from './hermes-provider-add.js';
 
 /** One setting: its text (which the search matches) and its control. */
@@ -23,7 +24,7 @@ export interface Row {
 
 type Option<T> = { value: T; label: string };
 /** The sections, in the order the dialog shows them. */
-export const SECTIONS = ['Appearance', 'Chat', 'Agent', 'Providers', 'Workspace', 'Conversation', 'Security'];
+export const SECTIONS = ['Appearance', 'Chat', 'Agent', 'Providers', 'MCP', 'Workspace', 'Conversation', 'Security'];
 export type Providers = { active_provider: string | null; providers: ProviderRow[] };
 export type Models = (Pick<ModelCatalog, 'default_model' | 'models'> & Partial<ModelCatalog>) | null;
 export type Backend = NonNullable<Settings['chat_backend']>;
@@ -158,6 +159,15 @@ export function settingsRows(c: SettingsRowsContext): Row[] {
           @change=${(e: Event) => c.saveWorkspace(e.target as HTMLInputElement)}
         />
         ${c.workspaceError ? html`<p class="field-error" role="alert">${c.workspaceError}</p>` : nothing}`,
+    },
+    // The built-in agent's MCP servers (a Hermes Agent reads the same config.yaml entries).
+    {
+      id: 'mcp_servers',
+      section: 'MCP',
+      label: 'MCP servers',
+      hint: 'Tools from Model Context Protocol servers (config.yaml mcp_servers). The agent starts them with the next message.',
+      keywords: 'mcp model context protocol server servers tools stdio http command url plugins mcp_servers',
+      control: () => html`<hermes-mcp-settings @hermes-setting-saved=${c.flashSaved}></hermes-mcp-settings>`,
     },
     {
       id: 'export',

@@ -1,7 +1,7 @@
 import type { BackoffPolicy } from '../agent/providers/retry.js';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context } from 'hono';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isLoopbackHost, type Config } from '../config.js';
 import type { AppDeps } from '../deps.js';
@@ -34,6 +34,9 @@ import { MemoryEmbedTokenStore } from '../adapters/storage/memory/memory-embed-t
 import { FsAuthStore } from '../adapters/storage/fs/fs-auth-store.js';
 import { FsJsonDocument } from '../adapters/storage/fs/fs-json-document.js';
 import { MemoryAuthStore } from '../adapters/storage/memory/memory-auth-store.js';
+import { McpService } from '../agent/mcp/service.js';
+import { McpConnections } from '../agent/mcp/connections.js';
+import { NodeMcpConnector } from '../adapters/mcp/node-mcp-connector.js';
 
 declare const __APP_VERSION__: string | undefined;
 const VERSION = typeof __APP_VERSION__ === 'string' ? __APP_VERSION__ : 'dev';
@@ -58,6 +61,10 @@ export interface NodeDepsOverrides {
   backoff?: Partial<BackoffPolicy>;
   /** Scripted servers standing in for the hosted web search APIs (Tavily, Exa, Firecrawl, Brave): tests only. */
   webEndpoints?: BuiltinRuntimeOptions['webEndpoints'];
+  /** MCP reconnect waits (tests shorten them). */
+  mcp?: { reconnectBaseMs?: number; connectCooldownMs?: number };
+  /** Added to stdio MCP servers' environment (the tests' leak-check marker). */
+  mcpChildEnv?: Record<string, string>;
 }
 
 /** The socket's address; undefined where the request came through no Node socket. */
@@ -100,6 +107,19 @@ export async function composeNodeDeps(
   // Turns that were running when the process last died are closed and marked before serving.
   await recoverInterruptedTurns({ sessions, journal, logger, now });
   const hub = new InteractionHub(now);
+  const agentConfig = new NodeAgentConfigSource(config.hermesHome, { ...env });
+  // One config source per profile home, so every write to one file goes through one lock.
+  const profileConfigs = new Map<string, NodeAgentConfigSource>([[config.hermesHome, agentConfig]]);
+  const mcp = new McpService({
+    hermesHome: config.hermesHome,
+    filesFor: (home) => {
+      let source = profileConfigs.get(home);
+      if (!source) profileConfigs.set(home, (source = new NodeAgentConfigSource(home, { ...env })));
+      return source;
+    },
+    homeExists: async (home) => (await stat(home).catch(() => null))?.isDirectory() ?? false,
+    connections: new McpConnections({ connector: new NodeMcpConnector(logger, overrides.mcpChildEnv ?? {}), logger, ...overrides.mcp }),
+  });
   // Hermes' own sessions (CLI, Telegram …), read-only: the sidebar lists them, session_search searches them.
   const agentSessions = new NodeHermesStateDb(join(config.hermesHome, 'state.db'), logger);
   // One journal write and one socket write per watcher for each event-loop turn's frames.
@@ -113,7 +133,8 @@ export async function composeNodeDeps(
   // Background processes outlive turns; session delete and shutdown stop them (deps.agent.processes).
   const processes = new ProcessRegistry(host);
   const builtin = new BuiltinAgentRuntime({
-    config: new NodeAgentConfigSource(config.hermesHome, { ...env }),
+    config: agentConfig,
+    mcp,
     host,
     processes,
     hub,
@@ -155,6 +176,7 @@ export async function composeNodeDeps(
     },
     sessions,
     settings,
+    mcp,
     projects: fs ? new FsProjectStore(config.stateDir, logger) : new MemoryProjectStore(),
     workspaces: fs ? new FsWorkspaceStore(config.stateDir, logger) : new MemoryWorkspaceStore(),
     files,

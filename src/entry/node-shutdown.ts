@@ -8,6 +8,8 @@ export interface ShutdownDeps {
   sessions: { dispose(): Promise<void> };
   /** Background processes of the builtin agent: stopped with the server. */
   processes?: { stopAll(): Promise<void> };
+  /** MCP servers the agent started (stdio children are stopped with the server). */
+  mcp?: { shutdown(): Promise<void> };
   logger: Logger;
   /** Where the "Received SIGTERM" line goes. */
   out: (line: string) => void;
@@ -55,7 +57,14 @@ export function gracefulShutdown(deps: ShutdownDeps): (signal: string) => Promis
     await Promise.race([closed, delay(Math.min(500, Math.max(0, left() - 500)))]);
     clearInterval(idle);
     http.closeAllConnections?.();
-    await Promise.race([processesStopped, delay(Math.max(0, left() - 200))]);
+    // Both bounded: a stdio MCP server that ignores its closed stdin is killed by the SDK after 2 s more.
+    await Promise.race([
+      Promise.all([
+        processesStopped,
+        deps.mcp?.shutdown().catch((err) => logger.error({ msg: 'mcp shutdown failed', error: String(err) })),
+      ]),
+      delay(Math.max(0, left() - 200)),
+    ]);
     await deps.sessions.dispose().catch((err) => logger.error({ msg: 'dispose failed', error: String(err) }));
     clearTimeout(force);
     deps.exit(0);

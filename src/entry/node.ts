@@ -51,6 +51,7 @@ async function main() {
     registry: deps.agent.registry,
     sessions: deps.sessions,
     ...(deps.agent.processes ? { processes: deps.agent.processes } : {}),
+    ...(deps.mcp ? { mcp: deps.mcp } : {}),
     logger: jsonLogger,
     out: (line) => process.stdout.write(line),
     exit: (code) => process.exit(code),

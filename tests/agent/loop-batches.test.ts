@@ -77,11 +77,11 @@ describe('planToolBatches: Hermes rules', () => {
     expect(plan(calls)).toEqual(expected);
   });
 
-  it('a tool flagged batchParallelSafe (an MCP server that opted in) joins a parallel run', () => {
-    const segments = planToolBatches([call('mcp_x_get', {}), call('read_file', { path: 'a' })], {
+  it('an MCP tool whose server opted in to parallel calls (Tool.mcp.parallelSafe) joins a parallel run', () => {
+    const segments = planToolBatches([call('mcp__x__get', {}), call('read_file', { path: 'a' })], {
       cwd: '/ws',
       homeDir: '/h',
-      isParallelSafe: (n) => n === 'mcp_x_get',
+      isParallelSafe: (n) => n === 'mcp__x__get',
     });
     expect(segments).toEqual([{ mode: 'parallel', calls: [0, 1] }]);
   });

@@ -9,6 +9,7 @@ import { composeNodeDeps } from '../../src/entry/node-deps.js';
 import type { NodeDepsOverrides } from '../../src/entry/node-deps.js';
 import type { BackoffPolicy } from '../../src/agent/providers/retry.js';
 import { hashPassword } from '../../src/auth/password.js';
+import { trackedEnv } from './processes.js';
 
 export interface TestLogger extends Logger {
   lines: Record<string, unknown>[];
@@ -92,6 +93,8 @@ export async function makeTestApp(
     webEndpoints?: NodeDepsOverrides['webEndpoints'];
     /** Use this directory (e.g. a second app over the first one's state: a restart); the caller removes it. */
     dir?: string;
+    /** MCP reconnect waits (default: a few ms). */
+    mcp?: { reconnectBaseMs?: number; connectCooldownMs?: number };
   } = {},
 ): Promise<TestApp> {
   const dir = options.dir ?? (await mkdtemp(join(tmpdir(), 'hermes-test-')));
@@ -127,6 +130,9 @@ export async function makeTestApp(
       ...(options.clarifyTimeoutMs ? { clarifyTimeoutMs: options.clarifyTimeoutMs } : {}),
       backoff: options.backoff ?? { baseDelayMs: 5, maxDelayMs: 20 },
       ...(options.webEndpoints ? { webEndpoints: options.webEndpoints } : {}),
+      // MCP servers the agent starts carry the leak check's marker.
+      mcpChildEnv: trackedEnv(),
+      mcp: options.mcp ?? { reconnectBaseMs: 50, connectCooldownMs: 50 },
     },
   });
   const workspace = deps.options.defaultWorkspace;
@@ -176,6 +182,7 @@ export async function makeTestApp(
     async close() {
       deps.agent.registry.abortAll('test finished');
       await deps.agent.processes?.stopAll();
+      await deps.mcp?.shutdown();
       await deps.sessions.dispose();
       if (!options.dir) await rm(dir, { recursive: true, force: true });
     },

@@ -245,7 +245,7 @@ async function runTools(calls: ToolCall[], tools: Map<string, Tool>, input: Loop
   const segments = planToolBatches(calls, {
     cwd: toolBaseDir(input.toolContext),
     homeDir: input.toolContext.host.homeDir,
-    isParallelSafe: (name) => tools.get(name)?.batchParallelSafe === true,
+    isParallelSafe: (name) => tools.get(name)?.mcp?.parallelSafe === true,
   });
   for (const segment of segments) {
     if (segment.mode === 'parallel') {

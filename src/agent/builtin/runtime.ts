@@ -13,7 +13,7 @@ import type { BackoffPolicy } from '../providers/retry.js';
 import { resolveFallbacks } from '../providers/fallback.js';
 import { builtinTools } from '../tools/index.js';
 import type { ProcessRegistry } from '../tools/process-registry.js';
-import type { TerminalSessionState, TodoItem, ToolContext, ToolHost } from '../tools/types.js';
+import type { TerminalSessionState, TodoItem, Tool, ToolContext, ToolHost } from '../tools/types.js';
 import { parseWriteSafeRoots } from '../tools/file-guards.js';
 import type { WebToolContext } from '../tools/types.js';
 import { webToolsEnabled } from '../tools/web/settings.js';
@@ -35,6 +35,7 @@ import {
   type ChildRunDeps,
   type SubagentMarker,
 } from './subagents.js';
+import { askMcpTrust } from '../mcp/approval.js';
 
 export interface BuiltinRuntimeOptions {
   config: AgentConfigSource;
@@ -72,6 +73,8 @@ export interface BuiltinRuntimeOptions {
   childRuns?: ChildRunDeps;
   /** Background processes (`terminal` background:true, `process`); absent where the host cannot spawn. */
   processes?: ProcessRegistry;
+  /** The configured MCP servers' tools for a session's profile (connecting them); absent: none. */
+  mcp?: { toolsForTurn(profile: string | null): Promise<Tool[]> };
 }
 
 class MemoryCatalogCache implements CatalogCache {
@@ -156,6 +159,14 @@ export class BuiltinAgentRuntime implements AgentRuntime {
         (this.options.toolNames ? this.options.toolNames.includes(t.spec.name) : this.options.host || HOST_FREE_TOOLS.has(t.spec.name)) &&
         knowledgeToolUsable(t.spec.name, this.options.host),
     );
+    if (this.options.mcp && !this.options.toolNames) {
+      // A server that cannot be reached only costs its own tools, never the turn.
+      const mcpTools = await this.options.mcp.toolsForTurn(session.profile ?? null).catch((err) => {
+        this.options.logger.info({ msg: 'mcp tools unavailable', session_id: sid, error: String((err as Error)?.message ?? err) });
+        return [];
+      });
+      tools.push(...mcpTools);
+    }
     // A delegate_task child: its own tool set, budget and prompt (src/agent/builtin/subagents.ts).
     const child = subagentOf(session);
     narrowForDelegation(tools, { child, canSpawn: !!this.options.childRuns, limits: config.delegation });
@@ -286,6 +297,11 @@ export class BuiltinAgentRuntime implements AgentRuntime {
               : {}),
           },
           command,
+        ),
+      mcpTrustGate: (request) =>
+        askMcpTrust(
+          { hub, sessionId: sid, streamId: input.streamId, timeoutMs: config.approvals.timeoutSeconds * 1000, signal: input.signal, emit: event },
+          request,
         ),
       clarify: async (question, choices) => {
         const { pending, answer } = hub.requestClarify(sid, question, choices, this.options.clarifyTimeoutMs ?? 120_000, input.signal);

@@ -140,6 +140,11 @@ export interface ToolContext {
    * relative paths of every file tool) and its background processes. Absent: the workspace.
    */
   terminalSession?: TerminalSessionState;
+  /**
+   * Asks the user before a write-capable tool of a `trust: untrusted` MCP server runs. Resolves
+   * to null when it may run, or to the refusal to return to the model.
+   */
+  mcpTrustGate?(request: { server: string; tool: string; toolName: string; args: Record<string, unknown> }): Promise<string | null>;
 }
 
 export interface WebToolContext {
@@ -162,10 +167,10 @@ export interface Tool {
   /** Interactive tools (clarify) run alone, never alongside others. */
   interactive?: boolean;
   /**
-   * May run beside other parallel-safe calls of one step although Hermes' name lists do not
-   * name it (an MCP server that opted in to parallel calls). Unset: the tool runs in order.
+   * An MCP server's tool: the raw server name, and whether that server opted into parallel calls
+   * (`supports_parallel_tool_calls`; Hermes runs other MCP tools one at a time).
    */
-  batchParallelSafe?: boolean;
+  mcp?: { server: string; parallelSafe: boolean };
   /** Returns the text given back to the model (often JSON). Errors are returned, not thrown. */
   run(args: Record<string, unknown>, ctx: ToolContext): Promise<string>;
 }

@@ -56,6 +56,7 @@ describe('hermes-settings-dialog', () => {
       'provider:anthropic',
       'add_provider',
       'add_endpoint',
+      'mcp_servers',
       'default_workspace',
       'export',
       'import',
