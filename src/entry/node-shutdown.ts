@@ -59,10 +59,7 @@ export function gracefulShutdown(deps: ShutdownDeps): (signal: string) => Promis
     http.closeAllConnections?.();
     // Both bounded: a stdio MCP server that ignores its closed stdin is killed by the SDK after 2 s more.
     await Promise.race([
-      Promise.all([
-        processesStopped,
-        deps.mcp?.shutdown().catch((err) => logger.error({ msg: 'mcp shutdown failed', error: String(err) })),
-      ]),
+      Promise.all([processesStopped, deps.mcp?.shutdown().catch((err) => logger.error({ msg: 'mcp shutdown failed', error: String(err) }))]),
       delay(Math.max(0, left() - 200)),
     ]);
     await deps.sessions.dispose().catch((err) => logger.error({ msg: 'dispose failed', error: String(err) }));

@@ -293,7 +293,10 @@ export class BuiltinAgentRuntime implements AgentRuntime {
             smartNoted: this.#smartNoted,
             // Nobody watches a subagent's prompt: Hermes' delegation.subagent_auto_approve decides.
             ...(child
-              ? { unattended: (command: string, description: string) => (config.delegation.subagentAutoApprove ? null : subagentApprovalRefusal(command, description)) }
+              ? {
+                  unattended: (command: string, description: string) =>
+                    config.delegation.subagentAutoApprove ? null : subagentApprovalRefusal(command, description),
+                }
               : {}),
           },
           command,
