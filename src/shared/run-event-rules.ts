@@ -79,9 +79,11 @@ export function toolResultPreview(result: string): string {
   return cut(result, TOOL_RESULT_PREVIEW_CHARS);
 }
 
-/** A tool's result that reports failure: a JSON `{"error": …}` or the approval gate's BLOCKED. */
+/** A tool's result that reports failure: a JSON `{"error": …}` or `{"success": false…}`, or the approval gate's BLOCKED. */
 export function isToolErrorResult(result: string): boolean {
-  return /^\s*\{\s*"error"\s*:/.test(result) || result.startsWith('BLOCKED:');
+  // Hermes' tools answer failures as `{"error": …}` or, for memory, skills, web, vision and
+  // session_search, `{"success": false, …}`.
+  return /^\s*\{\s*"error"\s*:/.test(result) || /^\s*\{\s*"success"\s*:\s*false\b/.test(result) || result.startsWith('BLOCKED:');
 }
 
 /** Whether a finished call failed: the runtime says so, or its result does. */

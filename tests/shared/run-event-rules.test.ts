@@ -72,6 +72,10 @@ describe('tool rows: one rule for the runtimes, the stream and the stored transc
     expect(isToolErrorResult('  { "error" : 1 }')).toBe(true);
     expect(isToolErrorResult('BLOCKED: the user denied this command')).toBe(true);
     expect(isToolErrorResult('{"content": "error: none"}')).toBe(false);
+    // Hermes' memory, skills, web, vision and session_search failures.
+    expect(isToolErrorResult('{"success":false,"error":"Memory is full"}')).toBe(true);
+    expect(isToolErrorResult('{"success": true, "results": [{"success": false}]}')).toBe(false);
+    expect(isToolErrorResult('{"success":falsey}')).toBe(false);
     expect(toolFailed({ is_error: true, result: 'fine' })).toBe(true);
     expect(toolFailed({ is_error: false, result: '{"error":"x"}' })).toBe(true);
     expect(toolFailed({ is_error: false, result: 'ok' })).toBe(false);

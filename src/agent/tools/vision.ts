@@ -140,7 +140,8 @@ export const visionAnalyzeTool: Tool = {
       const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(vision.timeoutMs)]);
       let text = '';
       let reasoning = '';
-      for await (const chunk of vision.provider.stream({ model: vision.model, messages, temperature: vision.temperature, signal })) {
+      // A one-off request: a prompt-cache write would cost more than it saves.
+      for await (const chunk of vision.provider.stream({ model: vision.model, messages, temperature: vision.temperature, promptCache: false, signal })) {
         if (chunk.type === 'text') text += chunk.text;
         else if (chunk.type === 'reasoning') reasoning += chunk.text;
       }
