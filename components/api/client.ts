@@ -424,7 +424,9 @@ export interface McpServerRow {
   command?: string;
   args?: string[];
   env?: Record<string, string>;
+  /** The tool-call timeout the agent applies; `timeout_set`: the entry sets it (else inherited). */
   timeout: number;
+  timeout_set?: boolean;
   connect_timeout: number;
   enabled: boolean;
   active: boolean;

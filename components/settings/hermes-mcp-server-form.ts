@@ -127,7 +127,7 @@ export class HermesMcpServerForm extends LitElement {
               <textarea id="mcp-env" class="mono" rows="2" spellcheck="false" placeholder="GITHUB_TOKEN=\${GITHUB_TOKEN}" .value=${pairsText(s?.env, '=')}></textarea>`
         }
         <label for="mcp-timeout">Tool timeout (s)</label>
-        <input id="mcp-timeout" class="mono" inputmode="numeric" autocomplete="off" placeholder="300" .value=${s && s.timeout !== 120 ? String(s.timeout) : ''} />
+        <input id="mcp-timeout" class="mono" inputmode="numeric" autocomplete="off" placeholder=${s ? String(s.timeout) : '300'} .value=${s?.timeout_set ? String(s.timeout) : ''} />
       </div>
       <p class="note">\${VAR} reads the variable from Hermes’ .env; •••••• keeps the stored value.</p>
       <p class="field-error" role="alert">${this.error || nothing}</p>

@@ -29,6 +29,27 @@ describe('GET /api/mcp/servers', () => {
     });
   });
 
+  it('shows the tool-call timeout the agent applies: the entry, else timeouts.mcp.tool_call, else 300 s', async () => {
+    t = await makeTestApp({
+      configYaml: [
+        'timeouts:',
+        '  mcp:',
+        '    tool_call: 45',
+        'mcp_servers:',
+        '  own:',
+        '    command: a',
+        '    timeout: 30',
+        '  inherited:',
+        '    command: b',
+        '',
+      ].join('\n'),
+    });
+    const by = Object.fromEntries((await t.call('GET', '/api/mcp/servers')).body.servers.map((s: any) => [s.name, s.timeout]));
+    expect(by).toEqual({ own: 30, inherited: 45 });
+    const set = (await t.call('GET', '/api/mcp/servers')).body.servers.map((s: any) => s.timeout_set);
+    expect(set).toEqual([true, false]);
+  });
+
   it('shows each entry as written, credentials masked, and never starts a server', async () => {
     const marker = join('/tmp', `mcp-marker-${process.pid}-${Date.now()}`);
     t = await makeTestApp({
@@ -66,6 +87,7 @@ describe('GET /api/mcp/servers', () => {
       args: ['-e', `require('fs').writeFileSync('${marker}', 'started')`],
       env: { API_KEY: '••••••', REGION: 'eu' },
       timeout: 30,
+      timeout_set: true,
       connect_timeout: 60,
       enabled: true,
       active: false,
@@ -76,7 +98,7 @@ describe('GET /api/mcp/servers', () => {
       transport: 'http',
       url: 'http://127.0.0.1:9/mcp',
       headers: { Authorization: '••••••', 'X-Trace': 'on' },
-      timeout: 120,
+      timeout: 300,
     });
     expect(by.off).toMatchObject({ enabled: false, active: false, status: 'disabled' });
     expect(by.broken).toMatchObject({ transport: 'invalid', status: 'invalid_config', enabled: false });

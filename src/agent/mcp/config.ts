@@ -28,8 +28,6 @@ export interface McpServerConfig {
 
 export const DEFAULT_TOOL_TIMEOUT_S = 300;
 export const DEFAULT_CONNECT_TIMEOUT_S = 60;
-/** What the incumbent's list shows when `timeout` is absent (it predates Hermes' 300). */
-export const DISPLAY_TIMEOUT_S = 120;
 
 const TRUE_WORDS = new Set(['true', '1', 'yes', 'on']);
 const FALSE_WORDS = new Set(['false', '0', 'no', 'off']);

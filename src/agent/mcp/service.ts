@@ -60,7 +60,7 @@ export class McpService {
   async #summaries(home: string): Promise<McpServerSummary[]> {
     const { servers, raw } = await this.#read(home);
     const c = this.options.connections;
-    return servers.map((s) => serverSummary(s.name, raw[s.name], c ? c.state(home, s) : null, s.enabled));
+    return servers.map((s) => serverSummary(s.name, raw[s.name], c ? c.state(home, s) : null, s.enabled, s.timeoutSeconds));
   }
 
   async servers(profile?: string | null) {
@@ -75,7 +75,7 @@ export class McpService {
     const unavailable: string[] = [];
     for (const s of servers) {
       const runtime = c ? c.state(home, s) : null;
-      const summary = serverSummary(s.name, raw[s.name], runtime, s.enabled);
+      const summary = serverSummary(s.name, raw[s.name], runtime, s.enabled, s.timeoutSeconds);
       if (summary.enabled && !summary.active) unavailable.push(s.name);
       if (!summary.active || !runtime) continue;
       for (const t of runtime.tools) if (toolPassesFilter(t.name, s)) rows.push(toolSummary(summary, t));

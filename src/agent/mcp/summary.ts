@@ -1,4 +1,4 @@
-import { DEFAULT_CONNECT_TIMEOUT_S, DISPLAY_TIMEOUT_S, boolish, coerceArgs } from './config.js';
+import { DEFAULT_CONNECT_TIMEOUT_S, DEFAULT_TOOL_TIMEOUT_S, boolish, coerceArgs } from './config.js';
 import { MASKED } from './config-edit.js';
 import type { McpRuntimeState } from './connections.js';
 import { mcpToolName } from './naming.js';
@@ -30,6 +30,8 @@ export interface McpServerSummary {
   args?: string[];
   env?: unknown;
   timeout: number;
+  /** The entry sets its own `timeout` (else `timeout` is inherited); this project's addition. */
+  timeout_set: boolean;
   connect_timeout: number;
   enabled: boolean;
   active: boolean;
@@ -43,14 +45,22 @@ export interface McpServerSummary {
  * written (`${VAR}` references shown as such, credentials masked) and what the connection knows.
  * `connecting` and `failed` (with `error`) are this project's additions.
  */
-export function serverSummary(name: string, raw: unknown, runtime: McpRuntimeState | null, enabled?: boolean): McpServerSummary {
+export function serverSummary(
+  name: string,
+  raw: unknown,
+  runtime: McpRuntimeState | null,
+  enabled?: boolean,
+  /** The tool-call timeout the agent applies (entry, else `timeouts.mcp.tool_call`, else 300 s). */
+  timeoutSeconds?: number,
+): McpServerSummary {
   const cfg = raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : null;
   const num = (v: unknown, d: number) => (typeof v === 'number' && Number.isFinite(v) ? v : d);
   if (!cfg)
     return {
       name,
       transport: 'invalid',
-      timeout: DISPLAY_TIMEOUT_S,
+      timeout: DEFAULT_TOOL_TIMEOUT_S,
+      timeout_set: false,
       connect_timeout: DEFAULT_CONNECT_TIMEOUT_S,
       enabled: false,
       active: false,
@@ -60,7 +70,8 @@ export function serverSummary(name: string, raw: unknown, runtime: McpRuntimeSta
   const out: McpServerSummary = {
     name,
     transport: 'invalid',
-    timeout: num(cfg.timeout, DISPLAY_TIMEOUT_S),
+    timeout: timeoutSeconds ?? num(cfg.timeout, DEFAULT_TOOL_TIMEOUT_S),
+    timeout_set: cfg.timeout !== undefined && cfg.timeout !== null,
     connect_timeout: num(cfg.connect_timeout, DEFAULT_CONNECT_TIMEOUT_S),
     // What the agent decides (with `mcp.client` / `mcp.stdio_servers`), else the entry's own flag.
     enabled: enabled ?? boolish(cfg.enabled, true),

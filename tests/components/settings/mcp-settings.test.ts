@@ -3,7 +3,7 @@ import '../../../components/settings/hermes-mcp-settings.js';
 import type { HermesMcpSettings } from '../../../components/settings/hermes-mcp-settings.js';
 import type { McpServerRow } from '../../../components/api/client.js';
 
-const base = { timeout: 120, connect_timeout: 60, enabled: true, active: false, tool_count: null } as const;
+const base = { timeout: 300, timeout_set: false, connect_timeout: 60, enabled: true, active: false, tool_count: null } as const;
 const SERVERS: McpServerRow[] = [
   {
     ...base,
