@@ -4,6 +4,7 @@ import { repeat } from 'lit/directives/repeat.js';
 import type { SessionListRow } from '../state/sessions-store.js';
 import { baseStyles } from '../shared/styles.js';
 import { bucketize, type ListItem } from './date-buckets.js';
+import { foldSubagents } from './subagent-fold.js';
 import './hermes-session-row.js';
 import { emit } from '../events.js';
 
@@ -76,9 +77,11 @@ export class HermesSessionList extends LitElement {
   protected override willUpdate(changed: PropertyValues<this>): void {
     // Re-bucket when the rows change, or at midnight ("Today" becomes "Yesterday").
     const day = new Date().toDateString();
-    if (changed.has('rows') || day !== this.#day) {
+    // The open session matters too: an open subagent child is drawn under its parent.
+    if (changed.has('rows') || changed.has('query') || changed.has('activeId') || day !== this.#day) {
       this.#day = day;
-      this.#items = bucketize(this.rows);
+      // A search lists every match flat, children included.
+      this.#items = bucketize(this.query ? this.rows : foldSubagents(this.rows, this.activeId));
       this.#itemIndex = new Map(this.#items.map((it, i) => [it.key, i]));
       this.#sessions = this.#items.flatMap((it, i) => (it.kind === 'session' ? [i] : []));
     }

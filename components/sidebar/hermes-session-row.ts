@@ -1,6 +1,6 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
-import type { SessionListRow } from '../state/sessions-store.js';
+import type { FoldedRow } from './subagent-fold.js';
 import { baseStyles } from '../shared/styles.js';
 import { icons } from '../shared/icons.js';
 import { emit } from '../events.js';
@@ -42,7 +42,7 @@ export function highlight(preview: string, query: string) {
 export class HermesSessionRow extends LitElement {
   static override shadowRootOptions = { ...LitElement.shadowRootOptions, delegatesFocus: true };
 
-  @property({ attribute: false }) row!: SessionListRow;
+  @property({ attribute: false }) row!: FoldedRow;
   @property({ type: Boolean, reflect: true }) active = false;
   /** The one row in the tab order (roving tabindex). */
   @property({ type: Boolean }) current = false;
@@ -106,11 +106,17 @@ export class HermesSessionRow extends LitElement {
           aria-current=${this.active ? 'page' : nothing}
           @click=${this.#open}
         >
+          ${r.nested ? html`<span class="nested" data-role="subagent-nested" title="Subagent" aria-hidden="true">↳</span>` : nothing}
           <span class="dot project" style=${color ? `--chip-color: ${color}` : ''} aria-hidden="true"></span>
           <span class="text">
             <span class="title">${r.title || 'Untitled'}</span>
             ${preview ? html`<span class="preview" data-role="match-preview">${highlight(preview, this.query)}</span>` : nothing}
           </span>
+          ${
+            r.subagent_count
+              ? html`<span class="count" data-role="subagent-count" title="Subagent sessions: open them from the chat's Activity">${r.subagent_count}<span class="visually-hidden"> subagent sessions</span></span>`
+              : nothing
+          }
           ${r.archived ? html`<span class="badge" title="Archived">${icons.archive()}<span class="visually-hidden">Archived</span></span>` : nothing}
           ${r.attention ? html`<span class="dot attention" data-role="attention-dot" title="Waiting for your answer"><span class="visually-hidden">Needs attention</span></span>` : nothing}
           ${r.active_stream_id ? html`<span class="spinner" data-role="row-spinner" title="Running">${icons.spinner()}<span class="visually-hidden">Running</span></span>` : nothing}
@@ -215,6 +221,20 @@ export class HermesSessionRow extends LitElement {
         flex: none;
         display: inline-grid;
         color: var(--hermes-fg-faint);
+      }
+      .nested {
+        flex: none;
+        color: var(--hermes-fg-faint);
+        font-size: var(--hermes-text-meta);
+      }
+      .count {
+        flex: none;
+        padding: 0 var(--hermes-space-xs);
+        border-radius: 999px;
+        font-size: var(--hermes-text-meta);
+        font-variant-numeric: tabular-nums;
+        color: var(--hermes-fg-faint);
+        border: 1px solid var(--hermes-border);
       }
       .spinner {
         color: var(--hermes-accent);

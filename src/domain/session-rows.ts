@@ -65,6 +65,7 @@ export function toRow(session: Session): SessionRow {
     estimated_cost: session.estimated_cost ?? null,
   };
   if (session.parent_session_id) row.parent_session_id = session.parent_session_id;
+  if (typeof session.session_source === 'string' && session.session_source) row.session_source = session.session_source;
   row.user_message_count = messages.filter((m) => m.role === 'user').length;
   row.active_stream_id = session.active_stream_id ?? null;
   return row;

@@ -72,6 +72,7 @@ export const SESSION_ROW_KEYS = [
   'output_tokens',
   'estimated_cost',
   'parent_session_id',
+  'session_source',
   'user_message_count',
   'active_stream_id',
 ] as const;
@@ -95,5 +96,7 @@ export type SessionRow = {
   output_tokens?: number;
   estimated_cost?: number | null;
   parent_session_id?: string | null;
+  /** `subagent` for a delegate_task child (the sidebar folds it under its parent). */
+  session_source?: string | null;
   active_stream_id?: string | null;
 };

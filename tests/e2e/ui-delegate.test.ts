@@ -58,11 +58,17 @@ describe('web app: subagents', () => {
     await expect.poll(() => page.locator(hooks.stop).count()).toBe(1);
     await page.locator(hooks.stop).click();
     await expect.poll(() => page.locator(hooks.send).count()).toBe(1);
+    // The sidebar folds the children under the parent; the open child is drawn nested.
+    await expect.poll(() => page.locator(hooks.sessionRow).count()).toBe(2);
+    expect(await deepText(page.locator(hooks.sessionRow).locator('[data-role="subagent-count"]'))).toContain('3');
+    expect(await page.locator(`${hooks.sessionRow}[data-session-id="${childId}"]`).locator('[data-role="subagent-nested"]').count()).toBe(1);
+    await ui.screenshot(page, 'subagent-child-open');
     // A child is view-only once stopped: its parent's work, not a conversation to continue.
     await expect.poll(() => page.locator(hooks.composer).isDisabled()).toBe(true);
 
     // Back in the parent: its turn went on with the results and the tree says how each ended.
     await page.goto(parentUrl);
+    await expect.poll(() => page.locator(hooks.sessionRow).count()).toBe(1);
     await expect
       .poll(async () => (await deepText(page.locator(hooks.message('assistant')).last())).includes('the other two were cancelled'), { timeout: 15_000 })
       .toBe(true);
