@@ -8,6 +8,8 @@ import { createAnthropicProvider } from '../../src/agent/providers/anthropic.js'
 import { startScriptedOpenAI, type ScriptedServer } from '../fixtures/scripted-openai.js';
 import { startScriptedAnthropic } from '../fixtures/scripted-anthropic.js';
 import { collect, request } from './providers/helpers.js';
+import type { ReasoningEffort } from '../../src/agent/reasoning.js';
+import type { ModelRequest } from '../../src/agent/providers/types.js';
 
 const CONFIG =
   '# shared with the CLI\nmodel:\n  default: anthropic/claude-sonnet-4.6 # the default\n  provider: openrouter\nagent:\n  max_turns: 40 # keep me\ndisplay:\n  compact: true\nunknown_key: [1, 2]\n';
@@ -93,13 +95,13 @@ describe('providers carry the effort', () => {
     await anthropic.close();
   });
 
-  const openaiBody = async (id: string, baseUrl: string, effort: Parameters<typeof request>[0]['reasoningEffort']) => {
+  const openaiBody = async (id: string, baseUrl: string, effort: ReasoningEffort | null) => {
     openai.requests.length = 0;
     openai.enqueue([{ text: 'ok' }]);
     await collect(createOpenAIProvider({ id, baseUrl, apiKey: 'k' }), request({ reasoningEffort: effort }));
     return openai.requests[0]!.body;
   };
-  const anthropicBody = async (model: string, effort: Parameters<typeof request>[0]['reasoningEffort'], extra: Parameters<typeof request>[0] = {}) => {
+  const anthropicBody = async (model: string, effort: ReasoningEffort | null, extra: Partial<ModelRequest> = {}) => {
     anthropic.requests.length = 0;
     anthropic.enqueue([{ text: 'ok' }]);
     await collect(createAnthropicProvider({ id: 'anthropic', baseUrl: anthropic.url, apiKey: 'k' }), request({ model, reasoningEffort: effort, ...extra }));
