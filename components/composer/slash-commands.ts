@@ -165,18 +165,22 @@ export const COMMANDS: SlashCommand[] = [
     args: '<show|hide|level>',
     description: 'Show or hide reasoning, or set the effort',
     async run(ctx, arg) {
-      const word = arg.toLowerCase();
+      const typed = arg.toLowerCase();
       const model = ctx.currentModel();
-      if (!word) {
+      if (!typed) {
         const s = await api.reasoning(model);
         return ctx.ui.notify(`Reasoning effort: ${s.reasoning_effort || 'default'} · shown: ${s.show_reasoning ? 'yes' : 'no'}`);
       }
+      // on/off are the CLI's synonyms for show/hide.
+      const word = ({ on: 'show', off: 'hide' } as Record<string, string>)[typed] ?? typed;
       need(
         (REASONING_ARGS as readonly string[]).includes(word),
         `Unknown /reasoning “${arg}”: use show, hide or one of none, minimal, low, medium, high, xhigh, max.`,
       );
       const display = word === 'show' || word === 'hide';
       const s = await api.setReasoning(display ? { display: word } : { effort: word }, model);
+      // The web app's own thinking switch follows the CLI's, as in the incumbent.
+      if (display) await ctx.ui.save({ show_thinking: s.show_reasoning });
       window.dispatchEvent(new Event(REASONING_CHANGED));
       ctx.ui.notify(display ? `Reasoning ${s.show_reasoning ? 'shown' : 'hidden'}.` : `Reasoning effort set to ${word}.`);
     },

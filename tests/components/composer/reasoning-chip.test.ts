@@ -61,6 +61,7 @@ describe('hermes-reasoning-chip', () => {
         if (c.body.effort) effort = c.body.effort;
         return status(effort, ALL, c.body.display !== 'hide');
       },
+      'POST /api/settings': (c) => c.body,
     });
     const el = await fixture<HermesReasoningChip>('hermes-reasoning-chip', { model: 'm' });
     await waitFor(() => part(el, 'reasoning-chip')?.dataset.effort === 'low');
@@ -79,8 +80,11 @@ describe('hermes-reasoning-chip', () => {
     expect(await runCommand(ctx, '/reasoning xhigh')).to.equal(true);
     expect(fetchStub.calls.find((c) => c.method === 'POST')!.body).to.deep.equal({ effort: 'xhigh', model: 'm' });
     await waitFor(() => part(el, 'reasoning-chip')?.dataset.effort === 'xhigh');
-    expect(await runCommand(ctx, '/reasoning hide')).to.equal(true);
-    expect(fetchStub.calls.filter((c) => c.method === 'POST').at(-1)!.body).to.deep.equal({ display: 'hide', model: 'm' });
+    expect(await runCommand(ctx, '/reasoning off')).to.equal(true);
+    const reasoningPosts = fetchStub.calls.filter((c) => c.method === 'POST' && c.url.includes('/api/reasoning'));
+    expect(reasoningPosts.at(-1)!.body).to.deep.equal({ display: 'hide', model: 'm' });
+    // The web app's own thinking switch follows.
+    expect(fetchStub.calls.filter((c) => c.url.includes('/api/settings')).at(-1)!.body).to.deep.include({ show_thinking: false });
     const posts = fetchStub.calls.filter((c) => c.method === 'POST').length;
     expect(await runCommand(ctx, '/reasoning loud')).to.equal(false);
     expect(fetchStub.calls.filter((c) => c.method === 'POST').length).to.equal(posts);
