@@ -42,7 +42,16 @@ export function estimateTokens(messages: readonly ChatMessage[]): number {
  */
 export async function callModel(
   provider: ModelProvider,
-  request: { model: string; messages: ChatMessage[]; tools?: ToolSpec[]; maxTokens?: number; promptCache?: boolean; reasoningEffort?: ReasoningEffort | null; signal: AbortSignal; retry?: RetryOptions },
+  request: {
+    model: string;
+    messages: ChatMessage[];
+    tools?: ToolSpec[];
+    maxTokens?: number;
+    promptCache?: boolean;
+    reasoningEffort?: ReasoningEffort | null;
+    signal: AbortSignal;
+    retry?: RetryOptions;
+  },
   hooks: ModelCallHooks = {},
   now: () => number = () => Date.now() / 1000,
 ): Promise<ModelCallResult> {
