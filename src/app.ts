@@ -19,6 +19,7 @@ import { shellRoutes } from './routes/shell.js';
 import { chatRoutes } from './routes/chat.js';
 import { interactionRoutes } from './routes/interactions.js';
 import { modelRoutes } from './routes/models.js';
+import { reasoningRoutes } from './routes/reasoning.js';
 import { agentRoutes } from './routes/agent.js';
 import { embedRoutes } from './routes/embed.js';
 import { embedCors } from './http/cors.js';
@@ -94,6 +95,7 @@ export function createApp(appDeps: AppDeps): Hono {
   app.route('/', chatRoutes(deps));
   app.route('/', interactionRoutes(deps));
   app.route('/', modelRoutes(deps));
+  app.route('/', reasoningRoutes(deps));
   app.route('/', agentRoutes(deps));
   app.route('/', onboardingRoutes(deps, auth));
   app.route('/', providerRoutes(deps));

@@ -17,6 +17,7 @@ import type { AuthConfig } from './config.js';
 import type { Compressor } from './ports/compression.js';
 import type { Context } from 'hono';
 import type { McpService } from './agent/mcp/service.js';
+import type { AgentConfigSource } from './agent/config-source.js';
 
 /** Everything the app needs from its runtime; entry files build it from adapters. */
 export interface AppDeps {
@@ -40,6 +41,8 @@ export interface AppDeps {
   };
   /** The Hermes Agent's own sessions (state.db), listed read-only when the setting is on; absent where there is none. */
   agentSessions?: AgentSessionSource;
+  /** The active profile's config.yaml and .env (GET|POST /api/reasoning edit it); absent: those answer 404. */
+  agentConfig?: AgentConfigSource;
   /** MCP servers of each Hermes profile (config.yaml `mcp_servers`) and their connections; absent: /api/mcp answers 404. */
   mcp?: McpService;
   /** Password login's keys, signed-in sessions and failed-login ledger. */

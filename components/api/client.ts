@@ -20,6 +20,8 @@ import type { SessionProcessesResponse } from '../../src/shared/processes.js';
 import type { ProviderRow, SetupProviderOption as OnboardingProvider } from '../../src/agent/setup.js';
 export type { CatalogModel, ProbeErrorKind } from '../../src/agent/catalog/probe.js';
 export type { AgentInfo } from '../../src/agent/runtime.js';
+import type { ReasoningStatus } from '../../src/agent/reasoning-config.js';
+export type { ReasoningStatus };
 export type { ProviderRow, SetupProviderOption as OnboardingProvider } from '../../src/agent/setup.js';
 export type { Project } from '../../src/ports/project-store.js';
 export type { FileEntry } from '../../src/ports/workspace-files.js';
@@ -340,6 +342,10 @@ export const api = {
   /** Rebuilds the catalog now (asks every provider again). */
   refreshModels: () => post<ModelCatalog>('/api/models/refresh'),
   setDefaultModel: (model: string) => post<{ ok: true; default_model: string }>('/api/default-model', { model }),
+  /** config.yaml's `agent.reasoning_effort` and `display.show_reasoning`, gated on `model`. */
+  reasoning: (model?: string | null) => get<ReasoningStatus>(`/api/reasoning?${q({ model: model ?? undefined })}`),
+  setReasoning: (change: { effort?: string; display?: 'show' | 'hide' }, model?: string | null) =>
+    post<ReasoningStatus>('/api/reasoning', { ...change, ...(model ? { model } : {}) }),
 
   workspaces: () => get<{ workspaces: Array<{ path: string; name: string }>; last: string }>('/api/workspaces'),
   list: (sid: string, path = '') => get<{ entries: FileEntry[]; path: string; workspace: string }>(`/api/list?${q({ session_id: sid, path })}`),

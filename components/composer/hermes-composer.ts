@@ -19,6 +19,7 @@ import type { ModelCatalogView } from './hermes-model-picker.js';
 import './hermes-attachment-chip.js';
 import './hermes-model-picker.js';
 import './hermes-agent-badge.js';
+import './hermes-reasoning-chip.js';
 import './hermes-slash-menu.js';
 import type { HermesEvent } from '../events.js';
 
@@ -354,6 +355,7 @@ export class HermesComposer extends LitElement {
             @hermes-model-change=${this.#onModelChange}
             @hermes-models-refresh=${() => void this.#refreshModels()}
           ></hermes-model-picker>
+          <hermes-reasoning-chip .model=${this.#model ?? this.catalog?.default_model ?? null}></hermes-reasoning-chip>
           <hermes-agent-badge></hermes-agent-badge>
           <span class="spacer"></span>
           ${

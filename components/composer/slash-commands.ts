@@ -4,6 +4,7 @@ import type { Unsent } from '../state/turns.js';
 import type { SessionsStore } from '../state/sessions-store.js';
 import type { UiStore } from '../state/ui-store.js';
 import { emit } from '../events.js';
+import { REASONING_CHANGED } from './hermes-reasoning-chip.js';
 
 /** What a command may touch: the stores, plus the composer's own text, model and attachments. */
 export interface CommandContext {
@@ -37,6 +38,8 @@ export interface SlashItem {
 }
 
 export const THEMES = ['dark', 'light', 'system'] as const;
+/** `/reasoning` words: the display switch, then the levels Hermes accepts for agent.reasoning_effort. */
+export const REASONING_ARGS = ['show', 'hide', 'none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'] as const;
 
 /** Toasts and stops: a command that cannot run now says why instead of half-running. */
 class Refusal extends Error {}
@@ -158,6 +161,31 @@ export const COMMANDS: SlashCommand[] = [
     },
   },
   {
+    name: 'reasoning',
+    args: '<show|hide|level>',
+    description: 'Show or hide reasoning, or set the effort',
+    async run(ctx, arg) {
+      const typed = arg.toLowerCase();
+      const model = ctx.currentModel();
+      if (!typed) {
+        const s = await api.reasoning(model);
+        return ctx.ui.notify(`Reasoning effort: ${s.reasoning_effort || 'default'} · shown: ${s.show_reasoning ? 'yes' : 'no'}`);
+      }
+      // on/off are the CLI's synonyms for show/hide.
+      const word = ({ on: 'show', off: 'hide' } as Record<string, string>)[typed] ?? typed;
+      need(
+        (REASONING_ARGS as readonly string[]).includes(word),
+        `Unknown /reasoning “${arg}”: use show, hide or one of none, minimal, low, medium, high, xhigh, max.`,
+      );
+      const display = word === 'show' || word === 'hide';
+      const s = await api.setReasoning(display ? { display: word } : { effort: word }, model);
+      // The web app's own thinking switch follows the CLI's, as in the incumbent.
+      if (display) await ctx.ui.save({ show_thinking: s.show_reasoning });
+      window.dispatchEvent(new Event(REASONING_CHANGED));
+      ctx.ui.notify(display ? `Reasoning ${s.show_reasoning ? 'shown' : 'hidden'}.` : `Reasoning effort set to ${word}.`);
+    },
+  },
+  {
     name: 'help',
     description: 'List the commands',
     run: (ctx) => ctx.ui.notify(`Commands: ${COMMANDS.map((c) => `/${c.name}${c.args ? ` ${c.args}` : ''}`).join(' · ')}`),
@@ -195,7 +223,7 @@ const ranked = <T>(items: T[], key: (t: T) => string, needle: string) => [
   ...items.filter((t) => !key(t).startsWith(needle) && key(t).includes(needle)),
 ];
 
-/** Menu rows for what is typed: command names, then arguments of /model and /theme. */
+/** Menu rows for what is typed: command names, then arguments of /model, /theme and /reasoning. */
 export function suggestions(text: string, models: string[]): SlashItem[] {
   const name = /^\/(\S*)$/.exec(text);
   if (name) {
@@ -207,10 +235,10 @@ export function suggestions(text: string, models: string[]): SlashItem[] {
       runnable: !c.args,
     }));
   }
-  const arg = /^\/(model|theme)\s+(\S*)$/i.exec(text);
+  const arg = /^\/(model|theme|reasoning)\s+(\S*)$/i.exec(text);
   if (!arg) return [];
   const cmd = arg[1]!.toLowerCase();
-  const values = cmd === 'theme' ? [...THEMES] : models;
+  const values = cmd === 'theme' ? [...THEMES] : cmd === 'reasoning' ? [...REASONING_ARGS] : models;
   return ranked(values, (v) => v.toLowerCase(), arg[2]!.toLowerCase()).map((v) => ({
     label: v,
     hint: '',

@@ -4,6 +4,7 @@ import { positiveIntOrNull, section, text, toBool, toFloat, toInt, turnLimit } f
 import { parseWebConfig, type WebConfig } from './tools/web/settings.js';
 import { DelegationFileSchema, delegationConfig, type DelegationConfig } from './delegation-config.js';
 import { parseRoutingConfig, type RoutingConfig } from './config-routing.js';
+import { parseEffort, type ReasoningEffort } from './reasoning.js';
 
 /**
  * Hermes' own configuration (`$HERMES_HOME/config.yaml` and `.env`), reduced to what the
@@ -31,6 +32,8 @@ export interface AgentConfig extends RoutingConfig {
   maxTurns: number | null;
   /** `agent.api_max_retries`: model requests asked again after a transient failure (3: up to 4 requests). */
   apiMaxRetries: number;
+  /** `agent.reasoning_effort` (none … max); null: unset or unknown, the provider's own default. */
+  reasoningEffort?: ReasoningEffort | null;
   approvals: { mode: 'manual' | 'off' | 'smart'; deny: string[]; timeoutSeconds: number };
   commandAllowlist: string[];
   compression: CompressionConfig;
@@ -131,7 +134,7 @@ const FileSchema = z
       )
       .nullish(),
     // Loose values (`max_turns: unlimited`) are read as Hermes reads them, never refused.
-    agent: z.object({ max_turns: z.unknown().optional(), api_max_retries: num.nullish() }).passthrough().nullish(),
+    agent: z.object({ max_turns: z.unknown().optional(), api_max_retries: num.nullish(), reasoning_effort: z.unknown().optional() }).passthrough().nullish(),
     approvals: z
       .object({ mode: z.union([str, z.boolean()]).nullish(), deny: z.array(str).nullish(), timeout: num.nullish() })
       .passthrough()
@@ -280,6 +283,7 @@ export function parseAgentConfig(input: { configYaml: string | null; dotenv: str
     // A legacy root-level `max_turns` counts when `agent.max_turns` is absent, as in Hermes.
     maxTurns: turnLimit(f.agent && 'max_turns' in f.agent ? f.agent.max_turns : (f as Record<string, unknown>).max_turns),
     apiMaxRetries: Math.max(0, Math.round(f.agent?.api_max_retries ?? 3)),
+    reasoningEffort: parseEffort(f.agent?.reasoning_effort),
     approvals: {
       mode: approvalMode(mode),
       deny: f.approvals?.deny ?? [],

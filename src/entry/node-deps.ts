@@ -176,6 +176,7 @@ export async function composeNodeDeps(
     },
     sessions,
     settings,
+    agentConfig,
     mcp,
     projects: fs ? new FsProjectStore(config.stateDir, logger) : new MemoryProjectStore(),
     workspaces: fs ? new FsWorkspaceStore(config.stateDir, logger) : new MemoryWorkspaceStore(),

@@ -129,7 +129,15 @@ export async function runLoop(input: LoopInput): Promise<void> {
     try {
       result = await callModel(
         provider,
-        { model, messages, tools: specs.length ? specs : undefined, ...(config.model.maxTokens ? { maxTokens: config.model.maxTokens } : {}), signal, retry },
+        {
+          model,
+          messages,
+          tools: specs.length ? specs : undefined,
+          ...(config.model.maxTokens ? { maxTokens: config.model.maxTokens } : {}),
+          reasoningEffort: config.reasoningEffort ?? null,
+          signal,
+          retry,
+        },
         {
           onText: (text) => {
             partial += text;

@@ -2,6 +2,7 @@ import type { ChatMessage, ToolCall, ToolSpec } from '../messages.js';
 import { ProviderError, type ModelProvider } from '../providers/types.js';
 import { streamWithRetries, type RetryOptions } from '../providers/retry.js';
 import { mergeReasoningDetails } from '../providers/reasoning-replay.js';
+import type { ReasoningEffort } from '../reasoning.js';
 import { ToolCallAssembler } from './tool-calls.js';
 
 export interface ModelCallResult {
@@ -41,7 +42,16 @@ export function estimateTokens(messages: readonly ChatMessage[]): number {
  */
 export async function callModel(
   provider: ModelProvider,
-  request: { model: string; messages: ChatMessage[]; tools?: ToolSpec[]; maxTokens?: number; promptCache?: boolean; signal: AbortSignal; retry?: RetryOptions },
+  request: {
+    model: string;
+    messages: ChatMessage[];
+    tools?: ToolSpec[];
+    maxTokens?: number;
+    promptCache?: boolean;
+    reasoningEffort?: ReasoningEffort | null;
+    signal: AbortSignal;
+    retry?: RetryOptions;
+  },
   hooks: ModelCallHooks = {},
   now: () => number = () => Date.now() / 1000,
 ): Promise<ModelCallResult> {

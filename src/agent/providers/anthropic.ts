@@ -3,6 +3,7 @@ import { describeHttpFailure, ensureNotAborted, malformed, redactSecrets, stream
 import { cacheMarker, lastCarriers, MESSAGE_BREAKPOINTS, type CacheMarker, type CacheTtl } from './prompt-cache.js';
 import { parseSse } from './sse.js';
 import { ProviderError, type ModelChunk, type ModelProvider, type ModelRequest } from './types.js';
+import { anthropicThinking } from '../reasoning.js';
 
 export interface AnthropicProviderOptions {
   id: string;
@@ -134,7 +135,10 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Mode
         for (const i of lastCarriers(lastBlocks, MESSAGE_BREAKPOINTS, () => true)) lastBlocks[i]!.cache_control = marker;
       }
       if (request.tools?.length) body.tools = request.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters }));
-      if (request.temperature !== undefined) body.temperature = request.temperature;
+      const thinking = anthropicThinking(request.reasoningEffort, request.model);
+      Object.assign(body, thinking.fields);
+      if (thinking.minMaxTokens && (body.max_tokens as number) < thinking.minMaxTokens) body.max_tokens = thinking.minMaxTokens;
+      if (request.temperature !== undefined && !thinking.dropTemperature) body.temperature = request.temperature;
 
       const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'text/event-stream', 'anthropic-version': '2023-06-01' };
       if (apiKey) headers['x-api-key'] = apiKey;

@@ -1,6 +1,7 @@
 import type { ChatMessage, ContentPart } from '../messages.js';
 import { withEnvelopeCacheMarkers, type CacheTtl } from './prompt-cache.js';
 import { needsReasoningEcho, replayReasoning } from './reasoning-replay.js';
+import { openAIEffortFields } from '../reasoning.js';
 import { parseSse } from './sse.js';
 import { ProviderError, type FailureFacts, type ModelChunk, type ModelProvider, type ModelRequest } from './types.js';
 
@@ -75,6 +76,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): ModelProvi
       }
       if (request.maxTokens) body.max_tokens = request.maxTokens;
       if (request.temperature !== undefined) body.temperature = request.temperature;
+      Object.assign(body, openAIEffortFields(request.reasoningEffort, isOpenRouter));
 
       const headers: Record<string, string> = {
         'Content-Type': 'application/json',

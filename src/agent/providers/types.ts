@@ -1,4 +1,5 @@
 import type { ChatMessage, ToolSpec } from '../messages.js';
+import type { ReasoningEffort } from '../reasoning.js';
 
 export interface ModelRequest {
   model: string;
@@ -8,6 +9,8 @@ export interface ModelRequest {
   temperature?: number;
   /** false: a one-off request (a title, a summary) that no later request shares a prefix with, so no cache markers. */
   promptCache?: boolean;
+  /** `agent.reasoning_effort`; unset: the provider's default. Each wire format carries it its own way (reasoning.ts). */
+  reasoningEffort?: ReasoningEffort | null;
   signal: AbortSignal;
 }
 

@@ -42,9 +42,9 @@ describe('slash commands', () => {
   });
 
   it('suggests commands by prefix, then by substring, and arguments for /model and /theme', () => {
-    expect(suggestions('/', []).length).to.equal(12);
-    expect(suggestions('/re', []).map((i) => i.label)).to.deep.equal(['/retry', '/compress']);
-    expect(suggestions('/o', []).map((i) => i.label)).to.deep.equal(['/model', '/undo', '/stop', '/compress', '/yolo']);
+    expect(suggestions('/', []).length).to.equal(13);
+    expect(suggestions('/re', []).map((i) => i.label)).to.deep.equal(['/retry', '/reasoning', '/compress']);
+    expect(suggestions('/o', []).map((i) => i.label)).to.deep.equal(['/model', '/undo', '/stop', '/compress', '/yolo', '/reasoning']);
     expect(suggestions('/model q', ['m', 'custom:lab:qwen']).map((i) => i.complete)).to.deep.equal(['/model custom:lab:qwen']);
     expect(suggestions('/theme ', []).map((i) => i.label)).to.deep.equal(['dark', 'light', 'system']);
     expect(suggestions('/title x', [])).to.deep.equal([]);
