@@ -77,6 +77,8 @@ export async function compressTranscript(input: {
   protectLastN: number;
   signal: AbortSignal;
   retry?: RetryOptions;
+  /** A manual compression's focus (`/compress <focus>`): what the summary keeps in most detail. */
+  focusTopic?: string | null;
 }): Promise<{
   anchor: CompressionAnchor;
   summarised: number;
@@ -95,7 +97,7 @@ export async function compressTranscript(input: {
     const result = await callModel(who.provider, {
       model: who.model,
       messages: [
-        { role: 'system', content: SUMMARY_INSTRUCTIONS },
+        { role: 'system', content: input.focusTopic ? `${SUMMARY_INSTRUCTIONS}\n\nFocus the summary on: ${input.focusTopic}. Keep what concerns it in full detail and the rest brief.` : SUMMARY_INSTRUCTIONS },
         { role: 'user', content: `${earlier}${render(middle)}\n\nWrite the summary now.` },
       ],
       maxTokens: 2000,
