@@ -5,6 +5,7 @@ import { AppError, BadRequest, Conflict } from '../ports/errors.js';
 import { jsonBody } from '../http/validate.js';
 import { presenter } from '../http/redaction.js';
 import type { Session } from '../shared/session.js';
+import { NO_MANUAL_COMPRESSION } from '../agent/switching-runtime.js';
 import { SessionId, presentSession, requireSession } from './session-common.js';
 
 const FOCUS_MAX = 500;
@@ -14,7 +15,16 @@ const StatusQuery = z.object({ session_id: SessionId });
 /** How long a finished job's answer stays readable by every open tab (the incumbent's 10 minutes). */
 const JOB_TTL_S = 600;
 
-type Job = { session_id: string; focus_topic: string | null; status: 'running' | 'done' | 'error'; started_at: number; updated_at: number; result?: Record<string, unknown>; error?: string; error_status?: number };
+type Job = {
+  session_id: string;
+  focus_topic: string | null;
+  status: 'running' | 'done' | 'error';
+  started_at: number;
+  updated_at: number;
+  result?: Record<string, unknown>;
+  error?: string;
+  error_status?: number;
+};
 
 /** The conversation messages the model reads (notices for people do not count). */
 const conversationLength = (s: Session) =>
@@ -38,8 +48,7 @@ export function sessionCompressRoutes(deps: AppDeps) {
     const session = await requireSession(deps, sid);
     if (deps.agent.registry.activeFor(sid) || session.active_stream_id) throw new Conflict('Session is still streaming; wait for the current turn to finish.');
     const compress = deps.agent.runtime.compress?.bind(deps.agent.runtime);
-    // The gateway's API has no compress call: Hermes compresses its own context there.
-    if (!compress) throw new BadRequest('Manual compression needs the built-in agent; the Hermes gateway compresses its context on its own.');
+    if (!compress) throw new BadRequest(NO_MANUAL_COMPRESSION);
     if (conversationLength(session) < 4) throw new BadRequest('Not enough conversation to compress (need at least 4 messages).');
     return { session, compress };
   };
@@ -110,7 +119,14 @@ export function sessionCompressRoutes(deps: AppDeps) {
 
 /** The incumbent's job payload: the result's fields on done, error and error_status on error. */
 function payload(job: Job): Record<string, unknown> {
-  const base = { ok: job.status !== 'error', status: job.status, session_id: job.session_id, focus_topic: job.focus_topic, started_at: job.started_at, updated_at: job.updated_at };
+  const base = {
+    ok: job.status !== 'error',
+    status: job.status,
+    session_id: job.session_id,
+    focus_topic: job.focus_topic,
+    started_at: job.started_at,
+    updated_at: job.updated_at,
+  };
   if (job.status === 'done') return { ...base, ...job.result, status: 'done', ok: true };
   if (job.status === 'error') return { ...base, ok: false, error: job.error ?? 'Compression failed', error_status: job.error_status ?? 400 };
   return base;

@@ -1,7 +1,8 @@
 import type { Message } from '../../shared/session.js';
 import type { AgentConfig } from '../config.js';
 import type { ModelProvider } from '../providers/types.js';
-import { compressTranscript } from './compression.js';
+import { chooseAnchor, compressTranscript } from './compression.js';
+import { AppError } from '../../ports/errors.js';
 import { compressionHeadEnd, type CompressionAnchor } from './history.js';
 
 /**
@@ -30,15 +31,21 @@ export async function compressManually(input: {
   }
   if (lastUser <= 0) return null;
   const headEnd = compressionHeadEnd(transcript, input.config.compression.protectFirstN);
-  return compressTranscript({
+  const protectFirstN = headEnd < lastUser ? input.config.compression.protectFirstN : 0;
+  const protectLastN = transcript.length - lastUser;
+  if (chooseAnchor(transcript, protectLastN, input.previous?.anchor ?? 0, compressionHeadEnd(transcript, protectFirstN)) === null) return null;
+  const done = await compressTranscript({
     ...input.summariser,
     fallback: input.fallback,
     abortOnFailure: input.config.compression.abortOnSummaryFailure,
     transcript,
     previous: input.previous,
-    protectFirstN: headEnd < lastUser ? input.config.compression.protectFirstN : 0,
-    protectLastN: transcript.length - lastUser,
+    protectFirstN,
+    protectLastN,
     signal: input.signal,
     focusTopic: input.focusTopic,
   });
+  // Only `compression.abort_on_summary_failure` leaves it null here: the summary could not be written.
+  if (!done) throw new AppError(502, 'The summary model failed, so nothing was compressed (compression.abort_on_summary_failure is on).');
+  return done;
 }
