@@ -87,6 +87,8 @@ export interface AgentRuntime {
    * there is nothing to summarise; absent where the agent cannot compress.
    */
   compress?(input: CompressInput): Promise<CompressOutput | null>;
+  /** Whether `compress` will work now (a runtime that switches backends says per call); absent: it will. */
+  canCompress?(): Promise<boolean>;
   /** Which agent answers and how (GET /api/agent); absent: the runtime's `kind` says enough. */
   describe?(options?: { refresh?: boolean }): Promise<AgentInfo>;
 }

@@ -71,6 +71,10 @@ export class SwitchingRuntime implements AgentRuntime {
     await runtime.setDefaultModel(model);
   }
 
+  async canCompress(): Promise<boolean> {
+    return !!(await this.current()).compress;
+  }
+
   async compress(input: CompressInput): Promise<CompressOutput | null> {
     const runtime = await this.current();
     if (!runtime.compress) throw new BadRequest(NO_MANUAL_COMPRESSION);

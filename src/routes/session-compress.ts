@@ -48,7 +48,7 @@ export function sessionCompressRoutes(deps: AppDeps) {
     const session = await requireSession(deps, sid);
     if (deps.agent.registry.activeFor(sid) || session.active_stream_id) throw new Conflict('Session is still streaming; wait for the current turn to finish.');
     const compress = deps.agent.runtime.compress?.bind(deps.agent.runtime);
-    if (!compress) throw new BadRequest(NO_MANUAL_COMPRESSION);
+    if (!compress || (deps.agent.runtime.canCompress && !(await deps.agent.runtime.canCompress()))) throw new BadRequest(NO_MANUAL_COMPRESSION);
     if (conversationLength(session) < 4) throw new BadRequest('Not enough conversation to compress (need at least 4 messages).');
     return { session, compress };
   };
