@@ -9,6 +9,7 @@ import { compression } from './http/compression.js';
 import { healthRoutes } from './routes/health.js';
 import { sessionRoutes } from './routes/sessions.js';
 import { sessionOpRoutes } from './routes/session-ops.js';
+import { sessionCompressRoutes } from './routes/session-compress.js';
 import { processRoutes } from './routes/processes.js';
 import { projectRoutes } from './routes/projects.js';
 import { settingsRoutes } from './routes/settings.js';
@@ -85,6 +86,7 @@ export function createApp(appDeps: AppDeps): Hono {
   app.route('/', healthRoutes(deps));
   app.route('/', sessionRoutes(deps));
   app.route('/', sessionOpRoutes(deps));
+  app.route('/', sessionCompressRoutes(deps));
   app.route('/', processRoutes(deps));
   app.route('/', projectRoutes(deps));
   app.route('/', authRoutes(deps, auth));

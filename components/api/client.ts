@@ -3,6 +3,15 @@ import type { Project } from '../../src/ports/project-store.js';
 import type { FileEntry } from '../../src/ports/workspace-files.js';
 
 /** A session as the API returns it: metadata, counts and (a window of) its transcript. */
+/** A manual compression job (the incumbent's shape); `summary.headline` says what was done. */
+export interface CompressJob {
+  ok: boolean;
+  status: 'idle' | 'running' | 'done' | 'error';
+  session_id: string;
+  error?: string;
+  summary?: { headline: string };
+}
+
 export type ApiSession = Session & {
   message_count: number;
   _messages_truncated?: boolean;
@@ -368,6 +377,10 @@ export const api = {
   respondClarify: (sid: string, response: string, clarifyId?: string) =>
     post('/api/clarify/respond', { session_id: sid, response, ...(clarifyId ? { clarify_id: clarifyId } : {}) }),
   setYolo: (sid: string, enabled: boolean) => post<{ yolo_enabled: boolean }>('/api/session/yolo', { session_id: sid, enabled }),
+  /** Manual compression (`/compress`): starts the job; poll compressStatus until it is no longer running. */
+  compressStart: (sid: string, focus: string | null) =>
+    post<CompressJob>('/api/session/compress/start', { session_id: sid, ...(focus ? { focus_topic: focus } : {}) }),
+  compressStatus: (sid: string) => get<CompressJob>(`/api/session/compress/status?${q({ session_id: sid })}`),
   /** What an embed token allows (`{embedded: false}` for the app itself). Token in the query: no preflight, so refusals are readable. */
 
   /** Whether a password is needed and this browser is signed in (with its CSRF token). */

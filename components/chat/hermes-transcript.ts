@@ -153,6 +153,9 @@ export class HermesTranscript extends LitElement {
     const sessionId = chat.sessionId ?? '';
     // The live turn is mutated in place by the store: a fresh copy per render lets Lit see it.
     // It shares the settled turn's key, so the same element carries on when the turn settles.
+    // Where a compression summary begins to stand in for earlier messages (manual or automatic).
+    const anchor = chat.session?.compression_anchor_visible_idx;
+    const compressedAt = typeof anchor === 'number' && anchor > 0 ? (turns.find((t) => t.index >= anchor)?.index ?? -1) : -1;
     const live: AssistantTurn | null = chat.live ? { ...chat.live, tools: chat.live.tools.map((t) => ({ ...t })), warnings: [...chat.live.warnings] } : null;
     return html`
       <div class="scroller" @scroll=${this.#onScroll} @hermes-message-action=${this.#onAction}>
@@ -163,12 +166,14 @@ export class HermesTranscript extends LitElement {
             live ? [...visible, live] : visible,
             (t) => `${t.kind}:${t.index}`,
             (t) =>
-              t.kind === 'user'
-                ? html`<hermes-user-message class="turn" data-role="message" data-message-role="user" data-index=${t.index}
+              html`${t.index === compressedAt ? html`<div class="divider" data-role="compression-divider" role="note">Earlier messages compressed into a summary</div>` : nothing}${
+                t.kind === 'user'
+                  ? html`<hermes-user-message class="turn" data-role="message" data-message-role="user" data-index=${t.index}
                     .turn=${t} ?editable=${t.index === lastUser} ?busy=${busy}></hermes-user-message>`
-                : html`<hermes-assistant-turn class="turn" data-role="message" data-message-role="assistant" data-index=${t.index}
+                  : html`<hermes-assistant-turn class="turn" data-role="message" data-message-role="assistant" data-index=${t.index}
                     data-live=${t === live ? 'true' : nothing} .turn=${t} .sessionId=${sessionId} ?live=${t === live}
-                    ?retryable=${t.index === retryIndex} ?busy=${busy}></hermes-assistant-turn>`,
+                    ?retryable=${t.index === retryIndex} ?busy=${busy}></hermes-assistant-turn>`
+              }`,
           )}
         </div>
       </div>
@@ -188,6 +193,20 @@ export class HermesTranscript extends LitElement {
         display: flex;
         flex-direction: column;
         min-height: 0;
+      }
+      .divider {
+        display: flex;
+        align-items: center;
+        gap: var(--hermes-space-md);
+        font-size: var(--hermes-text-meta);
+        color: var(--hermes-fg-faint);
+        user-select: none;
+      }
+      .divider::before,
+      .divider::after {
+        content: '';
+        flex: 1;
+        border-top: var(--hermes-border-width) solid var(--hermes-border);
       }
       .scroller {
         flex: 1;

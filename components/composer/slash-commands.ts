@@ -59,6 +59,23 @@ async function dropLastExchange(ctx: CommandContext): Promise<Unsent | null> {
   return ctx.chat.undo();
 }
 
+const POLL_MS = 500;
+
+/** Runs the server's compression job to its end, then reloads the session so its divider shows. */
+async function compress(ctx: CommandContext, focus: string): Promise<void> {
+  const sid = sessionOf(ctx);
+  idleOf(ctx);
+  ctx.ui.notify(focus ? `Compressing the context around “${focus}”…` : 'Compressing the context…');
+  let job = await api.compressStart(sid, focus || null);
+  while (job.status === 'running') {
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    job = await api.compressStatus(sid);
+  }
+  if (job.status !== 'done') throw new Error(job.error ?? 'Compression failed');
+  await ctx.chat.reload();
+  ctx.ui.notify(job.summary?.headline ?? 'Context compressed.');
+}
+
 export const COMMANDS: SlashCommand[] = [
   { name: 'new', description: 'Start a new chat', run: (ctx) => emit(ctx.host, 'hermes-open-session', { sessionId: null }) },
   {
@@ -123,11 +140,8 @@ export const COMMANDS: SlashCommand[] = [
       await ctx.chat.cancel();
     },
   },
-  {
-    name: 'compress',
-    description: 'Compress the context',
-    run: (ctx) => ctx.ui.notify('Manual compression is not available yet: context is compressed automatically when it fills up.'),
-  },
+  { name: 'compress', args: '[focus]', description: 'Summarise the conversation so far (optionally around a focus)', run: compress },
+  { name: 'compact', description: 'Compress the context', run: (ctx) => compress(ctx, '') },
   {
     name: 'yolo',
     description: 'Toggle running commands without approval',
@@ -231,8 +245,9 @@ export function suggestions(text: string, models: string[]): SlashItem[] {
       label: `/${c.name}`,
       hint: c.args ?? '',
       description: c.description,
-      complete: c.args ? `/${c.name} ` : `/${c.name}`,
-      runnable: !c.args,
+      complete: c.args && !c.args.startsWith('[') ? `/${c.name} ` : `/${c.name}`,
+      // `[…]` arguments are optional: Enter runs the bare command.
+      runnable: !c.args || c.args.startsWith('['),
     }));
   }
   const arg = /^\/(model|theme|reasoning)\s+(\S*)$/i.exec(text);

@@ -14,6 +14,22 @@ export interface TurnInput {
   signal: AbortSignal;
 }
 
+export interface CompressInput {
+  session: Session;
+  focusTopic: string | null;
+  signal: AbortSignal;
+}
+
+export interface CompressOutput {
+  patch: SessionPatch;
+  /** How many messages the summary replaced. */
+  summarised: number;
+  summary: string;
+  tokens: { input: number; output: number; cost: number | null };
+  /** Why the deterministic stand-in summary was used, when it was. */
+  failure?: string;
+}
+
 /**
  * What a turn produces, in order. `event`s go to the stream; the rest tell the run's driver
  * what to store. The driver is the only writer of the session, so a runtime never races it.
@@ -65,6 +81,14 @@ export interface AgentRuntime {
   readonly setup?: AgentSetup;
   /** Makes `model` the default for new turns (config.yaml's model.default for the builtin agent). */
   setDefaultModel?(model: string): Promise<void>;
+  /**
+   * Manual compression (POST /api/session/compress): summarises everything before the last
+   * exchange. Returns the session fields to store (the anchor and its summary), or null when
+   * there is nothing to summarise; absent where the agent cannot compress.
+   */
+  compress?(input: CompressInput): Promise<CompressOutput | null>;
+  /** Whether `compress` will work now (a runtime that switches backends says per call); absent: it will. */
+  canCompress?(): Promise<boolean>;
   /** Which agent answers and how (GET /api/agent); absent: the runtime's `kind` says enough. */
   describe?(options?: { refresh?: boolean }): Promise<AgentInfo>;
 }

@@ -1,4 +1,8 @@
-import type { AgentInfo, AgentRuntime, Catalog, TurnInput, TurnOutput } from './runtime.js';
+import { BadRequest } from '../ports/errors.js';
+import type { AgentInfo, AgentRuntime, Catalog, CompressInput, CompressOutput, TurnInput, TurnOutput } from './runtime.js';
+
+/** The gateway's API has no compress call: Hermes compresses its own context there. */
+export const NO_MANUAL_COMPRESSION = 'Manual compression needs the built-in agent; the Hermes gateway compresses its context on its own.';
 import type { AgentSetup } from './setup.js';
 import type { BackendChoice } from './backend-choice.js';
 
@@ -65,6 +69,16 @@ export class SwitchingRuntime implements AgentRuntime {
     const runtime = await this.current();
     if (!runtime.setDefaultModel) throw new Error('This agent cannot change its default model');
     await runtime.setDefaultModel(model);
+  }
+
+  async canCompress(): Promise<boolean> {
+    return !!(await this.current()).compress;
+  }
+
+  async compress(input: CompressInput): Promise<CompressOutput | null> {
+    const runtime = await this.current();
+    if (!runtime.compress) throw new BadRequest(NO_MANUAL_COMPRESSION);
+    return runtime.compress(input);
   }
 
   async describe(options?: { refresh?: boolean }): Promise<AgentInfo> {

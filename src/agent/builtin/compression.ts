@@ -77,6 +77,8 @@ export async function compressTranscript(input: {
   protectLastN: number;
   signal: AbortSignal;
   retry?: RetryOptions;
+  /** A manual compression's focus (`/compress <focus>`): what the summary keeps in most detail. */
+  focusTopic?: string | null;
 }): Promise<{
   anchor: CompressionAnchor;
   summarised: number;
@@ -91,11 +93,14 @@ export async function compressTranscript(input: {
   const start = Math.max(headEnd, previous?.anchor ?? 0);
   const middle = transcript.slice(start, anchor).filter((m) => m._error !== true);
   const earlier = previous ? `Earlier summary:\n${previous.summary}\n\nNewer messages:\n` : '';
+  const instructions = input.focusTopic
+    ? `${SUMMARY_INSTRUCTIONS}\n\nFocus the summary on: ${input.focusTopic}. Keep what concerns it in full detail and the rest brief.`
+    : SUMMARY_INSTRUCTIONS;
   const ask = async (who: Summariser) => {
     const result = await callModel(who.provider, {
       model: who.model,
       messages: [
-        { role: 'system', content: SUMMARY_INSTRUCTIONS },
+        { role: 'system', content: instructions },
         { role: 'user', content: `${earlier}${render(middle)}\n\nWrite the summary now.` },
       ],
       maxTokens: 2000,

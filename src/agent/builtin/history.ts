@@ -41,6 +41,12 @@ export function compressionHeadEnd(transcript: readonly Message[], protectFirstN
   return end;
 }
 
+/**
+ * The verbatim head kept before a summary: none when it would reach the anchor, as after a
+ * manual compression of a session shorter than protect_first_n (its summary covers it all).
+ */
+const headBefore = (headEnd: number, anchor: number) => (headEnd < anchor ? headEnd : 0);
+
 /** The head as it was before protect_first_n: everything through the first user message. */
 function legacyHeadEnd(transcript: readonly Message[], anchor: number): number {
   const firstUser = transcript.findIndex((m) => m.role === 'user' && !isNotice(m));
@@ -82,7 +88,7 @@ export function modelHistory(transcript: readonly Message[], compression?: Compr
     const end =
       options.protectFirstN === undefined
         ? legacyHeadEnd(transcript, compression.anchor)
-        : Math.min(compressionHeadEnd(transcript, options.protectFirstN), compression.anchor);
+        : headBefore(compressionHeadEnd(transcript, options.protectFirstN), compression.anchor);
     source = withSummary(transcript.slice(0, end), transcript.slice(compression.anchor), compression.summary);
   }
   const chat = source

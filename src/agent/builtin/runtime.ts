@@ -5,7 +5,7 @@ import type { Message } from '../../shared/session.js';
 import { Channel } from '../channel.js';
 import { AgentConfigError, type AgentConfig } from '../config.js';
 import type { AgentConfigSource } from '../config-source.js';
-import { runEvent, type AgentRuntime, type EmitEvent, type TurnInput, type TurnOutput } from '../runtime.js';
+import { runEvent, type AgentRuntime, type CompressInput, type CompressOutput, type EmitEvent, type TurnInput, type TurnOutput } from '../runtime.js';
 import { ModelCatalogService, type Catalog, type CatalogCache } from '../catalog/catalog.js';
 import { BuiltinSetup } from './setup.js';
 import { ProviderConfigError, resolveProvider } from '../providers/resolve.js';
@@ -21,6 +21,7 @@ import { checkShellCommand } from './command-approval.js';
 import { SESSION_PROMPT_KEY, sessionSystemPrompt } from './session-prompt.js';
 import { runLoop } from './loop.js';
 import { compressionModel } from './compression-policy.js';
+import { compressManually } from './manual-compression.js';
 import { generateTitle } from './title.js';
 import type { CompressionAnchor } from './history.js';
 import type { AgentSessionSearch } from '../../ports/agent-sessions.js';
@@ -132,6 +133,31 @@ export class BuiltinAgentRuntime implements AgentRuntime {
 
   async check(model: string | null): Promise<void> {
     await this.#resolve(model);
+  }
+
+  async compress(input: CompressInput): Promise<CompressOutput | null> {
+    const { session } = input;
+    const { config, provider, model } = await this.#resolve(typeof session.model === 'string' ? session.model : null);
+    const anchor = session.compression_anchor_visible_idx;
+    const summary = session.compression_anchor_summary;
+    const previous: CompressionAnchor | null = typeof anchor === 'number' && typeof summary === 'string' && summary ? { anchor, summary } : null;
+    const done = await compressManually({
+      config,
+      summariser: compressionModel(config, { provider, model }, this.options.fetch),
+      fallback: { provider, model },
+      transcript: session.messages,
+      previous,
+      focusTopic: input.focusTopic,
+      signal: input.signal,
+    });
+    if (!done) return null;
+    return {
+      patch: { compression_anchor_visible_idx: done.anchor.anchor, compression_anchor_summary: done.anchor.summary },
+      summarised: done.summarised,
+      summary: done.anchor.summary,
+      tokens: done.tokens,
+      ...(done.failure ? { failure: done.failure } : {}),
+    };
   }
 
   startTurn(input: TurnInput): AsyncIterable<TurnOutput> {

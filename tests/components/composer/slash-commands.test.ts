@@ -42,9 +42,9 @@ describe('slash commands', () => {
   });
 
   it('suggests commands by prefix, then by substring, and arguments for /model and /theme', () => {
-    expect(suggestions('/', []).length).to.equal(13);
+    expect(suggestions('/', []).length).to.equal(14);
     expect(suggestions('/re', []).map((i) => i.label)).to.deep.equal(['/retry', '/reasoning', '/compress']);
-    expect(suggestions('/o', []).map((i) => i.label)).to.deep.equal(['/model', '/undo', '/stop', '/compress', '/yolo', '/reasoning']);
+    expect(suggestions('/o', []).map((i) => i.label)).to.deep.equal(['/model', '/undo', '/stop', '/compress', '/compact', '/yolo', '/reasoning']);
     expect(suggestions('/model q', ['m', 'custom:lab:qwen']).map((i) => i.complete)).to.deep.equal(['/model custom:lab:qwen']);
     expect(suggestions('/theme ', []).map((i) => i.label)).to.deep.equal(['dark', 'light', 'system']);
     expect(suggestions('/title x', [])).to.deep.equal([]);
@@ -136,7 +136,35 @@ describe('slash commands', () => {
     expect(state.opened).to.deep.equal([{ sessionId: 'f1' }]);
   });
 
-  it('/model sets the model; /theme checks its argument; /compress and /help explain', async () => {
+  it('/compress [focus] starts the job, polls it to the end and reloads; /compact takes no focus; failures toast', async () => {
+    openSession(s.chat, session('s1', { messages: transcript }));
+    let polls = 0;
+    fetchStub = stubFetch({
+      'POST /api/session/compress/start': { ok: true, status: 'running', session_id: 's1' },
+      'GET /api/session/compress/status': () =>
+        ++polls < 2
+          ? { ok: true, status: 'running', session_id: 's1' }
+          : { ok: true, status: 'done', session_id: 's1', summary: { headline: 'Compressed: 2 earlier messages summarised' } },
+      'GET /api/session': { session: session('s1', { messages: transcript, compression_anchor_visible_idx: 2 }) },
+    });
+    expect(suggestions('/compress', []).find((i) => i.label === '/compress')?.runnable).to.equal(true);
+    expect(await runCommand(ctx, '/compress the schema')).to.equal(true);
+    expect(fetchStub.calls.find((c) => c.method === 'POST')?.body).to.deep.equal({ session_id: 's1', focus_topic: 'the schema' });
+    expect(polls).to.equal(2);
+    expect(s.chat.session?.compression_anchor_visible_idx).to.equal(2);
+    expect(s.toasts.map((t) => t.message)).to.include('Compressed: 2 earlier messages summarised');
+    fetchStub.restore();
+    fetchStub = stubFetch({
+      'POST /api/session/compress/start': new Response(JSON.stringify({ error: 'Not enough conversation to compress (need at least 4 messages).' }), {
+        status: 400,
+      }),
+    });
+    expect(await runCommand(ctx, '/compact')).to.equal(false);
+    expect(fetchStub.calls[0]?.body).to.deep.equal({ session_id: 's1' });
+    expect(s.toasts.at(-1)?.message).to.match(/at least 4 messages/);
+  });
+
+  it('/model sets the model; /theme checks its argument; /help explains', async () => {
     await runCommand(ctx, '/model custom:lab:big');
     expect(state.model).to.equal('custom:lab:big');
     const saved: unknown[] = [];
@@ -144,10 +172,9 @@ describe('slash commands', () => {
     await runCommand(ctx, '/theme LIGHT');
     expect(saved).to.deep.equal([{ theme: 'light' }]);
     expect(await runCommand(ctx, '/theme neon')).to.equal(false);
-    await runCommand(ctx, '/compress');
     await runCommand(ctx, '/help');
     const messages = s.toasts.map((t) => t.message);
-    expect(messages.some((m) => m.includes('automatically'))).to.equal(true);
+    expect(messages.some((m) => m.includes('/compress [focus]'))).to.equal(true);
     expect(messages.some((m) => m.startsWith('Commands: /new'))).to.equal(true);
   });
 });
