@@ -3,15 +3,6 @@ import type { Project } from '../../src/ports/project-store.js';
 import type { FileEntry } from '../../src/ports/workspace-files.js';
 
 /** A session as the API returns it: metadata, counts and (a window of) its transcript. */
-/** A manual compression job (the incumbent's shape); `summary.headline` says what was done. */
-export interface CompressJob {
-  ok: boolean;
-  status: 'idle' | 'running' | 'done' | 'error';
-  session_id: string;
-  error?: string;
-  summary?: { headline: string };
-}
-
 export type ApiSession = Session & {
   message_count: number;
   _messages_truncated?: boolean;
@@ -29,8 +20,6 @@ import type { SessionProcessesResponse } from '../../src/shared/processes.js';
 import type { ProviderRow, SetupProviderOption as OnboardingProvider } from '../../src/agent/setup.js';
 export type { CatalogModel, ProbeErrorKind } from '../../src/agent/catalog/probe.js';
 export type { AgentInfo } from '../../src/agent/runtime.js';
-import type { ReasoningStatus } from '../../src/agent/reasoning-config.js';
-export type { ReasoningStatus };
 export type { ProviderRow, SetupProviderOption as OnboardingProvider } from '../../src/agent/setup.js';
 export type { Project } from '../../src/ports/project-store.js';
 export type { FileEntry } from '../../src/ports/workspace-files.js';
@@ -229,7 +218,7 @@ interface RequestOptions {
   bare?: boolean;
 }
 
-async function request<T>(method: string, path: string, body?: unknown, init: RequestInit = {}, options: RequestOptions = {}): Promise<T> {
+export async function request<T>(method: string, path: string, body?: unknown, init: RequestInit = {}, options: RequestOptions = {}): Promise<T> {
   const unsafe = !SAFE_METHODS.has(method.toUpperCase());
   for (let attempt = 0; ; attempt++) {
     let res: Response;
@@ -278,7 +267,8 @@ async function request<T>(method: string, path: string, body?: unknown, init: Re
 
 const get = <T>(path: string) => request<T>('GET', path);
 const post = <T>(path: string, body: unknown = {}) => request<T>('POST', path, body);
-const q = (params: Record<string, string | number | boolean | undefined | null>) =>
+/** A query string from the defined values. */
+export const q = (params: Record<string, string | number | boolean | undefined | null>) =>
   Object.entries(params)
     .filter(([, v]) => v !== undefined && v !== null)
     .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`)
@@ -351,10 +341,6 @@ export const api = {
   /** Rebuilds the catalog now (asks every provider again). */
   refreshModels: () => post<ModelCatalog>('/api/models/refresh'),
   setDefaultModel: (model: string) => post<{ ok: true; default_model: string }>('/api/default-model', { model }),
-  /** config.yaml's `agent.reasoning_effort` and `display.show_reasoning`, gated on `model`. */
-  reasoning: (model?: string | null) => get<ReasoningStatus>(`/api/reasoning?${q({ model: model ?? undefined })}`),
-  setReasoning: (change: { effort?: string; display?: 'show' | 'hide' }, model?: string | null) =>
-    post<ReasoningStatus>('/api/reasoning', { ...change, ...(model ? { model } : {}) }),
 
   workspaces: () => get<{ workspaces: Array<{ path: string; name: string }>; last: string }>('/api/workspaces'),
   list: (sid: string, path = '') => get<{ entries: FileEntry[]; path: string; workspace: string }>(`/api/list?${q({ session_id: sid, path })}`),
@@ -377,10 +363,6 @@ export const api = {
   respondClarify: (sid: string, response: string, clarifyId?: string) =>
     post('/api/clarify/respond', { session_id: sid, response, ...(clarifyId ? { clarify_id: clarifyId } : {}) }),
   setYolo: (sid: string, enabled: boolean) => post<{ yolo_enabled: boolean }>('/api/session/yolo', { session_id: sid, enabled }),
-  /** Manual compression (`/compress`): starts the job; poll compressStatus until it is no longer running. */
-  compressStart: (sid: string, focus: string | null) =>
-    post<CompressJob>('/api/session/compress/start', { session_id: sid, ...(focus ? { focus_topic: focus } : {}) }),
-  compressStatus: (sid: string) => get<CompressJob>(`/api/session/compress/status?${q({ session_id: sid })}`),
   /** What an embed token allows (`{embedded: false}` for the app itself). Token in the query: no preflight, so refusals are readable. */
 
   /** Whether a password is needed and this browser is signed in (with its CSRF token). */
@@ -416,14 +398,6 @@ export const api = {
   saveSelfHosted: (body: { name: string; base_url: string; api_key?: string; models?: string[] }) =>
     post<{ ok: true; provider: ProviderRow }>('/api/providers/self-hosted', body),
 
-  /** Settings → MCP servers: config.yaml `mcp_servers` with each one's status (a read never starts a server). */
-  mcpServers: () => get<{ servers: McpServerRow[]; toggle_supported: boolean; reload_required: boolean }>('/api/mcp/servers'),
-  saveMcpServer: (name: string, body: McpServerInput) =>
-    request<{ ok: true; server: McpServerRow }>('PUT', `/api/mcp/servers/${encodeURIComponent(name)}`, body),
-  setMcpServerEnabled: (name: string, enabled: boolean) =>
-    request<{ ok: true; name: string; enabled: boolean }>('PATCH', `/api/mcp/servers/${encodeURIComponent(name)}`, { enabled }),
-  removeMcpServer: (name: string) => request<{ ok: true; deleted: string }>('DELETE', `/api/mcp/servers/${encodeURIComponent(name)}`),
-
   embedWhoami: () =>
     request<{ embedded: boolean; origin?: string; session_id?: string | null; expires_at?: number }>(
       'GET',
@@ -433,36 +407,6 @@ export const api = {
       { bare: true },
     ),
 };
-
-/** One row of GET /api/mcp/servers (credentials arrive masked as `••••••`). */
-export interface McpServerRow {
-  name: string;
-  transport: 'stdio' | 'http' | 'invalid';
-  url?: string;
-  headers?: Record<string, string>;
-  command?: string;
-  args?: string[];
-  env?: Record<string, string>;
-  /** The tool-call timeout the agent applies; `timeout_set`: the entry sets it (else inherited). */
-  timeout: number;
-  timeout_set?: boolean;
-  connect_timeout: number;
-  enabled: boolean;
-  active: boolean;
-  status: 'active' | 'configured' | 'disabled' | 'invalid_config' | 'connecting' | 'failed';
-  tool_count: number | null;
-  error?: string;
-}
-
-/** PUT /api/mcp/servers/<name>: `url` (HTTP) or `command` (stdio); masked values sent back keep the stored ones. */
-export interface McpServerInput {
-  url?: string;
-  headers?: Record<string, string>;
-  command?: string;
-  args?: string[];
-  env?: Record<string, string>;
-  timeout?: number;
-}
 
 /** GET /api/auth/status (the fields the app reads; the server sends a few more). */
 export interface AuthStatus {

@@ -3,7 +3,7 @@ import { customElement, property, state } from 'lit/decorators.js';
 import { consume } from '@lit/context';
 import { uiContext } from '../state/contexts.js';
 import type { UiStore } from '../state/ui-store.js';
-import { api, type ReasoningStatus } from '../api/client.js';
+import { chatControls, type ReasoningStatus } from '../api/chat-controls.js';
 import { baseStyles } from '../shared/styles.js';
 
 /** Fired on window after the effort or display changed elsewhere (`/reasoning`), so the chip re-reads. */
@@ -55,7 +55,7 @@ export class HermesReasoningChip extends LitElement {
     const model = this.model;
     this.#asked = model;
     try {
-      const status = await api.reasoning(model);
+      const status = await chatControls.reasoning(model);
       if (this.#asked === model) this.status = status;
     } catch {
       // Offline or no config.yaml: no chip rather than a wrong one.
@@ -67,7 +67,7 @@ export class HermesReasoningChip extends LitElement {
     this.open = false;
     this.saving = true;
     try {
-      this.status = await api.setReasoning({ effort }, this.model);
+      this.status = await chatControls.setReasoning({ effort }, this.model);
     } catch (err) {
       this.ui?.notify((err as Error).message, 'error');
     } finally {

@@ -1,4 +1,5 @@
 import { api } from '../api/client.js';
+import { chatControls } from '../api/chat-controls.js';
 import type { ChatStore } from '../state/chat-store.js';
 import type { Unsent } from '../state/turns.js';
 import type { SessionsStore } from '../state/sessions-store.js';
@@ -66,10 +67,10 @@ async function compress(ctx: CommandContext, focus: string): Promise<void> {
   const sid = sessionOf(ctx);
   idleOf(ctx);
   ctx.ui.notify(focus ? `Compressing the context around “${focus}”…` : 'Compressing the context…');
-  let job = await api.compressStart(sid, focus || null);
+  let job = await chatControls.compressStart(sid, focus || null);
   while (job.status === 'running') {
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-    job = await api.compressStatus(sid);
+    job = await chatControls.compressStatus(sid);
   }
   if (job.status !== 'done') throw new Error(job.error ?? 'Compression failed');
   await ctx.chat.reload();
@@ -182,7 +183,7 @@ export const COMMANDS: SlashCommand[] = [
       const typed = arg.toLowerCase();
       const model = ctx.currentModel();
       if (!typed) {
-        const s = await api.reasoning(model);
+        const s = await chatControls.reasoning(model);
         return ctx.ui.notify(`Reasoning effort: ${s.reasoning_effort || 'default'} · shown: ${s.show_reasoning ? 'yes' : 'no'}`);
       }
       // on/off are the CLI's synonyms for show/hide.
@@ -192,7 +193,7 @@ export const COMMANDS: SlashCommand[] = [
         `Unknown /reasoning “${arg}”: use show, hide or one of none, minimal, low, medium, high, xhigh, max.`,
       );
       const display = word === 'show' || word === 'hide';
-      const s = await api.setReasoning(display ? { display: word } : { effort: word }, model);
+      const s = await chatControls.setReasoning(display ? { display: word } : { effort: word }, model);
       // The web app's own thinking switch follows the CLI's, as in the incumbent.
       if (display) await ctx.ui.save({ show_thinking: s.show_reasoning });
       window.dispatchEvent(new Event(REASONING_CHANGED));

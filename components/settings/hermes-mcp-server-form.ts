@@ -1,6 +1,6 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
-import { api, type McpServerInput, type McpServerRow } from '../api/client.js';
+import { mcpApi, type McpServerInput, type McpServerRow } from '../api/mcp.js';
 import { baseStyles } from '../shared/styles.js';
 import { emit } from '../events.js';
 import { providerFormStyles } from './provider-form-styles.js';
@@ -80,7 +80,7 @@ export class HermesMcpServerForm extends LitElement {
     }
     this.busy = true;
     try {
-      const { server } = await api.saveMcpServer(name, body);
+      const { server } = await mcpApi.save(name, body);
       emit(this, 'hermes-mcp-saved', { name: server.name });
     } catch (err) {
       this.error = (err as Error).message;

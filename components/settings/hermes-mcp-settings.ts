@@ -1,6 +1,6 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, state } from 'lit/decorators.js';
-import { api, type McpServerRow } from '../api/client.js';
+import { mcpApi, type McpServerRow } from '../api/mcp.js';
 import { baseStyles } from '../shared/styles.js';
 import { icons } from '../shared/icons.js';
 import { emit } from '../events.js';
@@ -39,7 +39,7 @@ export class HermesMcpSettings extends LitElement {
 
   async load(): Promise<void> {
     try {
-      this.servers = (await api.mcpServers()).servers;
+      this.servers = (await mcpApi.servers()).servers;
       this.error = '';
     } catch (err) {
       this.error = (err as Error).message;
@@ -62,12 +62,12 @@ export class HermesMcpSettings extends LitElement {
   }
 
   #toggle(s: McpServerRow, enabled: boolean) {
-    return this.#act(s.name, () => api.setMcpServerEnabled(s.name, enabled));
+    return this.#act(s.name, () => mcpApi.setEnabled(s.name, enabled));
   }
 
   #remove(s: McpServerRow) {
     this.confirmRemove = null;
-    return this.#act(s.name, () => api.removeMcpServer(s.name));
+    return this.#act(s.name, () => mcpApi.remove(s.name));
   }
 
   #saved = async () => {

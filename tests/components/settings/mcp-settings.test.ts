@@ -1,7 +1,7 @@
 import { cleanup, expect, fixture, stubFetch, waitFor, type FetchCall } from '../helpers.js';
 import '../../../components/settings/hermes-mcp-settings.js';
 import type { HermesMcpSettings } from '../../../components/settings/hermes-mcp-settings.js';
-import type { McpServerRow } from '../../../components/api/client.js';
+import type { McpServerRow } from '../../../components/api/mcp.js';
 
 const base = { timeout: 300, timeout_set: false, connect_timeout: 60, enabled: true, active: false, tool_count: null } as const;
 const SERVERS: McpServerRow[] = [

@@ -1,0 +1,25 @@
+import type { ReasoningStatus } from '../../src/agent/reasoning-config.js';
+import { q, request } from './client.js';
+
+export type { ReasoningStatus };
+
+/** A manual compression job (the incumbent's shape); `summary.headline` says what was done. */
+export interface CompressJob {
+  ok: boolean;
+  status: 'idle' | 'running' | 'done' | 'error';
+  session_id: string;
+  error?: string;
+  summary?: { headline: string };
+}
+
+/** The composer's controls of the agent: reasoning effort (config.yaml) and manual compression. */
+export const chatControls = {
+  /** config.yaml's `agent.reasoning_effort` and `display.show_reasoning`, gated on `model`. */
+  reasoning: (model?: string | null) => request<ReasoningStatus>('GET', `/api/reasoning?${q({ model: model ?? undefined })}`),
+  setReasoning: (change: { effort?: string; display?: 'show' | 'hide' }, model?: string | null) =>
+    request<ReasoningStatus>('POST', '/api/reasoning', { ...change, ...(model ? { model } : {}) }),
+  /** Manual compression (`/compress`): starts the job; poll compressStatus until it is no longer running. */
+  compressStart: (sid: string, focus: string | null) =>
+    request<CompressJob>('POST', '/api/session/compress/start', { session_id: sid, ...(focus ? { focus_topic: focus } : {}) }),
+  compressStatus: (sid: string) => request<CompressJob>('GET', `/api/session/compress/status?${q({ session_id: sid })}`),
+};
