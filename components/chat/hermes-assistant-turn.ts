@@ -1,7 +1,7 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import type { AssistantTurn } from '../state/turns.js';
-import { baseStyles } from '../shared/styles.js';
+import { baseStyles, dividerStyles } from '../shared/styles.js';
 import { icons } from '../shared/icons.js';
 import { copyText } from '../render/clipboard.js';
 import { actionStyles, messageAction } from '../render/message-actions.js';
@@ -93,6 +93,7 @@ export class HermesAssistantTurn extends LitElement {
 
   static override styles = [
     baseStyles,
+    dividerStyles,
     actionStyles,
     css`
       :host {
@@ -105,20 +106,6 @@ export class HermesAssistantTurn extends LitElement {
         display: inline-flex;
         align-items: center;
         gap: var(--hermes-space-xs);
-      }
-      .divider {
-        display: flex;
-        align-items: center;
-        gap: var(--hermes-space-md);
-        font-size: var(--hermes-text-meta);
-        color: var(--hermes-fg-faint);
-        user-select: none;
-      }
-      .divider::before,
-      .divider::after {
-        content: '';
-        flex: 1;
-        border-top: var(--hermes-border-width) solid var(--hermes-border);
       }
       .note {
         font-size: var(--hermes-text-label);

@@ -10,7 +10,7 @@ import { StoreController } from '../state/store.js';
 import { groupTurns, type AssistantTurn, type Turn } from '../state/turns.js';
 import type { Message } from '../api/client.js';
 import { emit } from '../events.js';
-import { baseStyles } from '../shared/styles.js';
+import { baseStyles, dividerStyles } from '../shared/styles.js';
 import { icons } from '../shared/icons.js';
 import type { MessageActionDetail } from '../render/message-actions.js';
 import './hermes-user-message.js';
@@ -187,26 +187,13 @@ export class HermesTranscript extends LitElement {
 
   static override styles = [
     baseStyles,
+    dividerStyles,
     css`
       :host {
         position: relative;
         display: flex;
         flex-direction: column;
         min-height: 0;
-      }
-      .divider {
-        display: flex;
-        align-items: center;
-        gap: var(--hermes-space-md);
-        font-size: var(--hermes-text-meta);
-        color: var(--hermes-fg-faint);
-        user-select: none;
-      }
-      .divider::before,
-      .divider::after {
-        content: '';
-        flex: 1;
-        border-top: var(--hermes-border-width) solid var(--hermes-border);
       }
       .scroller {
         flex: 1;

@@ -87,3 +87,21 @@ export const baseStyles = css`
     }
   }
 `;
+
+/** A quiet line across the transcript with a label in the middle (compression, interruptions). */
+export const dividerStyles = css`
+  .divider {
+    display: flex;
+    align-items: center;
+    gap: var(--hermes-space-md);
+    font-size: var(--hermes-text-meta);
+    color: var(--hermes-fg-faint);
+    user-select: none;
+  }
+  .divider::before,
+  .divider::after {
+    content: '';
+    flex: 1;
+    border-top: var(--hermes-border-width) solid var(--hermes-border);
+  }
+`;
