@@ -1,4 +1,5 @@
 import { api, ApiError, type ApiSession, type Message, type PendingApproval, type PendingClarify } from '../api/client.js';
+import { chatControls, type SteerResult } from '../api/chat-controls.js';
 import { offlineCache, type OutboxItem } from '../offline/cache.js';
 import { Store } from './store.js';
 import { emptyAssistantTurn, unsend, type AssistantTurn, type Unsent } from './turns.js';
@@ -333,6 +334,13 @@ export class ChatStore extends Store {
     await api.truncate(sid, this.#absolute(index));
     await this.reload();
     this.onSessionChanged?.(sid, { message_count: this.session?.message_count ?? this.messages.length });
+  }
+
+  /** While a turn runs: hands `text` to it at its next tool step, without interrupting it. */
+  async steer(text: string): Promise<SteerResult> {
+    const sid = this.sessionId;
+    if (!sid) throw new Error('Open a conversation first.');
+    return chatControls.steer(sid, text.trim());
   }
 
   async cancel(): Promise<void> {
