@@ -108,6 +108,7 @@ export class HermesSessionMenu extends LitElement {
       <button role="menuitem" data-action="duplicate" @click=${() => this.#act({ action: 'duplicate', id })}>${icons.copy()}Duplicate</button>
       <div class="sep" role="separator"></div>
       <a role="menuitem" data-action="export-md" href=${api.exportUrl(id, 'md')} download @click=${this.#afterDownload}>${icons.download()}Export Markdown</a>
+      <a role="menuitem" data-action="export-html" href=${api.exportUrl(id, 'html')} download @click=${this.#afterDownload}>${icons.download()}Export HTML</a>
       <a role="menuitem" data-action="export-json" href=${api.exportUrl(id, 'json')} download @click=${this.#afterDownload}>${icons.download()}Export JSON</a>
       <div class="sep" role="separator"></div>
       <button role="menuitem" class="danger" data-action="delete" @click=${() => (this.view = 'confirm')}>${icons.trash()}Delete…</button>
