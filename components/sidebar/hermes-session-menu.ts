@@ -100,6 +100,7 @@ export class HermesSessionMenu extends LitElement {
     const id = r.session_id;
     return html`
       <button role="menuitem" data-action="rename" @click=${() => emit(this, 'hermes-menu-rename', { id }, { local: true })}>${icons.edit()}Rename</button>
+      <button role="menuitem" data-action="regenerate-title" @click=${() => this.#act({ action: 'regenerate-title', id })}>${icons.retry()}Regenerate title</button>
       <button role="menuitem" data-action="pin" @click=${() => this.#act({ action: 'pin', id, pinned: !r.pinned })}>${icons.pin()}${r.pinned ? 'Unpin' : 'Pin'}</button>
       <button role="menuitem" data-action="move" aria-haspopup="menu" @click=${() => (this.view = 'move')}>
         ${icons.folder()}Move to project<span class="end">${icons.chevron()}</span>
