@@ -326,7 +326,7 @@ export const api = {
   branch: (id: string, keepCount?: number) =>
     post<{ session_id: string; title: string }>('/api/session/branch', { session_id: id, ...(keepCount !== undefined ? { keep_count: keepCount } : {}) }),
   duplicate: (id: string) => post<{ session: ApiSession }>('/api/session/duplicate', { session_id: id }).then((r) => r.session),
-  exportUrl: (id: string, format: 'json' | 'md') => apiLinkUrl(`/api/session/export?${q({ session_id: id, format })}`),
+  exportUrl: (id: string, format: 'json' | 'md' | 'html') => apiLinkUrl(`/api/session/export?${q({ session_id: id, format })}`),
   importSession: (data: unknown) => post<{ session: ApiSession }>('/api/session/import', data).then((r) => r.session),
 
   projects: () => get<{ projects: Project[] }>('/api/projects').then((r) => r.projects),

@@ -339,6 +339,8 @@ export class HermesApp extends LitElement {
         padding: var(--hermes-space-sm) var(--hermes-space-md);
         box-shadow: var(--hermes-shadow-popover);
         max-width: min(90vw, 480px);
+        /* /status and /help speak in a few lines. */
+        white-space: pre-line;
         z-index: 30;
       }
       .toast[data-kind='error'] {

@@ -169,7 +169,7 @@ export class HermesTranscript extends LitElement {
               html`${t.index === compressedAt ? html`<div class="divider" data-role="compression-divider" role="note">Earlier messages compressed into a summary</div>` : nothing}${
                 t.kind === 'user'
                   ? html`<hermes-user-message class="turn" data-role="message" data-message-role="user" data-index=${t.index}
-                    .turn=${t} ?editable=${t.index === lastUser} ?busy=${busy}></hermes-user-message>`
+                    .turn=${t} editable ?rewinds=${t.index !== lastUser} ?busy=${busy}></hermes-user-message>`
                   : html`<hermes-assistant-turn class="turn" data-role="message" data-message-role="assistant" data-index=${t.index}
                     data-live=${t === live ? 'true' : nothing} .turn=${t} .sessionId=${sessionId} ?live=${t === live}
                     ?retryable=${t.index === retryIndex} ?busy=${busy}></hermes-assistant-turn>`

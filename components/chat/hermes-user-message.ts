@@ -7,8 +7,9 @@ import { copyText } from '../render/clipboard.js';
 import { actionStyles, messageAction } from '../render/message-actions.js';
 
 /**
- * A user message: a compact right-aligned bubble (plain text, as typed), with copy and, on the
- * last user message, an inline editor.
+ * A user message: a compact right-aligned bubble (plain text, as typed), with copy and an inline
+ * editor. Saving an edit cuts the transcript there and runs the turn again; for an earlier
+ * message that also drops the later turns, so it asks once more before doing it.
  *
  * @fires hermes-message-action - `{action: 'edit', index, text}` when an edit is saved
  * @csspart bubble - the message bubble
@@ -16,12 +17,16 @@ import { actionStyles, messageAction } from '../render/message-actions.js';
 @customElement('hermes-user-message')
 export class HermesUserMessage extends LitElement {
   @property({ attribute: false }) turn?: UserTurn;
-  /** The last user message: it can be edited and re-sent. */
+  /** It can be edited and re-sent. */
   @property({ type: Boolean }) editable = false;
+  /** Turns follow it: an edit here removes them (the editor asks to confirm). */
+  @property({ type: Boolean }) rewinds = false;
   /** A turn is running: editing waits. */
   @property({ type: Boolean }) busy = false;
   @state() private editing = false;
   @state() private copied = false;
+  /** The edited text, waiting for "yes, remove the later turns". */
+  @state() private confirming: string | null = null;
 
   protected override updated(changed: PropertyValues): void {
     if (changed.has('editing') && this.editing) {
@@ -37,14 +42,28 @@ export class HermesUserMessage extends LitElement {
   }
 
   #save(): void {
-    const text = this.renderRoot.querySelector('textarea')?.value.trim() ?? '';
+    const text = this.confirming ?? this.renderRoot.querySelector('textarea')?.value.trim() ?? '';
     if (!text || !this.turn || this.busy) return;
+    if (text === this.turn.text && !this.confirming) {
+      this.editing = false;
+      return;
+    }
+    if (this.rewinds && this.confirming === null) {
+      this.confirming = text;
+      return;
+    }
     this.editing = false;
-    if (text !== this.turn.text) messageAction(this, { action: 'edit', index: this.turn.index, text });
+    this.confirming = null;
+    messageAction(this, { action: 'edit', index: this.turn.index, text });
+  }
+
+  #cancel(): void {
+    this.editing = false;
+    this.confirming = null;
   }
 
   #onKey(e: KeyboardEvent): void {
-    if (e.key === 'Escape') this.editing = false;
+    if (e.key === 'Escape') this.#cancel();
     else if (e.key === 'Enter' && (e.metaKey || e.ctrlKey)) {
       e.preventDefault();
       this.#save();
@@ -54,11 +73,19 @@ export class HermesUserMessage extends LitElement {
   override render() {
     const turn = this.turn;
     if (!turn) return nothing;
+    if (this.editing && this.confirming !== null)
+      return html`<div class="editor" data-role="edit-confirm" role="alertdialog" aria-label="Confirm edit">
+        <p class="confirm">Editing here removes the later messages of this conversation and runs the turn again. Continue?</p>
+        <div class="editor-actions">
+          <button class="outline" @click=${() => (this.confirming = null)}>Back</button>
+          <button class="primary" data-role="confirm-edit" ?disabled=${this.busy} @click=${this.#save}>Remove later messages and send</button>
+        </div>
+      </div>`;
     if (this.editing)
       return html`<div class="editor" data-role="edit-form">
         <textarea aria-label="Edit message" rows=${Math.min(12, turn.text.split('\n').length + 1)} .value=${turn.text} @keydown=${this.#onKey}></textarea>
         <div class="editor-actions">
-          <button class="outline" @click=${() => (this.editing = false)}>Cancel</button>
+          <button class="outline" @click=${this.#cancel}>Cancel</button>
           <button class="primary" data-role="save-edit" ?disabled=${this.busy} @click=${this.#save}>Save and send</button>
         </div>
       </div>`;
@@ -138,6 +165,11 @@ export class HermesUserMessage extends LitElement {
         display: flex;
         justify-content: flex-end;
         gap: var(--hermes-space-sm);
+      }
+      .confirm {
+        margin: 0;
+        color: var(--hermes-fg-muted);
+        font-size: var(--hermes-text-body);
       }
     `,
   ];

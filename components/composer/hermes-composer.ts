@@ -11,7 +11,7 @@ import { icons } from '../shared/icons.js';
 import { emit } from '../events.js';
 import { AttachmentList } from './attachments.js';
 import { FileIntake } from './file-intake.js';
-import { runCommand, type CommandContext, type SlashItem } from './slash-commands.js';
+import { isCommand, runCommand, type CommandContext, type SlashItem } from './slash-commands.js';
 import { SlashMenuController } from './slash-menu-controller.js';
 import { composerStyles } from './composer-styles.js';
 import { offlineCache } from '../offline/cache.js';
@@ -191,7 +191,8 @@ export class HermesComposer extends LitElement {
     const chat = this.chat;
     const text = this.text.trim();
     if (!chat || !text) return;
-    if (text.startsWith('/')) {
+    // A /word that names no command here goes to the agent as text (the incumbent's rule).
+    if (isCommand(text)) {
       // Cleared first so the command's draft never lingers (and /undo can fill the input).
       this.#setText('');
       if (!(await runCommand(this.#commandContext(), text)) && !this.text) this.#setText(text);

@@ -1,5 +1,7 @@
 import { api } from '../api/client.js';
 import { chatControls } from '../api/chat-controls.js';
+import { sessionOps } from '../api/session-ops.js';
+import { statusLines } from './status-card.js';
 import type { ChatStore } from '../state/chat-store.js';
 import type { Unsent } from '../state/turns.js';
 import type { SessionsStore } from '../state/sessions-store.js';
@@ -201,9 +203,36 @@ export const COMMANDS: SlashCommand[] = [
     },
   },
   {
+    name: 'status',
+    description: 'Show this session’s model, workspace, size and usage',
+    async run(ctx) {
+      const status = await sessionOps.status(sessionOf(ctx));
+      ctx.ui.notify(statusLines(status).join('\n'));
+    },
+  },
+  {
+    name: 'personality',
+    args: '[name|none]',
+    description: 'Use one of config.yaml’s personalities in this session',
+    async run(ctx, arg) {
+      const sid = sessionOf(ctx);
+      const list = await sessionOps.personalities();
+      if (!arg) {
+        need(list.length, 'No personalities in config.yaml (agent.personalities).');
+        const current = ctx.chat.session?.personality;
+        return ctx.ui.notify(`Personalities: ${list.map((p) => (p.name === current ? `${p.name} (current)` : p.name)).join(', ')}`);
+      }
+      const name = ['none', 'clear', 'off', 'default'].includes(arg.toLowerCase()) ? '' : arg;
+      const { personality } = await sessionOps.setPersonality(sid, name);
+      ctx.chat.patchSession({ personality });
+      ctx.ui.notify(personality ? `Personality set to ${personality}.` : 'Personality cleared.');
+    },
+  },
+  {
     name: 'help',
     description: 'List the commands',
-    run: (ctx) => ctx.ui.notify(`Commands: ${COMMANDS.map((c) => `/${c.name}${c.args ? ` ${c.args}` : ''}`).join(' · ')}`),
+    run: (ctx) =>
+      ctx.ui.notify(`Commands: ${COMMANDS.map((c) => `/${c.name}${c.args ? ` ${c.args}` : ''}`).join(' · ')}. Any other /word is sent to the agent as it is.`),
   },
 ];
 
@@ -213,17 +242,21 @@ export function parseCommand(text: string): { name: string; arg: string } | null
   return m ? { name: m[1]!.toLowerCase(), arg: (m[2] ?? '').trim() } : null;
 }
 
+/** Whether the line names one of the commands here (anything else starting with `/` is a message). */
+export function isCommand(text: string): boolean {
+  const parsed = parseCommand(text);
+  return !!parsed && COMMANDS.some((c) => c.name === parsed.name);
+}
+
 /**
- * Runs a command line. Unknown commands and refusals become toasts; nothing here ever reaches
- * the model. Resolves false when the line was not run (so the composer keeps the text).
+ * Runs a command line; refusals become toasts. Resolves false when it was not run (so the
+ * composer keeps the text). Lines that name no command here (`/deploy`, `/usr/bin is gone`)
+ * are not commands: the composer sends them to the agent as text, as the incumbent does.
  */
 export async function runCommand(ctx: CommandContext, text: string): Promise<boolean> {
   const parsed = parseCommand(text);
   const command = parsed && COMMANDS.find((c) => c.name === parsed.name);
-  if (!parsed || !command) {
-    ctx.ui.notify(`Unknown command ${parsed ? `/${parsed.name}` : text.trim()}. Type /help for the list.`, 'error');
-    return false;
-  }
+  if (!parsed || !command) return false;
   try {
     await command.run(ctx, parsed.arg);
     return true;

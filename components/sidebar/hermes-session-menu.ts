@@ -100,6 +100,7 @@ export class HermesSessionMenu extends LitElement {
     const id = r.session_id;
     return html`
       <button role="menuitem" data-action="rename" @click=${() => emit(this, 'hermes-menu-rename', { id }, { local: true })}>${icons.edit()}Rename</button>
+      <button role="menuitem" data-action="regenerate-title" @click=${() => this.#act({ action: 'regenerate-title', id })}>${icons.retry()}Regenerate title</button>
       <button role="menuitem" data-action="pin" @click=${() => this.#act({ action: 'pin', id, pinned: !r.pinned })}>${icons.pin()}${r.pinned ? 'Unpin' : 'Pin'}</button>
       <button role="menuitem" data-action="move" aria-haspopup="menu" @click=${() => (this.view = 'move')}>
         ${icons.folder()}Move to project<span class="end">${icons.chevron()}</span>
@@ -108,6 +109,7 @@ export class HermesSessionMenu extends LitElement {
       <button role="menuitem" data-action="duplicate" @click=${() => this.#act({ action: 'duplicate', id })}>${icons.copy()}Duplicate</button>
       <div class="sep" role="separator"></div>
       <a role="menuitem" data-action="export-md" href=${api.exportUrl(id, 'md')} download @click=${this.#afterDownload}>${icons.download()}Export Markdown</a>
+      <a role="menuitem" data-action="export-html" href=${api.exportUrl(id, 'html')} download @click=${this.#afterDownload}>${icons.download()}Export HTML</a>
       <a role="menuitem" data-action="export-json" href=${api.exportUrl(id, 'json')} download @click=${this.#afterDownload}>${icons.download()}Export JSON</a>
       <div class="sep" role="separator"></div>
       <button role="menuitem" class="danger" data-action="delete" @click=${() => (this.view = 'confirm')}>${icons.trash()}Delete…</button>

@@ -1,4 +1,5 @@
 import { api, type ApiSession, type SessionRow } from '../api/client.js';
+import { sessionOps } from '../api/session-ops.js';
 import type { ChatStore } from '../state/chat-store.js';
 import type { SessionsStore } from '../state/sessions-store.js';
 import type { UiStore } from '../state/ui-store.js';
@@ -18,6 +19,7 @@ export type SessionAction =
   | { action: 'archive'; id: string; archived: boolean }
   | { action: 'move'; id: string; projectId: string | null }
   | { action: 'duplicate'; id: string }
+  | { action: 'regenerate-title'; id: string }
   | { action: 'delete'; id: string };
 
 /** Keeps the open chat's copy of the session in step with the row the sidebar just changed. */
@@ -75,6 +77,15 @@ export async function runAction(ctx: ActionContext, a: SessionAction): Promise<v
         const r = await api.move(a.id, a.projectId);
         sessions.patch(a.id, r.session);
         patchOpen(ctx, a.id, { project_id: r.session.project_id });
+        return;
+      }
+      case 'regenerate-title': {
+        ctx.ui?.notify('Writing a new title…');
+        // From the latest exchange: a conversation that has moved on gets a title for where it is now.
+        const r = await sessionOps.regenerateTitle(a.id, true);
+        sessions.patch(a.id, { title: r.title });
+        patchOpen(ctx, a.id, { title: r.title });
+        ctx.ui?.notify(`Renamed to “${r.title}”.`);
         return;
       }
       case 'duplicate': {

@@ -1,5 +1,6 @@
 import { api, ApiError, type ApiSession, type Message, type PendingApproval, type PendingClarify } from '../api/client.js';
 import { chatControls, type SteerResult } from '../api/chat-controls.js';
+import { sessionOps } from '../api/session-ops.js';
 import { offlineCache, type OutboxItem } from '../offline/cache.js';
 import { Store } from './store.js';
 import { emptyAssistantTurn, unsend, type AssistantTurn, type Unsent } from './turns.js';
@@ -312,28 +313,41 @@ export class ChatStore extends Store {
 
   /** Sends the last user message again, in place of the reply it got. False when there is none. */
   async retry(): Promise<boolean> {
-    const sent = await this.undo();
-    if (!sent) return false;
-    await this.send(sent.text, sent.paths.length ? { attachments: sent.paths } : {});
+    const sid = this.#idleSession();
+    if (!sid) return false;
+    // The server cuts (POST /api/session/retry), so the CLI's /retry and this one agree.
+    const r = await nothingToDo(sessionOps.retry(sid));
+    if (!r) return false;
+    await this.#afterCut(sid);
+    await this.send(r.last_user_text, r.last_user_attachments.length ? { attachments: r.last_user_attachments } : {});
     return true;
   }
 
   /** Drops the last exchange (from its user message on); resolves with what the user had sent. */
   async undo(): Promise<Unsent | null> {
+    const sid = this.#idleSession();
+    if (!sid) return null;
+    const r = await nothingToDo(sessionOps.undo(sid));
+    if (!r) return null;
+    await this.#afterCut(sid);
+    return { text: r.removed_text, paths: r.removed_attachments };
+  }
+
+  #idleSession(): string | null {
     if (this.status !== 'idle') throw new Error('Wait for the current reply to finish (or /stop it).');
-    const at = this.lastUserIndex();
-    if (at < 0) return null;
-    const sent = unsend(this.messages[at]!);
-    await this.#cutAt(at);
-    return sent;
+    return this.sessionId;
+  }
+
+  async #afterCut(sid: string): Promise<void> {
+    await this.reload();
+    this.onSessionChanged?.(sid, { message_count: this.session?.message_count ?? this.messages.length });
   }
 
   async #cutAt(index: number): Promise<void> {
     const sid = this.sessionId;
     if (!sid) return;
     await api.truncate(sid, this.#absolute(index));
-    await this.reload();
-    this.onSessionChanged?.(sid, { message_count: this.session?.message_count ?? this.messages.length });
+    await this.#afterCut(sid);
   }
 
   /** While a turn runs: hands `text` to it at its next tool step, without interrupting it. */
@@ -463,5 +477,15 @@ export class ChatStore extends Store {
   lastUserIndex(): number {
     for (let i = this.messages.length - 1; i >= 0; i--) if (this.messages[i]!.role === 'user') return i;
     return -1;
+  }
+}
+
+/** A retry or undo with no user message to act on answers 400: that is "nothing to do", not a failure. */
+async function nothingToDo<T>(call: Promise<T>): Promise<T | null> {
+  try {
+    return await call;
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 400 && /^(Nothing to undo|No previous message)/.test(err.message)) return null;
+    throw err;
   }
 }

@@ -5,6 +5,7 @@ import { parseWebConfig, type WebConfig } from './tools/web/settings.js';
 import { DelegationFileSchema, delegationConfig, type DelegationConfig } from './delegation-config.js';
 import { parseRoutingConfig, type RoutingConfig } from './config-routing.js';
 import { parseEffort, type ReasoningEffort } from './reasoning.js';
+import { parsePersonalities, type Personality } from './personalities.js';
 
 /**
  * Hermes' own configuration (`$HERMES_HOME/config.yaml` and `.env`), reduced to what the
@@ -34,6 +35,8 @@ export interface AgentConfig extends RoutingConfig {
   apiMaxRetries: number;
   /** `agent.reasoning_effort` (none … max); null: unset or unknown, the provider's own default. */
   reasoningEffort?: ReasoningEffort | null;
+  /** `agent.personalities`: what `/personality` offers (see personalities.ts). */
+  personalities?: Personality[];
   approvals: { mode: 'manual' | 'off' | 'smart'; deny: string[]; timeoutSeconds: number };
   commandAllowlist: string[];
   compression: CompressionConfig;
@@ -284,6 +287,7 @@ export function parseAgentConfig(input: { configYaml: string | null; dotenv: str
     maxTurns: turnLimit(f.agent && 'max_turns' in f.agent ? f.agent.max_turns : (f as Record<string, unknown>).max_turns),
     apiMaxRetries: Math.max(0, Math.round(f.agent?.api_max_retries ?? 3)),
     reasoningEffort: parseEffort(f.agent?.reasoning_effort),
+    personalities: parsePersonalities(section(f, 'agent')),
     approvals: {
       mode: approvalMode(mode),
       deny: f.approvals?.deny ?? [],

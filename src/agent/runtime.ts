@@ -20,6 +20,13 @@ export interface CompressInput {
   signal: AbortSignal;
 }
 
+/** POST /api/session/title/regenerate: a title from the first exchange, or the latest with `preferLatest`. */
+export interface TitleInput {
+  session: Session;
+  preferLatest: boolean;
+  signal: AbortSignal;
+}
+
 export interface CompressOutput {
   patch: SessionPatch;
   /** How many messages the summary replaced. */
@@ -89,6 +96,10 @@ export interface AgentRuntime {
   compress?(input: CompressInput): Promise<CompressOutput | null>;
   /** Whether `compress` will work now (a runtime that switches backends says per call); absent: it will. */
   canCompress?(): Promise<boolean>;
+  /** A title written by the model on request; null when it gave nothing usable; absent where the agent cannot. */
+  generateTitle?(input: TitleInput): Promise<string | null>;
+  /** Whether `generateTitle` will work now (a runtime that switches backends says per call); absent: it will. */
+  canGenerateTitle?(): Promise<boolean>;
   /** Which agent answers and how (GET /api/agent); absent: the runtime's `kind` says enough. */
   describe?(options?: { refresh?: boolean }): Promise<AgentInfo>;
 }

@@ -1,8 +1,10 @@
 import { BadRequest } from '../ports/errors.js';
-import type { AgentInfo, AgentRuntime, Catalog, CompressInput, CompressOutput, TurnInput, TurnOutput } from './runtime.js';
+import type { AgentInfo, AgentRuntime, Catalog, CompressInput, CompressOutput, TitleInput, TurnInput, TurnOutput } from './runtime.js';
 
 /** The gateway's API has no compress call: Hermes compresses its own context there. */
 export const NO_MANUAL_COMPRESSION = 'Manual compression needs the built-in agent; the Hermes gateway compresses its context on its own.';
+/** Titles come from a model call of our own; through the gateway there is none to make. */
+export const NO_TITLE_GENERATION = 'Title generation needs the built-in agent; the Hermes gateway has no call for it.';
 import type { AgentSetup } from './setup.js';
 import type { BackendChoice } from './backend-choice.js';
 
@@ -79,6 +81,16 @@ export class SwitchingRuntime implements AgentRuntime {
     const runtime = await this.current();
     if (!runtime.compress) throw new BadRequest(NO_MANUAL_COMPRESSION);
     return runtime.compress(input);
+  }
+
+  async canGenerateTitle(): Promise<boolean> {
+    return !!(await this.current()).generateTitle;
+  }
+
+  async generateTitle(input: TitleInput): Promise<string | null> {
+    const runtime = await this.current();
+    if (!runtime.generateTitle) throw new BadRequest(NO_TITLE_GENERATION);
+    return runtime.generateTitle(input);
   }
 
   async describe(options?: { refresh?: boolean }): Promise<AgentInfo> {

@@ -6,6 +6,7 @@ import type { SearchHit } from '../ports/session-store.js';
 import { MessageSchema, type Session } from '../shared/session.js';
 import { DEFAULT_TITLE, matchPreview, messageText, newSessionId, toRow } from '../domain/session-rows.js';
 import { bodyFlag, jsonBody, queryFlag, queryInt, queryParams } from '../http/validate.js';
+import { toHtml } from '../domain/session-html.js';
 import { presenter, redactRowTitles } from '../http/redaction.js';
 import { redactSecrets } from '../shared/redact.js';
 import { MSG_LIMIT_MAX, SessionId, presentSession, requireSession } from './session-common.js';
@@ -45,8 +46,11 @@ const ImportBody = z.object({
 
 const ExportQuery = z.object({
   session_id: SessionId,
-  format: z.enum(['json', 'md'], { error: 'format must be "json" or "md"' }).optional(),
+  format: z.enum(['json', 'md', 'html'], { error: 'format must be "json", "md" or "html"' }).optional(),
+  theme: z.enum(['light', 'dark', 'system'], { error: 'theme must be "light", "dark" or "system"' }).optional(),
 });
+
+const EXPORT_TYPES = { json: 'application/json', md: 'text/markdown', html: 'text/html' } as const;
 
 /** A fresh session with the incumbent's defaults. */
 export function blankSession(deps: AppDeps, fields: Partial<Session> & { workspace: string }): Session {
@@ -119,9 +123,11 @@ export function sessionRoutes(deps: AppDeps) {
     // An export leaves the server for good: it gets the same redaction as the API.
     const session = (await presenter(deps.settings))(await requireSession(deps, q.session_id));
     const format = q.format ?? 'json';
-    const body = format === 'md' ? toMarkdown(session) : JSON.stringify(session, null, 2);
+    const body = format === 'md' ? toMarkdown(session) : format === 'html' ? toHtml(session, q.theme) : JSON.stringify(session, null, 2);
     return c.body(body, 200, {
-      'Content-Type': format === 'md' ? 'text/markdown; charset=utf-8' : 'application/json; charset=utf-8',
+      'Content-Type': `${EXPORT_TYPES[format]}; charset=utf-8`,
+      // The HTML file may be opened from this origin too: it runs nothing either way.
+      ...(format === 'html' ? { 'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox" } : {}),
       'Content-Disposition': `attachment; filename="hermes-${session.session_id}.${format}"`,
       'Cache-Control': 'no-store',
     });

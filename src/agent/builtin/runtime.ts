@@ -5,7 +5,16 @@ import type { Message } from '../../shared/session.js';
 import { Channel } from '../channel.js';
 import { AgentConfigError, type AgentConfig } from '../config.js';
 import type { AgentConfigSource } from '../config-source.js';
-import { runEvent, type AgentRuntime, type CompressInput, type CompressOutput, type EmitEvent, type TurnInput, type TurnOutput } from '../runtime.js';
+import {
+  runEvent,
+  type AgentRuntime,
+  type CompressInput,
+  type CompressOutput,
+  type EmitEvent,
+  type TitleInput,
+  type TurnInput,
+  type TurnOutput,
+} from '../runtime.js';
 import { ModelCatalogService, type Catalog, type CatalogCache } from '../catalog/catalog.js';
 import { BuiltinSetup } from './setup.js';
 import { ProviderConfigError, resolveProvider } from '../providers/resolve.js';
@@ -23,6 +32,7 @@ import { runLoop } from './loop.js';
 import { compressionModel } from './compression-policy.js';
 import { compressManually } from './manual-compression.js';
 import { generateTitle } from './title.js';
+import { personalityPrompt } from '../personalities.js';
 import type { CompressionAnchor } from './history.js';
 import type { AgentSessionSearch } from '../../ports/agent-sessions.js';
 import type { SessionStore } from '../../ports/session-store.js';
@@ -160,6 +170,12 @@ export class BuiltinAgentRuntime implements AgentRuntime {
     };
   }
 
+  async generateTitle(input: TitleInput): Promise<string | null> {
+    const { session } = input;
+    const { provider, model } = await this.#resolve(typeof session.model === 'string' ? session.model : null);
+    return generateTitle({ provider, model, messages: session.messages, signal: input.signal, preferLatest: input.preferLatest });
+  }
+
   startTurn(input: TurnInput): AsyncIterable<TurnOutput> {
     const channel = new Channel<TurnOutput>();
     this.#turn(input, (out) => channel.push(out)).then(
@@ -232,7 +248,9 @@ export class BuiltinAgentRuntime implements AgentRuntime {
         skillsIndex: () => skillsPromptBlock({ host: this.options.host, knowledge, hermesHome: this.options.hermesHome, toolNames }),
       });
       if (prompt.store) emit({ type: 'patch', patch: { [SESSION_PROMPT_KEY]: prompt.store } });
-      systemPrompt = prompt.text;
+      // The chosen personality is an ephemeral layer over the stored prompt, as in Hermes.
+      const persona = personalityPrompt(config.personalities, session.personality);
+      systemPrompt = persona ? `${prompt.text}\n\n${persona}` : prompt.text;
     }
     const fallbacks = resolveFallbacks(config, this.options.fetch, (entry, why) =>
       this.options.logger.info({ msg: 'fallback provider skipped', provider: entry.provider, model: entry.model, reason: why }),

@@ -10,16 +10,27 @@ export const TITLE_INSTRUCTIONS =
 
 const TITLE_TIMEOUT_MS = 15_000;
 
-/** A short title from the first exchange, or null if the model gave nothing usable. */
+/**
+ * A short title from the first exchange (or, with `preferLatest`, the latest one: a conversation
+ * that has moved on), or null if the model gave nothing usable.
+ */
 export async function generateTitle(input: {
   provider: ModelProvider;
   model: string;
   messages: readonly Message[];
   signal: AbortSignal;
+  preferLatest?: boolean;
 }): Promise<string | null> {
-  const user = input.messages.find((m) => m.role === 'user');
-  const answer = [...input.messages].reverse().find((m) => m.role === 'assistant' && !m._error && messageText(m).trim());
-  if (!user) return null;
+  const users = input.messages.flatMap((m, i) => (m.role === 'user' ? [i] : []));
+  const at = input.preferLatest ? users.at(-1) : users[0];
+  if (at === undefined) return null;
+  const user = input.messages[at]!;
+  // The answer to that message: the last visible assistant text before the next user message.
+  const next = users.find((i) => i > at) ?? input.messages.length;
+  const answer = input.messages
+    .slice(at + 1, next)
+    .reverse()
+    .find((m) => m.role === 'assistant' && !m._error && messageText(m).trim());
   const signal = AbortSignal.any([input.signal, AbortSignal.timeout(TITLE_TIMEOUT_MS)]);
   const result = await callModel(input.provider, {
     model: input.model,

@@ -87,12 +87,12 @@ describe('hermes-transcript', () => {
     expect(el.shadowRoot!.querySelector('[data-role="jump-latest"]')).to.equal(null);
   });
 
-  it('offers edit on the last user message and retry on the last assistant turn, disabled while busy', async () => {
+  it('offers edit on every user message and retry on the last assistant turn, disabled while busy', async () => {
     const { el, chat } = await mount(exchange(3));
     const users = el.shadowRoot!.querySelectorAll('hermes-user-message');
     const assistants = el.shadowRoot!.querySelectorAll('hermes-assistant-turn');
     await Promise.all([...users, ...assistants].map((e) => e.updateComplete));
-    expect([...users].map((u) => !!u.shadowRoot!.querySelector('[data-role="edit-message"]'))).to.deep.equal([false, false, true]);
+    expect([...users].map((u) => !!u.shadowRoot!.querySelector('[data-role="edit-message"]'))).to.deep.equal([true, true, true]);
     expect([...assistants].map((a) => !!a.shadowRoot!.querySelector('[data-role="retry"]'))).to.deep.equal([false, false, true]);
     expect([...assistants].every((a) => a.shadowRoot!.querySelector('[data-role="fork"]'))).to.equal(true);
     chat.status = 'running';
@@ -121,10 +121,10 @@ describe('hermes-transcript', () => {
     }
   });
 
-  it('retries by truncating before the last user message and sending it again', async () => {
+  it('retries by having the server cut the last exchange and sending its message again', async () => {
     const messages = exchange(2);
     const fetches = stubFetch({
-      'POST /api/session/truncate': { session: session('s1', messages.slice(0, 2)) },
+      'POST /api/session/retry': { ok: true, last_user_text: 'question 1', last_user_attachments: [], removed_count: 2 },
       'GET /api/session': { session: session('s1', messages.slice(0, 2)) },
       'POST /api/chat/start': { stream_id: 'st', session_id: 's1', title: 't', pending_started_at: 1 },
     });
@@ -134,8 +134,8 @@ describe('hermes-transcript', () => {
       last.shadowRoot!.querySelector<HTMLButtonElement>('[data-role="retry"]')!.click();
       await waitFor(() => fetches.calls.some((c) => c.url.includes('/api/chat/start')));
       const paths = fetches.calls.map((c) => `${c.method} ${new URL(c.url, location.href).pathname}`);
-      expect(paths.slice(0, 3)).to.deep.equal(['POST /api/session/truncate', 'GET /api/session', 'POST /api/chat/start']);
-      expect(fetches.calls[0]!.body).to.deep.equal({ session_id: 's1', keep_count: 2 });
+      expect(paths.slice(0, 3)).to.deep.equal(['POST /api/session/retry', 'GET /api/session', 'POST /api/chat/start']);
+      expect(fetches.calls[0]!.body).to.deep.equal({ session_id: 's1' });
       expect(fetches.calls[2]!.body.message).to.equal('question 1');
     } finally {
       fetches.restore();
@@ -160,6 +160,33 @@ describe('hermes-transcript', () => {
       // (A previous test's stream may still be settling, so find the calls rather than index them.)
       expect(fetches.calls.find((c) => c.url.includes('/api/session/truncate'))!.body).to.deep.equal({ session_id: 's1', keep_count: 2 });
       expect(fetches.calls.find((c) => c.url.includes('/api/chat/start'))!.body.message).to.equal('a better question');
+    } finally {
+      fetches.restore();
+    }
+  });
+
+  it('editing an earlier message asks first, then cuts the transcript there and re-runs it', async () => {
+    const messages = exchange(3);
+    const fetches = stubFetch({
+      'POST /api/session/truncate': { session: session('s1', messages.slice(0, 2)) },
+      'GET /api/session': { session: session('s1', messages.slice(0, 2)) },
+      'POST /api/chat/start': { stream_id: 'st', session_id: 's1', title: 't', pending_started_at: 1 },
+    });
+    try {
+      const { el } = await mount(messages);
+      const second = el.shadowRoot!.querySelectorAll('hermes-user-message')[1]!;
+      second.shadowRoot!.querySelector<HTMLButtonElement>('[data-role="edit-message"]')!.click();
+      await second.updateComplete;
+      second.shadowRoot!.querySelector('textarea')!.value = 'the second, better';
+      second.shadowRoot!.querySelector<HTMLButtonElement>('[data-role="save-edit"]')!.click();
+      await second.updateComplete;
+      // Nothing is cut until the person confirms.
+      expect(second.shadowRoot!.querySelector('[data-role="edit-confirm"]')).to.not.equal(null);
+      expect(fetches.calls.some((c) => c.url.includes('/api/session/truncate'))).to.equal(false);
+      second.shadowRoot!.querySelector<HTMLButtonElement>('[data-role="confirm-edit"]')!.click();
+      await waitFor(() => fetches.calls.some((c) => c.url.includes('/api/chat/start')));
+      expect(fetches.calls.find((c) => c.url.includes('/api/session/truncate'))!.body).to.deep.equal({ session_id: 's1', keep_count: 2 });
+      expect(fetches.calls.find((c) => c.url.includes('/api/chat/start'))!.body.message).to.equal('the second, better');
     } finally {
       fetches.restore();
     }

@@ -123,7 +123,7 @@ describe('hermes-composer', () => {
       await press(el, 'Escape');
       expect($(el, 'hermes-slash-menu')).to.equal(null);
       await type(el, '/t');
-      expect(menuItems(el).map((i) => i.dataset.value)).to.deep.equal(['/title', '/theme', '/retry', '/stop', '/compact']);
+      expect(menuItems(el).map((i) => i.dataset.value)).to.deep.equal(['/title', '/theme', '/retry', '/stop', '/compact', '/status', '/personality']);
     });
 
     it('arrows move the selection, Tab completes, Enter on an argument runs it', async () => {
@@ -147,15 +147,14 @@ describe('hermes-composer', () => {
       expect(s.sent).to.have.length(0);
     });
 
-    it('an unknown command is a toast error and never reaches the model', async () => {
+    it('a /word that names no command goes to the agent as text', async () => {
       const el = await mount();
       await type(el, '/frobnicate now');
       await press(el, 'Enter');
-      await waitFor(() => s.toasts.length === 1);
-      expect(s.toasts[0]!.kind).to.equal('error');
-      expect(s.toasts[0]!.message).to.contain('/frobnicate');
-      expect(s.sent).to.have.length(0);
-      expect(input(el).value).to.equal('/frobnicate now');
+      await waitFor(() => s.sent.length === 1);
+      expect(s.sent[0]!.text).to.equal('/frobnicate now');
+      expect(s.toasts).to.have.length(0);
+      expect(input(el).value).to.equal('');
     });
 
     it('/stop cancels the running turn', async () => {

@@ -1,5 +1,5 @@
 import { expect, stubFetch } from '../helpers.js';
-import { parseCommand, runCommand, suggestions, type CommandContext } from '../../../components/composer/slash-commands.js';
+import { isCommand, parseCommand, runCommand, suggestions, type CommandContext } from '../../../components/composer/slash-commands.js';
 import type { Message } from '../../../components/api/client.js';
 import { makeStores, openSession, session, type Stores } from './setup.js';
 
@@ -42,18 +42,31 @@ describe('slash commands', () => {
   });
 
   it('suggests commands by prefix, then by substring, and arguments for /model and /theme', () => {
-    expect(suggestions('/', []).length).to.equal(14);
+    expect(suggestions('/', []).length).to.equal(16);
     expect(suggestions('/re', []).map((i) => i.label)).to.deep.equal(['/retry', '/reasoning', '/compress']);
-    expect(suggestions('/o', []).map((i) => i.label)).to.deep.equal(['/model', '/undo', '/stop', '/compress', '/compact', '/yolo', '/reasoning']);
+    expect(suggestions('/o', []).map((i) => i.label)).to.deep.equal([
+      '/model',
+      '/undo',
+      '/stop',
+      '/compress',
+      '/compact',
+      '/yolo',
+      '/reasoning',
+      '/personality',
+    ]);
     expect(suggestions('/model q', ['m', 'custom:lab:qwen']).map((i) => i.complete)).to.deep.equal(['/model custom:lab:qwen']);
     expect(suggestions('/theme ', []).map((i) => i.label)).to.deep.equal(['dark', 'light', 'system']);
     expect(suggestions('/title x', [])).to.deep.equal([]);
     expect(suggestions('hello /', [])).to.deep.equal([]);
   });
 
-  it('an unknown command is a toast error', async () => {
+  it('a /word that names no command is not run here (the composer sends it as text)', async () => {
+    expect(isCommand('/nope')).to.equal(false);
+    expect(isCommand('/usr/bin/env is missing')).to.equal(false);
+    expect(isCommand('/retry')).to.equal(true);
+    expect(isCommand('/HELP')).to.equal(true);
     expect(await runCommand(ctx, '/nope')).to.equal(false);
-    expect(s.toasts).to.deep.equal([{ message: 'Unknown command /nope. Type /help for the list.', kind: 'error' }]);
+    expect(s.toasts).to.deep.equal([]);
   });
 
   it('/new opens the empty view', async () => {
@@ -66,30 +79,95 @@ describe('slash commands', () => {
     expect(s.toasts[0]!.message).to.equal('Start a conversation first.');
   });
 
-  it('/retry truncates before the last user message, reloads, and resends it with its attachments', async () => {
+  it('/retry has the server cut the last exchange, reloads, and resends it with its attachments', async () => {
     openSession(s.chat, session('s1', { messages: transcript }));
     const kept = transcript.slice(0, 2);
     fetchStub = stubFetch({
-      'POST /api/session/truncate': { ok: true, session: session('s1', { messages: kept }) },
+      'POST /api/session/retry': { ok: true, last_user_text: 'second', last_user_attachments: ['/a/x.txt'], removed_count: 2 },
       'GET /api/session': { session: session('s1', { messages: kept }) },
     });
     expect(await runCommand(ctx, '/retry')).to.equal(true);
-    expect(fetchStub.calls[0]!.body).to.deep.equal({ session_id: 's1', keep_count: 2 });
+    expect(fetchStub.calls[0]!.body).to.deep.equal({ session_id: 's1' });
     expect(s.chat.messages).to.have.length(2);
     expect(s.sent).to.deep.equal([{ text: 'second', options: { attachments: ['/a/x.txt'] } }]);
   });
 
-  it('/undo truncates and puts the last message back into the composer', async () => {
+  it('/undo has the server cut and puts the last message back into the composer', async () => {
     openSession(s.chat, session('s1', { messages: transcript }));
     const kept = transcript.slice(0, 2);
     fetchStub = stubFetch({
-      'POST /api/session/truncate': { ok: true, session: session('s1', { messages: kept }) },
+      'POST /api/session/undo': { ok: true, removed_count: 2, removed_preview: 'second', removed_text: 'second', removed_attachments: ['/a/x.txt'] },
       'GET /api/session': { session: session('s1', { messages: kept }) },
     });
     await runCommand(ctx, '/undo');
+    expect(fetchStub.calls[0]!.body).to.deep.equal({ session_id: 's1' });
     expect(state.text).to.equal('second');
     expect(state.restored).to.deep.equal(['/a/x.txt']);
     expect(s.sent).to.have.length(0);
+  });
+
+  it('/undo with nothing to undo says so (the server answers 400)', async () => {
+    openSession(s.chat, session('s1', { messages: [] }));
+    fetchStub = stubFetch({
+      'POST /api/session/undo': () =>
+        new Response(JSON.stringify({ error: 'Nothing to undo.' }), { status: 400, headers: { 'Content-Type': 'application/json' } }),
+    });
+    expect(await runCommand(ctx, '/undo')).to.equal(true);
+    expect(s.toasts.at(-1)!.message).to.equal('Nothing to undo.');
+  });
+
+  it('/status shows the session card in a few lines', async () => {
+    openSession(s.chat, session('s1'));
+    fetchStub = stubFetch({
+      'GET /api/session/status': {
+        session_id: 's1',
+        title: 'Release plan',
+        model: 'gpt-x',
+        profile: 'default',
+        hermes_home: '/h',
+        workspace: '/w/app',
+        personality: 'coach',
+        message_count: 12,
+        created_at: 1,
+        updated_at: 2,
+        agent_running: true,
+        active_stream_id: 'st',
+        input_tokens: 12_345,
+        output_tokens: 678,
+        total_tokens: 13_023,
+        estimated_cost: 0.0123,
+      },
+    });
+    expect(await runCommand(ctx, '/status')).to.equal(true);
+    expect(s.toasts.at(-1)!.message.split('\n')).to.deep.equal([
+      '“Release plan” · working now',
+      'Model gpt-x · personality coach · profile default',
+      'Workspace /w/app',
+      '12 messages · 12k in / 678 out tokens · $0.0123',
+    ]);
+  });
+
+  it('/personality lists config.yaml’s, sets one, and "none" clears it', async () => {
+    openSession(s.chat, session('s1'));
+    fetchStub = stubFetch({
+      'GET /api/personalities': {
+        personalities: [
+          { name: 'terse', description: '' },
+          { name: 'coach', description: 'A coach' },
+        ],
+      },
+      'POST /api/personality/set': (c) => ({ ok: true, personality: c.body.name || null }),
+    });
+    await runCommand(ctx, '/personality');
+    expect(s.toasts.at(-1)!.message).to.equal('Personalities: terse, coach');
+    await runCommand(ctx, '/personality coach');
+    expect(s.chat.session!.personality).to.equal('coach');
+    expect(s.toasts.at(-1)!.message).to.equal('Personality set to coach.');
+    await runCommand(ctx, '/personality');
+    expect(s.toasts.at(-1)!.message).to.equal('Personalities: terse, coach (current)');
+    await runCommand(ctx, '/personality none');
+    expect(fetchStub.calls.at(-1)!.body).to.deep.equal({ session_id: 's1', name: '' });
+    expect(s.toasts.at(-1)!.message).to.equal('Personality cleared.');
   });
 
   it('/retry and /undo wait for an idle chat', async () => {

@@ -150,6 +150,16 @@ describe('hermes-sidebar', () => {
     expect(md.hasAttribute('download')).to.equal(true);
     expect(md.getAttribute('href')).to.equal('/api/session/export?session_id=a1&format=md');
     expect(menu.querySelector('[data-action="export-json"]')!.getAttribute('href')).to.equal('/api/session/export?session_id=a1&format=json');
+    expect(menu.querySelector('[data-action="export-html"]')!.getAttribute('href')).to.equal('/api/session/export?session_id=a1&format=html');
+  });
+
+  it('regenerates a title from the latest exchange and shows it in the row', async () => {
+    m = await mountSidebar(ROWS, {
+      'POST /api/session/title/regenerate': { session: { ...ROWS[1]!, title: 'Beta launch checklist' }, title: 'Beta launch checklist', status: 'generated' },
+    });
+    (await openMenu(m, 'b2')).querySelector<HTMLElement>('[data-action="regenerate-title"]')!.click();
+    await waitFor(() => titles(m).includes('Beta launch checklist'));
+    expect(posts(m.calls, '/api/session/title/regenerate')[0]!.body).to.deep.equal({ session_id: 'b2', prefer_latest: true });
   });
 
   it('deletes only after the confirm step, and leaves the deleted open chat', async () => {

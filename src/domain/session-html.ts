@@ -1,0 +1,148 @@
+import { Marked, type Tokens } from 'marked';
+import type { Session } from '../shared/session.js';
+import { messageText, toRow } from './session-rows.js';
+
+/**
+ * `GET /api/session/export?format=html`: one self-contained file a person can open anywhere or
+ * send on. No script, no remote load: raw HTML in messages is shown as text, links keep only
+ * web and mail addresses, images become links, and a CSP meta tag forbids everything but the
+ * inline style, so a hostile transcript cannot run in the reader's browser.
+ */
+export type ExportTheme = 'light' | 'dark' | 'system';
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const SAFE_HREF = /^(https?:|mailto:|#)/i;
+
+const marked = new Marked({ gfm: true, breaks: false, async: false });
+marked.use({
+  renderer: {
+    html: ({ text }: Tokens.HTML | Tokens.Tag) => escapeHtml(text),
+    link({ href, text, tokens }: Tokens.Link): string {
+      const label = tokens ? this.parser.parseInline(tokens) : escapeHtml(text);
+      return SAFE_HREF.test(href) ? `<a href="${escapeHtml(href)}" rel="noopener noreferrer">${label}</a>` : label;
+    },
+    image: ({ href, text }: Tokens.Image) =>
+      SAFE_HREF.test(href) ? `<a href="${escapeHtml(href)}" rel="noopener noreferrer">${escapeHtml(text || href)}</a>` : escapeHtml(text || href),
+  },
+});
+
+const markdown = (text: string) => marked.parse(text) as string;
+
+const PALETTES = {
+  dark: {
+    bg: '#0a0908',
+    fg: '#eae0d5',
+    muted: '#a39b92',
+    panel: '#22333b',
+    border: '#3b4a50',
+    accent: '#c6ac8f',
+    bubble: '#c6ac8f',
+    bubbleFg: '#0a0908',
+    code: '#11100e',
+  },
+  light: {
+    bg: '#eae0d5',
+    fg: '#2a2623',
+    muted: '#6b625a',
+    panel: '#f4eee7',
+    border: '#d4c6b6',
+    accent: '#8a6a48',
+    bubble: '#c6ac8f',
+    bubbleFg: '#0a0908',
+    code: '#efe6dc',
+  },
+};
+
+function vars(p: (typeof PALETTES)['dark']): string {
+  return `--bg:${p.bg};--fg:${p.fg};--muted:${p.muted};--panel:${p.panel};--border:${p.border};--accent:${p.accent};--bubble:${p.bubble};--bubble-fg:${p.bubbleFg};--code:${p.code};`;
+}
+
+function styles(theme: ExportTheme): string {
+  const base =
+    theme === 'system'
+      ? `:root{${vars(PALETTES.dark)}}@media (prefers-color-scheme: light){:root{${vars(PALETTES.light)}}}`
+      : `:root{${vars(PALETTES[theme])}}`;
+  return `${base}
+*{box-sizing:border-box}
+body{margin:0;background:var(--bg);color:var(--fg);font:15px/1.6 Georgia,'Times New Roman',serif}
+main{max-width:760px;margin:0 auto;padding:32px 20px 64px}
+header{border-bottom:1px solid var(--border);margin-bottom:24px;padding-bottom:12px}
+h1{font-size:22px;font-weight:500;margin:0 0 6px}
+.meta{color:var(--muted);font:12px/1.5 -apple-system,'Segoe UI',system-ui,sans-serif}
+.msg{margin:18px 0}
+.user{display:flex;justify-content:flex-end}
+.user .bubble{background:var(--bubble);color:var(--bubble-fg);border-radius:14px;padding:8px 14px;max-width:85%;white-space:pre-wrap;font-family:-apple-system,'Segoe UI',system-ui,sans-serif;font-size:14px}
+.attachments{color:var(--muted);font:12px -apple-system,'Segoe UI',system-ui,sans-serif;margin-top:4px;text-align:right}
+details{border:1px solid var(--border);border-radius:8px;padding:6px 10px;margin:8px 0;font:12px/1.5 -apple-system,'Segoe UI',system-ui,sans-serif;color:var(--muted)}
+summary{cursor:pointer}
+pre{background:var(--code);border:1px solid var(--border);border-radius:8px;padding:10px;overflow:auto;font:12.5px/1.5 'SF Mono',ui-monospace,Menlo,Consolas,monospace;white-space:pre-wrap}
+code{font-family:'SF Mono',ui-monospace,Menlo,Consolas,monospace;font-size:.9em}
+a{color:var(--accent)}
+table{border-collapse:collapse}td,th{border:1px solid var(--border);padding:4px 8px}
+.divider{color:var(--muted);text-align:center;font:12px -apple-system,'Segoe UI',system-ui,sans-serif;margin:24px 0}
+.error{color:#f87171}`;
+}
+
+function toolCallsOf(m: Session['messages'][number]): Array<{ name: string; args: string }> {
+  if (!Array.isArray(m.tool_calls)) return [];
+  return (m.tool_calls as Array<{ function?: { name?: unknown; arguments?: unknown } }>).map((c) => ({
+    name: typeof c.function?.name === 'string' ? c.function.name : 'tool',
+    args: typeof c.function?.arguments === 'string' ? c.function.arguments : '',
+  }));
+}
+
+function messageHtml(m: Session['messages'][number], index: number, session: Session): string {
+  const text = messageText(m);
+  const parts: string[] = [];
+  if (session.compression_anchor_visible_idx === index) parts.push('<div class="divider">Earlier messages compressed into a summary</div>');
+  if (m.role === 'user') {
+    const files = Array.isArray(m.attachments) ? (m.attachments as Array<{ path?: unknown; name?: unknown }>) : [];
+    const typed = files.length ? text.replace(/\n\n\[Attached files: [^\]]*\]$/, '') : text;
+    parts.push(`<div class="msg user"><div class="bubble">${escapeHtml(typed)}</div></div>`);
+    if (files.length) {
+      const names = files
+        .map((f) =>
+          String(f.name ?? f.path ?? '')
+            .split(/[\\/]/)
+            .pop(),
+        )
+        .filter(Boolean);
+      parts.push(`<div class="attachments">Attached: ${escapeHtml(names.join(', '))}</div>`);
+    }
+  } else if (m.role === 'assistant') {
+    if (typeof m.reasoning === 'string' && m.reasoning.trim()) {
+      parts.push(`<details><summary>Thinking</summary><pre>${escapeHtml(m.reasoning)}</pre></details>`);
+    }
+    if (text.trim()) parts.push(`<div class="msg assistant${m._error === true ? ' error' : ''}">${markdown(text)}</div>`);
+    for (const call of toolCallsOf(m)) {
+      parts.push(`<details><summary>Tool · ${escapeHtml(call.name)}</summary><pre>${escapeHtml(call.args)}</pre></details>`);
+    }
+  } else if (m.role === 'tool') {
+    const name = typeof m.name === 'string' ? m.name : 'tool';
+    parts.push(`<details><summary>Result · ${escapeHtml(name)}</summary><pre>${escapeHtml(text)}</pre></details>`);
+  }
+  return parts.join('\n');
+}
+
+/** The whole file; `session` is already redacted by the caller (an export leaves the server). */
+export function toHtml(session: Session, theme: ExportTheme = 'system'): string {
+  const row = toRow(session);
+  const meta = [
+    session.model ? `Model ${escapeHtml(String(session.model))}` : '',
+    session.workspace ? `Workspace ${escapeHtml(String(session.workspace))}` : '',
+    `Started ${escapeHtml(new Date(session.created_at * 1000).toISOString().replace('T', ' ').slice(0, 16))} UTC`,
+    `${session.messages.length} messages`,
+  ].filter(Boolean);
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="Hermes WebUI">
+<title>${escapeHtml(row.title)}</title>
+<style>${styles(theme)}</style></head>
+<body><main>
+<header><h1>${escapeHtml(row.title)}</h1><div class="meta">${meta.join(' · ')}</div></header>
+${session.messages.map((m, i) => messageHtml(m, i, session)).join('\n')}
+</main></body></html>
+`;
+}
