@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
 import { BadRequest } from '../ports/errors.js';
 import type { Session } from '../shared/session.js';
+import type { SessionUsage } from '../shared/session-usage.js';
 import { SessionId, requireSession } from './session-common.js';
 
 const UsageQuery = z.object({ session_id: SessionId });
@@ -16,7 +17,7 @@ const positiveOrNull = (v: unknown): number | null => (typeof v === 'number' && 
  * totals, the last prompt's size, the model's window and the auto-compression trigger, as the
  * last turn (or manual compression) stored them. A figure nobody reported is null, never guessed.
  */
-export function sessionUsage(s: Session) {
+export function sessionUsage(s: Session): SessionUsage {
   const input = count(s.input_tokens);
   const output = count(s.output_tokens);
   const cacheRead = count(s.cache_read_tokens);
