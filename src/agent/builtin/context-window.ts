@@ -33,5 +33,5 @@ export function compressedContextTokens(session: Session, before: CompressionAnc
   const counted = typeof session.last_prompt_tokens === 'number' ? session.last_prompt_tokens : 0;
   const previous = size(before);
   if (counted <= 0 || previous <= 0) return estimate;
-  return Math.max(1, Math.min(counted, Math.round((counted * estimate) / previous)));
+  return Math.max(1, Math.round((counted * estimate) / previous));
 }
