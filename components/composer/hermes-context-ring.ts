@@ -190,6 +190,12 @@ export class HermesContextRing extends LitElement {
         border-color: var(--hermes-border);
         color: var(--hermes-fg);
       }
+      @media (max-width: 639px) {
+        .ring,
+        .compress {
+          min-height: var(--hermes-touch-target);
+        }
+      }
     `,
   ];
 }

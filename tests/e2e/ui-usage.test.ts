@@ -84,5 +84,13 @@ describe('web app: context, usage and cost', () => {
     await expect.poll(() => page.locator(usageLine).count()).toBe(3);
     expect(await page.locator(usageLine).first().textContent()).toContain('$0.0042');
     await expect.poll(() => promptTokens(page)).toBeLessThan(8_000);
+
+    // On a phone the ring fits in the composer's bar and is a full touch target.
+    const { page: phone } = await ui.open(new URL(page.url()).pathname, { viewport: { width: 390, height: 844 }, isMobile: true });
+    await expect.poll(() => phone.locator(ring).count()).toBe(1);
+    const box = (await phone.locator(ring).boundingBox())!;
+    expect(box.height).toBeGreaterThanOrEqual(44);
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+    await ui.screenshot(phone, 'context-ring-phone');
   });
 });
