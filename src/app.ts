@@ -12,6 +12,7 @@ import { sessionOpRoutes } from './routes/session-ops.js';
 import { sessionCompressRoutes } from './routes/session-compress.js';
 import { sessionTurnOpRoutes } from './routes/session-turn-ops.js';
 import { personalityRoutes } from './routes/personalities.js';
+import { sessionUsageRoutes } from './routes/session-usage.js';
 import { processRoutes } from './routes/processes.js';
 import { projectRoutes } from './routes/projects.js';
 import { settingsRoutes } from './routes/settings.js';
@@ -91,6 +92,7 @@ export function createApp(appDeps: AppDeps): Hono {
   app.route('/', sessionCompressRoutes(deps));
   app.route('/', sessionTurnOpRoutes(deps));
   app.route('/', personalityRoutes(deps));
+  app.route('/', sessionUsageRoutes(deps));
   app.route('/', processRoutes(deps));
   app.route('/', projectRoutes(deps));
   app.route('/', authRoutes(deps, auth));

@@ -7,6 +7,7 @@ import { copyText } from '../render/clipboard.js';
 import { actionStyles, messageAction } from '../render/message-actions.js';
 import './hermes-activity.js';
 import './hermes-markdown.js';
+import './hermes-turn-usage.js';
 
 /**
  * One assistant turn, prose first: a single activity disclosure (reasoning + tools), the
@@ -68,6 +69,7 @@ export class HermesAssistantTurn extends LitElement {
       }
       ${turn.interrupted ? html`<div class="note" data-role="interrupted">Interrupted before it finished.</div>` : nothing}
       ${turn.partial ? html`<div class="note" data-role="partial">Partial response: the stream ended early.</div>` : nothing}
+      ${!this.live && turn.usage ? html`<hermes-turn-usage .usage=${turn.usage}></hermes-turn-usage>` : nothing}
       ${this.live ? nothing : this.#actions(turn)}
     `;
   }

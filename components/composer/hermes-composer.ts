@@ -20,6 +20,7 @@ import './hermes-attachment-chip.js';
 import './hermes-model-picker.js';
 import './hermes-agent-badge.js';
 import './hermes-reasoning-chip.js';
+import './hermes-context-ring.js';
 import './hermes-slash-menu.js';
 import type { HermesEvent } from '../events.js';
 
@@ -359,6 +360,7 @@ export class HermesComposer extends LitElement {
           <hermes-reasoning-chip .model=${this.#model ?? this.catalog?.default_model ?? null}></hermes-reasoning-chip>
           <hermes-agent-badge></hermes-agent-badge>
           <span class="spacer"></span>
+          <hermes-context-ring></hermes-context-ring>
           ${
             running
               ? html`<button class="icon-button stop outline" data-role="stop" title="Stop" aria-label="Stop" @click=${() => void chat!.cancel()}>${icons.stop()}</button>`

@@ -8,6 +8,8 @@ import type { SessionsStore } from '../state/sessions-store.js';
 import type { UiStore } from '../state/ui-store.js';
 import { emit } from '../events.js';
 import { REASONING_CHANGED } from './hermes-reasoning-chip.js';
+import { compressSession } from './compress-action.js';
+import { usageCommand } from './usage-command.js';
 
 /** What a command may touch: the stores, plus the composer's own text, model and attachments. */
 export interface CommandContext {
@@ -62,21 +64,11 @@ async function dropLastExchange(ctx: CommandContext): Promise<Unsent | null> {
   return ctx.chat.undo();
 }
 
-const POLL_MS = 500;
-
-/** Runs the server's compression job to its end, then reloads the session so its divider shows. */
+/** `/compress` and `/compact`: the job (compress-action.ts, shared with the context ring), then its divider. */
 async function compress(ctx: CommandContext, focus: string): Promise<void> {
   const sid = sessionOf(ctx);
   idleOf(ctx);
-  ctx.ui.notify(focus ? `Compressing the context around “${focus}”…` : 'Compressing the context…');
-  let job = await chatControls.compressStart(sid, focus || null);
-  while (job.status === 'running') {
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-    job = await chatControls.compressStatus(sid);
-  }
-  if (job.status !== 'done') throw new Error(job.error ?? 'Compression failed');
-  await ctx.chat.reload();
-  ctx.ui.notify(job.summary?.headline ?? 'Context compressed.');
+  await compressSession(ctx.chat, ctx.ui, sid, focus);
 }
 
 export const COMMANDS: SlashCommand[] = [
@@ -145,6 +137,12 @@ export const COMMANDS: SlashCommand[] = [
   },
   { name: 'compress', args: '[focus]', description: 'Summarise the conversation so far (optionally around a focus)', run: compress },
   { name: 'compact', description: 'Compress the context', run: (ctx) => compress(ctx, '') },
+  {
+    name: 'usage',
+    args: '[on|off]',
+    description: 'Show this session’s tokens and cost (on/off: the usage line under answers)',
+    run: (ctx, arg) => usageCommand(ctx, arg, sessionOf),
+  },
   {
     name: 'yolo',
     description: 'Toggle running commands without approval',

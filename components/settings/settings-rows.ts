@@ -113,6 +113,24 @@ export function settingsRows(c: SettingsRowsContext): Row[] {
         html`<input id="show_thinking" type="checkbox" role="switch" class="switch" .checked=${s?.show_thinking ?? true} @change=${(e: Event) => c.save({ show_thinking: (e.target as HTMLInputElement).checked })} />`,
     },
     {
+      id: 'show_token_usage',
+      section: 'Chat',
+      label: 'Show token usage',
+      hint: 'Tokens in and out, cached, cost, duration and model under each answer.',
+      keywords: 'usage tokens cost price context metering',
+      control: () =>
+        html`<input id="show_token_usage" type="checkbox" role="switch" class="switch" .checked=${s?.show_token_usage === true} @change=${(e: Event) => c.save({ show_token_usage: (e.target as HTMLInputElement).checked })} />`,
+    },
+    {
+      id: 'show_tps',
+      section: 'Chat',
+      label: 'Show tokens per second',
+      hint: 'How fast each answer was written, under the answer.',
+      keywords: 'tps speed throughput tokens per second',
+      control: () =>
+        html`<input id="show_tps" type="checkbox" role="switch" class="switch" .checked=${s?.show_tps === true} @change=${(e: Event) => c.save({ show_tps: (e.target as HTMLInputElement).checked })} />`,
+    },
+    {
       id: 'default_model',
       section: 'Chat',
       label: 'Default model',

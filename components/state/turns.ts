@@ -1,6 +1,7 @@
 import type { Message } from '../api/client.js';
 import { isToolErrorResult, toolRowTarget } from '../../src/shared/run-event-rules.js';
 import { subagentsFromResult, type SubagentView } from './subagents.js';
+import { turnUsageOf, type TurnUsageView } from './turn-usage.js';
 
 /** One tool call of an assistant turn, as the activity disclosure shows it. */
 export interface ToolView {
@@ -32,6 +33,8 @@ export interface AssistantTurn {
   warnings: string[];
   /** delegate_task's children: live from `subagent` events, else from the stored results. */
   subagents?: SubagentView[];
+  /** The turn's tokens, cost and timing, from its final answer (hermes-turn-usage shows them). */
+  usage?: TurnUsageView;
 }
 
 export interface UserTurn {
@@ -116,6 +119,8 @@ export function groupTurns(messages: readonly Message[], offset = 0): Turn[] {
       return;
     }
     if (m._partial === true) turn.partial = true;
+    const usage = turnUsageOf(m);
+    if (usage) turn.usage = usage;
     const text = messageText(m);
     if (text.trim()) turn.text = turn.text ? `${turn.text}\n\n${text}` : text;
     if (typeof m.reasoning === 'string' && m.reasoning) turn.reasoning = turn.reasoning ? `${turn.reasoning}\n\n${m.reasoning}` : m.reasoning;

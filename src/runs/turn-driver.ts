@@ -8,6 +8,7 @@ import { CancelledByUser, type Run } from './run.js';
 import { PRESENTED_EVENTS, type RunEventName, type RunEventPayloads } from './events.js';
 import { INTERRUPTED_HINT, INTERRUPTED_MESSAGE } from './recovery.js';
 import type { RunRegistry } from './registry.js';
+import { withTurnUsage } from './turn-usage.js';
 
 export interface DriverDeps {
   sessions: SessionStore;
@@ -44,6 +45,7 @@ export async function driveTurn(deps: DriverDeps, runtime: AgentRuntime, run: Ru
   const base = { input: input.session.input_tokens ?? 0, output: input.session.output_tokens ?? 0, cost: input.session.estimated_cost ?? null };
   const baseCache = { read: numberOr0(input.session.cache_read_tokens), write: numberOr0(input.session.cache_write_tokens) };
   let status: Run['status'] = 'completed';
+  const startedAt = deps.now();
   // Storage work waiting its turn, merged: what a step completes (its messages, usage and
   // patches) becomes one session write instead of several.
   let queued: { messages: Message[]; patch: SessionPatch } | null = null;
@@ -93,7 +95,13 @@ export async function driveTurn(deps: DriverDeps, runtime: AgentRuntime, run: Ru
         return false;
       }
       case 'messages':
-        if (out.messages.length) store(out.messages, {});
+        if (out.messages.length) {
+          const tally = { ...usage, ...(cached.seen ? { cache_read_tokens: cached.read, cache_write_tokens: cached.write } : {}) };
+          store(
+            out.messages.map((m) => withTurnUsage(m, tally, deps.now() - startedAt)),
+            {},
+          );
+        }
         return false;
       case 'patch':
         store([], out.patch);

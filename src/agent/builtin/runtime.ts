@@ -31,6 +31,7 @@ import { SESSION_PROMPT_KEY, sessionSystemPrompt } from './session-prompt.js';
 import { runLoop } from './loop.js';
 import { compressionModel } from './compression-policy.js';
 import { compressManually } from './manual-compression.js';
+import { compressedContextTokens, contextWindowPatch } from './context-window.js';
 import { generateTitle } from './title.js';
 import { personalityPrompt } from '../personalities.js';
 import type { CompressionAnchor } from './history.js';
@@ -161,8 +162,15 @@ export class BuiltinAgentRuntime implements AgentRuntime {
       signal: input.signal,
     });
     if (!done) return null;
+    // The ring shows the smaller context at once, not only after the next turn has counted it.
+    const contextTokens = compressedContextTokens(session, previous, done.anchor, config.compression.protectFirstN);
     return {
-      patch: { compression_anchor_visible_idx: done.anchor.anchor, compression_anchor_summary: done.anchor.summary },
+      patch: {
+        compression_anchor_visible_idx: done.anchor.anchor,
+        compression_anchor_summary: done.anchor.summary,
+        last_prompt_tokens: contextTokens,
+        post_compression_context_tokens_estimate: contextTokens,
+      },
       summarised: done.summarised,
       summary: done.anchor.summary,
       tokens: done.tokens,
@@ -189,6 +197,7 @@ export class BuiltinAgentRuntime implements AgentRuntime {
     const { session, signal } = input;
     const sid = session.session_id;
     const { config, provider, model, contextLength } = await this.#resolve(input.model);
+    emit({ type: 'patch', patch: contextWindowPatch(config, contextLength, model) });
     const webTools = config.web ? webToolsEnabled(config.web) : false;
     const tools = builtinTools({
       terminalTimeoutSeconds: config.terminal.timeoutSeconds,

@@ -163,8 +163,9 @@ export class GatewayTurn {
     if (output && (result.preferOutput || !this.#text)) this.#text = output;
     const nothing = !this.#text && !this.#reasoning && this.#emittedMessages === 0;
     if (nothing) return false;
-    if (this.#text || this.#reasoning) this.#flush(false);
+    // Counted before the answer is handed over, so the answer carries the turn's usage (turn-usage.ts).
     if (result.usage) this.usage(result.usage.input, result.usage.output);
+    if (this.#text || this.#reasoning) this.#flush(false);
     return true;
   }
 

@@ -52,6 +52,8 @@ describe('hermes-settings-dialog', () => {
       'font_size',
       'send_key',
       'show_thinking',
+      'show_token_usage',
+      'show_tps',
       'default_model',
       'provider:anthropic',
       'add_provider',
