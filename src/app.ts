@@ -12,6 +12,7 @@ import { sessionOpRoutes } from './routes/session-ops.js';
 import { sessionCompressRoutes } from './routes/session-compress.js';
 import { processRoutes } from './routes/processes.js';
 import { projectRoutes } from './routes/projects.js';
+import { projectBindRoutes } from './routes/project-bind.js';
 import { settingsRoutes } from './routes/settings.js';
 import { workspaceRoutes } from './routes/workspaces.js';
 import { fileRoutes } from './routes/files.js';
@@ -89,6 +90,7 @@ export function createApp(appDeps: AppDeps): Hono {
   app.route('/', sessionCompressRoutes(deps));
   app.route('/', processRoutes(deps));
   app.route('/', projectRoutes(deps));
+  app.route('/', projectBindRoutes(deps));
   app.route('/', authRoutes(deps, auth));
   app.route('/', settingsRoutes(deps, auth));
   app.route('/', workspaceRoutes(deps));
