@@ -36,7 +36,8 @@ const BindBody = z.object({
     .nullable()
     .optional()
     .transform((v, ctx) => {
-      const value = blankToNull(v)?.toLowerCase();
+      const blank = blankToNull(v);
+      const value = typeof blank === 'string' ? blank.toLowerCase() : blank;
       if (value && !(REASONING_EFFORTS as readonly string[]).includes(value)) {
         ctx.addIssue({ code: 'custom', message: `reasoning_effort must be one of ${REASONING_EFFORTS.join(', ')}` });
         return z.NEVER;
@@ -74,7 +75,8 @@ export function projectBindRoutes(deps: AppDeps) {
       req.workspaces = b.workspaces === null ? null : await Promise.all(b.workspaces.map((p, i) => resolve(p, `workspaces[${i}]`)));
     }
     if (b.workspace !== undefined) req.workspace = b.workspace === null ? null : await resolve(b.workspace, 'workspace');
-    if (b.default_workspace !== undefined) req.default_workspace = b.default_workspace === null ? null : await resolve(b.default_workspace, 'default_workspace');
+    if (b.default_workspace !== undefined)
+      req.default_workspace = b.default_workspace === null ? null : await resolve(b.default_workspace, 'default_workspace');
     for (const key of ['auto_assign', 'model', 'model_provider', 'reasoning_effort'] as const) {
       if (b[key] !== undefined) (req as Record<string, unknown>)[key] = b[key];
     }

@@ -437,9 +437,26 @@ describe('D1 small stores', () => {
     for (const p of await projects.list()) await projects.delete(p.project_id);
     await projects.create({ project_id: 'p', name: 'P', color: null, profile: null, created_at: 1, model: 'old', extra: 'kept' });
     const bound = await projects.patchKeys('p', { workspaces: ['/w/a', '/w/b'], workspace: '/w/a', auto_assign: true }, ['model']);
-    expect(bound).toEqual({ project_id: 'p', name: 'P', color: null, profile: null, created_at: 1, extra: 'kept', workspaces: ['/w/a', '/w/b'], workspace: '/w/a', auto_assign: true });
+    expect(bound).toEqual({
+      project_id: 'p',
+      name: 'P',
+      color: null,
+      profile: null,
+      created_at: 1,
+      extra: 'kept',
+      workspaces: ['/w/a', '/w/b'],
+      workspace: '/w/a',
+      auto_assign: true,
+    });
     expect(await new D1ProjectStore(db).get('p')).toEqual(bound);
-    expect(await projects.patchKeys('p', {}, ['workspaces', 'workspace', 'auto_assign'])).toEqual({ project_id: 'p', name: 'P', color: null, profile: null, created_at: 1, extra: 'kept' });
+    expect(await projects.patchKeys('p', {}, ['workspaces', 'workspace', 'auto_assign'])).toEqual({
+      project_id: 'p',
+      name: 'P',
+      color: null,
+      profile: null,
+      created_at: 1,
+      extra: 'kept',
+    });
     await expect(projects.patchKeys('zzz', { model: 'x' }, [])).rejects.toBeInstanceOf(NotFound);
   });
 
