@@ -11,12 +11,13 @@ describe.each(['memory', 'fs'] as const)('POST /api/projects/bind (%s storage)',
   let pid: string;
   beforeEach(async () => {
     t = await makeTestApp({ storage });
-    [a, b, c] = await Promise.all(
-      ['alpha', 'beta', 'gamma'].map(async (name) => {
-        await mkdir(join(t.dir, name), { recursive: true });
-        return realpath(join(t.dir, name));
-      }),
-    );
+    const dir = async (name: string) => {
+      await mkdir(join(t.dir, name), { recursive: true });
+      return realpath(join(t.dir, name));
+    };
+    a = await dir('alpha');
+    b = await dir('beta');
+    c = await dir('gamma');
     pid = (await t.call('POST', '/api/projects/create', { name: 'Work' })).body.project.project_id;
   });
   afterEach(async () => {
