@@ -234,9 +234,18 @@ export class HermesProjectSettings extends LitElement {
       dialog::backdrop {
         background: var(--hermes-scrim);
       }
+      dialog * {
+        box-sizing: border-box;
+      }
+      /* Long paths in the selects must not widen the dialog: every track may shrink. */
       form {
         display: grid;
+        grid-template-columns: minmax(0, 1fr);
         gap: var(--hermes-space-md);
+      }
+      select {
+        width: 100%;
+        min-width: 0;
       }
       header,
       footer,
@@ -258,6 +267,8 @@ export class HermesProjectSettings extends LitElement {
       }
       fieldset {
         display: grid;
+        grid-template-columns: minmax(0, 1fr);
+        min-inline-size: 0;
         gap: var(--hermes-space-sm);
         margin: 0;
         padding: var(--hermes-space-sm);
