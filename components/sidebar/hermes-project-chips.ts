@@ -104,7 +104,7 @@ export class HermesProjectChips extends LitElement {
   /** The active chip's own buttons: a new chat in the project, and its menu. */
   #activeTools(p: Project) {
     return html`<button class="chip tool" data-role="project-new-chat" aria-label="New chat in ${p.name}" title="New chat in ${p.name}" @click=${() => this.#newChat(p)}>${icons.plus()}</button>
-      <button class="chip tool" data-role="project-menu-button" aria-haspopup="menu" aria-label="Options for ${p.name}" title="Options" @click=${(e: Event) => this.#openMenu(e, p)}>⋯</button>`;
+      <button class="chip tool" data-role="project-menu-button" aria-haspopup="menu" aria-label="Options for ${p.name}" title="Options" @click=${(e: Event) => this.#openMenu(e, p)}>${icons.more()}</button>`;
   }
 
   #swatchKey(e: KeyboardEvent) {

@@ -203,6 +203,18 @@ describe('project chips: the menu and new chats in a project', () => {
     expect(m.host.sessions.projects.find((p) => p.project_id === 'p2')).to.include({ auto_assign: false });
   });
 
+  it('the active chip’s options button opens the same menu; Escape closes it and gives focus back to the chip', async () => {
+    m = await mountSidebar([row('a1')], ROUTES, PROJECTS);
+    chip('p1').click();
+    await waitFor(() => !!m.$('[data-role="project-menu-button"]'));
+    m.$('[data-role="project-menu-button"]')!.click();
+    const chips = m.sidebar.shadowRoot!.querySelector('hermes-project-chips')!.shadowRoot!;
+    await waitFor(() => !!chips.querySelector('hermes-project-menu')?.shadowRoot?.querySelector('[data-action="project-settings"]'));
+    document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
+    await waitFor(() => !chips.querySelector('hermes-project-menu'));
+    await waitFor(() => chips.activeElement === chip('p1'));
+  });
+
   it('the active chip’s + creates a session with the default workspace and model, in the project, and opens it', async () => {
     m = await mountSidebar([row('a1')], ROUTES, PROJECTS);
     expect(m.$('[data-role="project-new-chat"]')).to.equal(null);
