@@ -176,7 +176,16 @@ describe('project chips: the menu and new chats in a project', () => {
     { ...BOUND, default_workspace: '/w/beta', workspaces: ['/w/alpha', '/w/beta'] },
     { project_id: 'p2', name: 'Zephyr', color: null, profile: 'default', created_at: 2 },
   ];
-  const created = { session_id: 'new1', title: 'Untitled', workspace: '/w/beta', model: 'anthropic/claude-sonnet-4', project_id: 'p1', message_count: 0, created_at: 1, updated_at: 1 };
+  const created = {
+    session_id: 'new1',
+    title: 'Untitled',
+    workspace: '/w/beta',
+    model: 'anthropic/claude-sonnet-4',
+    project_id: 'p1',
+    message_count: 0,
+    created_at: 1,
+    updated_at: 1,
+  };
   const ROUTES = {
     'POST /api/session/new': { session: created },
     'GET /api/workspaces': { workspaces: SAVED, last: '/w/alpha' },
@@ -186,7 +195,11 @@ describe('project chips: the menu and new chats in a project', () => {
   const newSessionBodies = () => m.calls.filter((c) => c.method === 'POST' && c.url.endsWith('/api/session/new')).map((c) => c.body);
 
   it('right-click opens the chip menu; Project settings… opens the dialog, and a save updates the chip’s project', async () => {
-    m = await mountSidebar([row('a1')], { ...ROUTES, 'POST /api/projects/bind': (c: FetchCall) => ({ ok: true, project: { ...PROJECTS[1], ...c.body } }) }, PROJECTS);
+    m = await mountSidebar(
+      [row('a1')],
+      { ...ROUTES, 'POST /api/projects/bind': (c: FetchCall) => ({ ok: true, project: { ...PROJECTS[1], ...c.body } }) },
+      PROJECTS,
+    );
     chip('p2').dispatchEvent(new MouseEvent('contextmenu', { bubbles: true, composed: true, cancelable: true, clientX: 40, clientY: 60 }));
     const chips = m.sidebar.shadowRoot!.querySelector('hermes-project-chips')!.shadowRoot!;
     await waitFor(() => !!chips.querySelector('hermes-project-menu')?.shadowRoot?.querySelector('[data-role="project-menu"]'));
