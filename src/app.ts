@@ -15,6 +15,7 @@ import { personalityRoutes } from './routes/personalities.js';
 import { sessionUsageRoutes } from './routes/session-usage.js';
 import { processRoutes } from './routes/processes.js';
 import { projectRoutes } from './routes/projects.js';
+import { projectBindRoutes } from './routes/project-bind.js';
 import { settingsRoutes } from './routes/settings.js';
 import { workspaceRoutes } from './routes/workspaces.js';
 import { fileRoutes } from './routes/files.js';
@@ -95,6 +96,7 @@ export function createApp(appDeps: AppDeps): Hono {
   app.route('/', sessionUsageRoutes(deps));
   app.route('/', processRoutes(deps));
   app.route('/', projectRoutes(deps));
+  app.route('/', projectBindRoutes(deps));
   app.route('/', authRoutes(deps, auth));
   app.route('/', settingsRoutes(deps, auth));
   app.route('/', workspaceRoutes(deps));

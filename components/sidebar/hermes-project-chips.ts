@@ -9,6 +9,9 @@ import { baseStyles } from '../shared/styles.js';
 import { icons } from '../shared/icons.js';
 import { safeColor } from './hermes-session-row.js';
 import { createProject } from './session-actions.js';
+import { newChatInProject } from './project-actions.js';
+import type { Project } from '../api/client.js';
+import './hermes-project-menu.js';
 
 /** How many colours the palette offers (the --hermes-project-color-N tokens below). */
 const PALETTE_SIZE = 6;
@@ -34,6 +37,9 @@ export class HermesProjectChips extends LitElement {
   @state() private creating = false;
   @state() private colorIndex = 0;
   @state() private busy = false;
+  @state() private menu: { project: Project; anchor: { x: number; y: number } } | null = null;
+  /** The project whose settings dialog is open. */
+  @state() private settingsFor: Project | null = null;
 
   #filter(id: string | null) {
     const s = this.sessions;
@@ -62,6 +68,43 @@ export class HermesProjectChips extends LitElement {
       form.reset();
       void this.#openForm(false);
     }
+  }
+
+  /** Right-click, the context-menu key or the active chip's ⋯ open the chip's menu. */
+  #openMenu(e: Event, project: Project) {
+    e.preventDefault();
+    const box = (e.currentTarget as HTMLElement).getBoundingClientRect();
+    const anchor = e instanceof MouseEvent && e.type === 'contextmenu' && e.clientX ? { x: e.clientX, y: e.clientY } : { x: box.left, y: box.bottom };
+    this.menu = { project, anchor };
+  }
+
+  #closeMenu(restoreFocus: boolean) {
+    const id = this.menu?.project.project_id;
+    this.menu = null;
+    if (restoreFocus && id) this.renderRoot.querySelector<HTMLElement>(`[data-role="project-chip"][data-project-id="${CSS.escape(id)}"]`)?.focus();
+  }
+
+  async #openSettings(project: Project) {
+    this.menu = null;
+    await import('./hermes-project-settings.js');
+    this.settingsFor = project;
+  }
+
+  #settingsDone(saved: Project | null) {
+    const id = this.settingsFor?.project_id;
+    this.settingsFor = null;
+    if (saved) this.sessions?.replaceProject(saved);
+    if (id) this.renderRoot.querySelector<HTMLElement>(`[data-role="project-chip"][data-project-id="${CSS.escape(id)}"]`)?.focus();
+  }
+
+  #newChat(project: Project) {
+    if (this.sessions) void newChatInProject({ sessions: this.sessions, ui: this.ui, host: this }, project);
+  }
+
+  /** The active chip's own buttons: a new chat in the project, and its menu. */
+  #activeTools(p: Project) {
+    return html`<button class="chip tool" data-role="project-new-chat" aria-label="New chat in ${p.name}" title="New chat in ${p.name}" @click=${() => this.#newChat(p)}>${icons.plus()}</button>
+      <button class="chip tool" data-role="project-menu-button" aria-haspopup="menu" aria-label="Options for ${p.name}" title="Options" @click=${(e: Event) => this.#openMenu(e, p)}>${icons.more()}</button>`;
   }
 
   #swatchKey(e: KeyboardEvent) {
@@ -113,9 +156,18 @@ export class HermesProjectChips extends LitElement {
         <button class="chip" data-role="project-chip" data-project-id="" aria-pressed=${filter === null} @click=${() => this.#filter(null)}>All</button>
         ${s.projects.map((p) => {
           const color = safeColor(p.color);
-          return html`<button class="chip" data-role="project-chip" data-project-id=${p.project_id} aria-pressed=${filter === p.project_id} title=${p.name} @click=${() => this.#filter(p.project_id)}>
-            <span class="dot" style=${color ? `--chip-color: ${color}` : ''}></span><span class="name">${p.name}</span>
-          </button>`;
+          return html`<button
+              class="chip"
+              data-role="project-chip"
+              data-project-id=${p.project_id}
+              aria-pressed=${filter === p.project_id}
+              title=${p.name}
+              @click=${() => this.#filter(p.project_id)}
+              @contextmenu=${(e: MouseEvent) => this.#openMenu(e, p)}
+              @keydown=${(e: KeyboardEvent) => (e.key === 'ContextMenu' || (e.shiftKey && e.key === 'F10')) && this.#openMenu(e, p)}
+            >
+              <span class="dot" style=${color ? `--chip-color: ${color}` : ''}></span><span class="name">${p.name}</span>
+            </button>${filter === p.project_id ? this.#activeTools(p) : nothing}`;
         })}
         ${
           this.creating
@@ -124,6 +176,17 @@ export class HermesProjectChips extends LitElement {
         }
       </div>
       ${this.creating ? this.#form() : nothing}
+      ${
+        this.menu
+          ? html`<hermes-project-menu
+            .project=${this.menu.project}
+            .anchor=${this.menu.anchor}
+            .onPick=${() => void this.#openSettings(this.menu!.project)}
+            .onClose=${(restore: boolean) => this.#closeMenu(restore)}
+          ></hermes-project-menu>`
+          : nothing
+      }
+      ${this.settingsFor ? html`<hermes-project-settings .project=${this.settingsFor} .onDone=${(saved: Project | null) => this.#settingsDone(saved)}></hermes-project-settings>` : nothing}
     `;
   }
 
@@ -163,6 +226,11 @@ export class HermesProjectChips extends LitElement {
         background: var(--hermes-selected);
         border-color: var(--hermes-accent);
         color: var(--hermes-fg);
+      }
+      .chip.tool {
+        padding: 0 var(--hermes-space-xs);
+        min-width: 24px;
+        justify-content: center;
       }
       .chip.add {
         padding: 0 var(--hermes-space-xs);

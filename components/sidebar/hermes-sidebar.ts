@@ -10,6 +10,7 @@ import { baseStyles } from '../shared/styles.js';
 import { icons } from '../shared/icons.js';
 import { emit } from '../events.js';
 import { runAction, type SessionAction } from './session-actions.js';
+import { newChatInProject } from './project-actions.js';
 import type { HermesSessionList } from './hermes-session-list.js';
 import './hermes-session-list.js';
 import './hermes-session-menu.js';
@@ -62,6 +63,14 @@ export class HermesSidebar extends LitElement {
 
   #ctx() {
     return { sessions: this.sessions!, chat: this.chat, ui: this.ui, host: this };
+  }
+
+  /** New chat; while a project's filter is on, one configured for that project. */
+  #newChat() {
+    const s = this.sessions;
+    const project = s?.projectFilter ? s.projects.find((p) => p.project_id === s.projectFilter) : undefined;
+    if (project) void newChatInProject(this.#ctx(), project);
+    else emit(this, 'hermes-open-session', { sessionId: null });
   }
 
   #clearSearch() {
@@ -147,7 +156,7 @@ export class HermesSidebar extends LitElement {
     const menuRow = this.menu ? rows.find((r) => r.session_id === this.menu!.id) : undefined;
     return html`
       <header class="top">
-        <button class="new outline" data-role="new-chat" title="New chat (Ctrl+K)" @click=${() => emit(this, 'hermes-open-session', { sessionId: null })}>
+        <button class="new outline" data-role="new-chat" title="New chat (Ctrl+K)" @click=${() => this.#newChat()}>
           ${icons.plus()}<span>New chat</span>
         </button>
         <label class="search">

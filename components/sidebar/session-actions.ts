@@ -29,7 +29,7 @@ function patchOpen(ctx: ActionContext, id: string, patch: Partial<SessionRow>): 
   chat.patchSession(patch);
 }
 
-function rowOf(s: ApiSession): SessionRow {
+export function rowOf(s: ApiSession): SessionRow {
   return {
     session_id: s.session_id,
     title: s.title,

@@ -241,6 +241,12 @@ export class SessionsStore extends Store {
     this.changed();
   }
 
+  /** A project the server changed (its bindings), in place. */
+  replaceProject(project: Project): void {
+    this.projects = this.projects.map((p) => (p.project_id === project.project_id ? project : p));
+    this.changed();
+  }
+
   insert(row: SessionRow): void {
     this.rows = [row, ...this.rows.filter((r) => r.session_id !== row.session_id)];
     this.#persist();

@@ -12,6 +12,7 @@ import { redactSecrets } from '../shared/redact.js';
 import { MSG_LIMIT_MAX, SessionId, presentSession, requireSession } from './session-common.js';
 import { defaultWorkspaceFor } from './workspaces.js';
 import { sessionListRoutes } from './session-list.js';
+import { autoAssignProject } from '../domain/project-bindings.js';
 
 const GetQuery = z.object({
   session_id: SessionId,
@@ -106,12 +107,14 @@ export function sessionRoutes(deps: AppDeps) {
     const body = await jsonBody(c, NewBody);
     const workspace = body.workspace ? await deps.files.checkWorkspace(body.workspace) : await defaultWorkspaceFor(deps);
     if (body.project_id && !(await deps.projects.get(body.project_id))) throw new NotFound('Project not found');
+    // No project named: an auto-assign project bound to this workspace files the session.
+    const projectId = body.project_id || autoAssignProject(await deps.projects.list(), workspace, body.profile ?? null);
     const session = await deps.sessions.create(
       blankSession(deps, {
         workspace,
         model: body.model ?? null,
         model_provider: body.model_provider?.trim().toLowerCase() || null,
-        project_id: body.project_id ?? null,
+        project_id: projectId,
         ...(body.profile ? { profile: body.profile } : {}),
       }),
     );

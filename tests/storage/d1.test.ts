@@ -432,6 +432,34 @@ describe('D1 small stores', () => {
     expect((await projects.list()).map((p) => p.name)).toEqual(['Alpha']);
   });
 
+  it('projects: patchKeys sets JSON values and removes keys, keeping the rest', async () => {
+    const projects = new D1ProjectStore(db);
+    for (const p of await projects.list()) await projects.delete(p.project_id);
+    await projects.create({ project_id: 'p', name: 'P', color: null, profile: null, created_at: 1, model: 'old', extra: 'kept' });
+    const bound = await projects.patchKeys('p', { workspaces: ['/w/a', '/w/b'], workspace: '/w/a', auto_assign: true }, ['model']);
+    expect(bound).toEqual({
+      project_id: 'p',
+      name: 'P',
+      color: null,
+      profile: null,
+      created_at: 1,
+      extra: 'kept',
+      workspaces: ['/w/a', '/w/b'],
+      workspace: '/w/a',
+      auto_assign: true,
+    });
+    expect(await new D1ProjectStore(db).get('p')).toEqual(bound);
+    expect(await projects.patchKeys('p', {}, ['workspaces', 'workspace', 'auto_assign'])).toEqual({
+      project_id: 'p',
+      name: 'P',
+      color: null,
+      profile: null,
+      created_at: 1,
+      extra: 'kept',
+    });
+    await expect(projects.patchKeys('zzz', { model: 'x' }, [])).rejects.toBeInstanceOf(NotFound);
+  });
+
   it('workspaces: the list and the last one used', async () => {
     const ws = new D1WorkspaceStore(db);
     expect(await ws.getLast()).toBeNull();

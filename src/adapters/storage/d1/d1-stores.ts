@@ -143,6 +143,24 @@ export class D1ProjectStore implements ProjectStore {
     return project;
   }
 
+  /** One statement (json_remove, then json_set with JSON values), so it races no other field's edit. */
+  async patchKeys(id: string, set: Record<string, unknown>, unset: readonly string[]): Promise<Project> {
+    const values: unknown[] = [id];
+    const removed = unset.map((key) => (values.push(`$.${key}`), `?${values.length}`));
+    const pairs = Object.entries(set).map(([key, value]) => {
+      values.push(`$.${key}`, JSON.stringify(value));
+      return `?${values.length - 1}, json(?${values.length})`;
+    });
+    const body = `json_set(json_remove(${['body', ...removed].join(', ')})${pairs.length ? `, ${pairs.join(', ')}` : ''})`;
+    const { results } = await this.db
+      .prepare(`UPDATE projects SET body = ${body} WHERE project_id = ?1 AND json_valid(body) RETURNING body`)
+      .bind(...values)
+      .all<{ body: string }>();
+    const project = results[0] ? this.#parse(results[0].body) : null;
+    if (!project) throw new NotFound('Project not found');
+    return project;
+  }
+
   async delete(id: string): Promise<boolean> {
     return changes(await this.db.prepare('DELETE FROM projects WHERE project_id = ?1').bind(id).run()) > 0;
   }

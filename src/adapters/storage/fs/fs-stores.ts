@@ -96,6 +96,15 @@ export class FsProjectStore implements ProjectStore {
       return project;
     });
   }
+  patchKeys(id: string, set: Record<string, unknown>, unset: readonly string[]) {
+    return this.#file.update((list) => {
+      const project = list.find((p) => isObject(p) && p.project_id === id);
+      if (!project) throw new NotFound('Project not found');
+      for (const key of unset) delete project[key];
+      Object.assign(project, set);
+      return project;
+    });
+  }
   delete(id: string) {
     return this.#file.update((list) => {
       const at = list.findIndex((p) => isObject(p) && p.project_id === id);

@@ -33,6 +33,13 @@ export class MemoryProjectStore implements ProjectStore {
     Object.assign(project, patch);
     return structuredClone(project);
   }
+  async patchKeys(id: string, set: Record<string, unknown>, unset: readonly string[]) {
+    const project = this.#projects.find((p) => p.project_id === id);
+    if (!project) throw new NotFound('Project not found');
+    for (const key of unset) delete project[key];
+    Object.assign(project, structuredClone(set));
+    return structuredClone(project);
+  }
   async delete(id: string) {
     const before = this.#projects.length;
     this.#projects = this.#projects.filter((p) => p.project_id !== id);
