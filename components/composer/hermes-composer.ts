@@ -21,6 +21,9 @@ import './hermes-model-picker.js';
 import './hermes-agent-badge.js';
 import './hermes-reasoning-chip.js';
 import './hermes-slash-menu.js';
+import { BusyInput, type MessageMode } from './busy-input.js';
+import './hermes-queue-chips.js';
+import './hermes-send-mode.js';
 import type { HermesEvent } from '../events.js';
 
 const basename = (path: string) =>
@@ -29,6 +32,12 @@ const basename = (path: string) =>
     .split(/[\\/]/)
     .pop() || path;
 /** Phones: Enter makes a newline there (the on-screen keyboard has no Shift habit). */
+/** While a turn runs, the placeholder says what Send will do. */
+const BUSY_PLACEHOLDER: Record<MessageMode, (bot: string) => string> = {
+  steer: (bot) => `${bot} is working… Send steers this turn`,
+  queue: (bot) => `${bot} is working… Send queues for after this turn`,
+  interrupt: (bot) => `${bot} is working… Send stops this turn and sends`,
+};
 const touchOnly = () => matchMedia('(pointer: coarse)').matches && !matchMedia('(any-pointer: fine)').matches;
 
 /**
@@ -56,6 +65,8 @@ export class HermesComposer extends LitElement {
 
   readonly attachments = new AttachmentList(this);
   #files = new FileIntake(this, (files) => void this.addFiles(files));
+  /** While a turn runs: steer, queue or interrupt, and the session's queue (busy-input.ts). */
+  readonly busy = new BusyInput(this);
   #stores = new StoreController(this, () => [this.chat, this.ui]);
   #bound: string | null | undefined = undefined;
   /** Set while this element moves the chat into a session it created: keep text and files. */
@@ -153,6 +164,22 @@ export class HermesComposer extends LitElement {
     this.#saveDraft();
   }
 
+  /** A busy send that failed gives its text back (unless something new was typed meanwhile). */
+  restoreText(text: string): void {
+    if (!this.text.trim()) this.#setText(text);
+  }
+
+  /** `/queue` and `/interrupt`: that mode while a turn runs; a normal send when idle. */
+  async #sendAs(mode: MessageMode, text: string): Promise<void> {
+    if (this.chat?.status !== 'idle' && this.chat?.sessionId) {
+      const files = this.attachments.paths;
+      this.attachments.clear();
+      return this.busy.submit(text, files, mode);
+    }
+    this.#setText(text);
+    await this.send();
+  }
+
   get #model(): string | null {
     return this.chat?.sessionId ? (this.chat.session?.model ?? null) : this.pendingModel;
   }
@@ -198,11 +225,12 @@ export class HermesComposer extends LitElement {
       this.#menu.close(this.text);
       return;
     }
-    if (chat.status !== 'idle' || this.#creating) return;
+    if (this.#creating) return;
     if (this.attachments.uploading) return this.ui?.notify('Waiting for uploads to finish…');
     const attachments = this.attachments.paths;
     this.#setText('');
     this.attachments.clear();
+    if (chat.status !== 'idle' && chat.sessionId) return this.busy.submit(text, attachments);
     try {
       // The session the view names, loaded or not (offline with no copy, it is queued for it).
       if (chat.targetId) {
@@ -274,6 +302,13 @@ export class HermesComposer extends LitElement {
     this.requestUpdate();
   }
 
+  /** The send menu: this mode for the next message only. */
+  #pickMode(mode: MessageMode) {
+    this.busy.override = mode;
+    this.requestUpdate();
+    this.input?.focus();
+  }
+
   #onModelChange(e: CustomEvent<{ model: string }>) {
     this.#setModel(e.detail.model).catch((err: Error) => this.ui?.notify(err.message, 'error'));
   }
@@ -289,6 +324,7 @@ export class HermesComposer extends LitElement {
       setModel: (id) => this.#setModel(id),
       setText: (text) => this.#setText(text),
       restoreAttachments: (paths) => this.attachments.restore(paths),
+      sendAs: (mode, text) => this.#sendAs(mode, text),
     };
   }
 
@@ -326,12 +362,13 @@ export class HermesComposer extends LitElement {
             </div>`
             : nothing
         }
+        ${running || this.busy.items.length ? html`<hermes-queue-chips .items=${this.busy.items} .actions=${this.busy}></hermes-queue-chips>` : nothing}
         <textarea
           data-role="composer-input"
           rows="1"
           aria-label="Message"
           aria-autocomplete="list"
-          placeholder=${running ? `${bot} is working… Stop to interrupt` : viewOnly ? 'A subagent session is view-only: continue in its parent conversation' : (this.placeholderText ?? `Message ${bot} — / for commands`)}
+          placeholder=${running ? BUSY_PLACEHOLDER[this.busy.mode](bot) : viewOnly ? 'A subagent session is view-only: continue in its parent conversation' : (this.placeholderText ?? `Message ${bot} — / for commands`)}
           ?disabled=${viewOnly && !running}
           .value=${this.text}
           @input=${this.#onInput}
@@ -360,7 +397,9 @@ export class HermesComposer extends LitElement {
           <span class="spacer"></span>
           ${
             running
-              ? html`<button class="icon-button stop outline" data-role="stop" title="Stop" aria-label="Stop" @click=${() => void chat!.cancel()}>${icons.stop()}</button>`
+              ? html`<button class="icon-button stop outline" data-role="stop" title="Stop" aria-label="Stop" @click=${() => void chat!.cancel()}>${icons.stop()}</button>
+                  <hermes-send-mode .mode=${this.busy.mode} .pick=${(m: MessageMode) => this.#pickMode(m)}></hermes-send-mode>
+                  <button class="icon-button send primary" data-role="send-busy" title=${`Send (${this.busy.mode})`} aria-label=${`Send: ${this.busy.mode}`} ?disabled=${!canSend} @click=${() => void this.send()}>${icons.send()}</button>`
               : html`<button class="icon-button send primary" data-role="send" title="Send" aria-label="Send" ?disabled=${!canSend} @click=${() => void this.send()}>${icons.send()}</button>`
           }
         </div>

@@ -6,6 +6,7 @@ import type { SessionsStore } from '../state/sessions-store.js';
 import type { UiStore } from '../state/ui-store.js';
 import { emit } from '../events.js';
 import { REASONING_CHANGED } from './hermes-reasoning-chip.js';
+import type { MessageMode } from './busy-input.js';
 
 /** What a command may touch: the stores, plus the composer's own text, model and attachments. */
 export interface CommandContext {
@@ -19,6 +20,8 @@ export interface CommandContext {
   setModel(id: string): Promise<void>;
   setText(text: string): void;
   restoreAttachments(paths: string[]): void;
+  /** Sends `text` in that busy mode while a turn runs, normally when idle (/queue, /interrupt). */
+  sendAs?(mode: MessageMode, text: string): Promise<void>;
 }
 
 export interface SlashCommand {
@@ -58,6 +61,13 @@ async function dropLastExchange(ctx: CommandContext): Promise<Unsent | null> {
   sessionOf(ctx);
   idleOf(ctx);
   return ctx.chat.undo();
+}
+
+/** /queue and /interrupt: the composer sends it (idle: as a normal message). */
+async function sendAs(ctx: CommandContext, mode: MessageMode, text: string): Promise<void> {
+  need(text, `Type the message after /${mode}.`);
+  need(ctx.sendAs, `/${mode} is not available here.`);
+  await ctx.sendAs(mode, text);
 }
 
 const POLL_MS = 500;
@@ -140,6 +150,18 @@ export const COMMANDS: SlashCommand[] = [
       if (ctx.chat.status === 'idle') return ctx.ui.notify('Nothing is running.');
       await ctx.chat.cancel();
     },
+  },
+  {
+    name: 'queue',
+    args: '<message>',
+    description: 'Send a message after the current turn ends',
+    run: (ctx, arg) => sendAs(ctx, 'queue', arg),
+  },
+  {
+    name: 'interrupt',
+    args: '<message>',
+    description: 'Stop the current turn and send a message',
+    run: (ctx, arg) => sendAs(ctx, 'interrupt', arg),
   },
   { name: 'compress', args: '[focus]', description: 'Summarise the conversation so far (optionally around a focus)', run: compress },
   { name: 'compact', description: 'Compress the context', run: (ctx) => compress(ctx, '') },

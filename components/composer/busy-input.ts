@@ -1,0 +1,194 @@
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import { api } from '../api/client.js';
+import type { ChatStore } from '../state/chat-store.js';
+import type { UiStore } from '../state/ui-store.js';
+import { messageQueue as sharedQueue, type MessageQueue, type QueuedMessage } from '../state/message-queue.js';
+
+/** What Send does while a turn runs (the `default_message_mode` setting, or the send menu's pick). */
+export type MessageMode = 'steer' | 'queue' | 'interrupt';
+export const MESSAGE_MODES: readonly MessageMode[] = ['steer', 'queue', 'interrupt'];
+
+export const MODE_LABELS: Record<MessageMode, { label: string; hint: string }> = {
+  steer: { label: 'Steer', hint: 'Hand it to the running turn at its next step' },
+  queue: { label: 'Queue', hint: 'Send it after this turn ends' },
+  interrupt: { label: 'Interrupt', hint: 'Stop this turn and send it now' },
+};
+
+/** Why a steer was not taken, as the quiet toast says it (the server's `fallback` codes). */
+function steerRefusal(fallback: string | null | undefined): string {
+  if (fallback === 'gateway_steer_queued') return 'Hermes Agent cannot take messages mid-turn: queued for after this turn.';
+  if (fallback === 'not_running') return 'The turn was ending: your message is queued for after it.';
+  return `The turn could not take it now${fallback ? ` (${fallback})` : ''}: queued for after this turn.`;
+}
+
+export interface BusyInputHost extends ReactiveControllerHost {
+  chat?: ChatStore;
+  ui?: UiStore;
+  /** Gives text back to the input (a steer that failed). */
+  restoreText(text: string): void;
+}
+
+/**
+ * The busy composer: what Send does while a turn runs (steer, queue, interrupt), the open
+ * session's queue (shown as chips), and its draining — one entry each time the session is idle
+ * again, in order, exactly once across tabs (MessageQueue.drainOne).
+ */
+export class BusyInput implements ReactiveController {
+  /** The send menu's choice for the next message only; null: the setting. */
+  override: MessageMode | null = null;
+  #draining = false;
+  /** After a queued message failed to send: wait for the next turn or a change to the queue. */
+  #paused = false;
+  #wasIdle = true;
+  #retry: ReturnType<typeof setTimeout> | null = null;
+  #onQueueChange = () => {
+    this.#paused = false;
+    this.host.requestUpdate();
+  };
+
+  constructor(
+    private readonly host: BusyInputHost,
+    readonly queue: MessageQueue = sharedQueue,
+  ) {
+    host.addController(this);
+  }
+
+  hostConnected(): void {
+    this.queue.addEventListener('change', this.#onQueueChange);
+  }
+
+  hostDisconnected(): void {
+    this.queue.removeEventListener('change', this.#onQueueChange);
+    if (this.#retry) clearTimeout(this.#retry);
+    this.#retry = null;
+  }
+
+  hostUpdated(): void {
+    const idle = this.host.chat?.status === 'idle';
+    if (idle && !this.#wasIdle) this.#paused = false;
+    // A pick from the send menu is for a message typed during this turn, not a later one.
+    if (idle) this.override = null;
+    this.#wasIdle = idle;
+    void this.#drain();
+  }
+
+  /** The mode Send uses now. */
+  get mode(): MessageMode {
+    if (this.override) return this.override;
+    const setting = this.host.ui?.settings?.default_message_mode;
+    return MESSAGE_MODES.includes(setting as MessageMode) ? (setting as MessageMode) : 'steer';
+  }
+
+  /** The open session's queue, in sending order. */
+  get items(): QueuedMessage[] {
+    const sid = this.host.chat?.sessionId;
+    return sid ? this.queue.list(sid) : [];
+  }
+
+  edit(id: number, text: string): void {
+    const sid = this.host.chat?.sessionId;
+    if (sid) this.queue.edit(sid, id, text);
+  }
+
+  remove(id: number): void {
+    const sid = this.host.chat?.sessionId;
+    if (sid) this.queue.remove(sid, id);
+  }
+
+  move(id: number, to: number): void {
+    const sid = this.host.chat?.sessionId;
+    if (sid) this.queue.move(sid, id, to);
+  }
+
+  /** Handles a message sent while a turn runs (the input is already cleared). */
+  async submit(text: string, files: string[], mode: MessageMode = this.mode): Promise<void> {
+    const chat = this.host.chat;
+    const ui = this.host.ui;
+    const sid = chat?.sessionId;
+    if (!chat || !sid) return;
+    this.override = null;
+    const model = chat.session?.model ?? '';
+    if (mode === 'queue') {
+      this.queue.add(sid, { text, files, model });
+      ui?.notify(`Queued: “${text.length > 40 ? `${text.slice(0, 40)}…` : text}”`);
+      return;
+    }
+    if (mode === 'interrupt') {
+      // First in line, then the stop: the drain sends it as soon as the turn has ended.
+      this.queue.add(sid, { text, files, model }, 'front');
+      ui?.notify('Stopping the current turn; your message goes next.');
+      await chat.cancel();
+      return;
+    }
+    if (files.length) {
+      // A steer carries text only: attachments wait for a turn of their own.
+      this.queue.add(sid, { text, files, model });
+      ui?.notify('Steering takes text only: queued with its attachments for after this turn.');
+      return;
+    }
+    let result: Awaited<ReturnType<ChatStore['steer']>>;
+    try {
+      result = await chat.steer(text);
+    } catch (err) {
+      this.host.restoreText(text);
+      ui?.notify(`Could not steer: ${(err as Error).message}`, 'error');
+      return;
+    }
+    if (result.accepted) return;
+    if (chat.status === 'idle' && chat.sessionId === sid) {
+      // The turn ended while the steer was on its way: this starts the next one.
+      ui?.notify('The turn had just ended: sent as a new message.');
+      try {
+        await chat.send(text);
+      } catch {
+        this.host.restoreText(text);
+      }
+      return;
+    }
+    this.queue.add(sid, { text, files: [], model });
+    ui?.notify(steerRefusal(result.fallback));
+  }
+
+  /** Sends the queue's first entry when the open session is idle (one per turn). */
+  async #drain(): Promise<void> {
+    const chat = this.host.chat;
+    const sid = chat?.sessionId;
+    if (!chat || !sid || this.#draining || this.#paused) return;
+    // A cached or half-loaded copy may not know a turn runs: wait for the server's.
+    if (chat.status !== 'idle' || chat.loading || chat.cached || chat.unreachable) return;
+    if (!this.queue.list(sid).length) return;
+    this.#draining = true;
+    try {
+      const result = await this.queue.drainOne(sid, {
+        idle: async () => {
+          if (chat.sessionId !== sid || chat.status !== 'idle') return false;
+          const s = await api.session(sid, { msgLimit: 1 });
+          return !s.active_stream_id && chat.sessionId === sid && chat.status === 'idle';
+        },
+        send: async (m) => {
+          if (chat.sessionId !== sid || chat.status !== 'idle') throw new Error('not idle');
+          await chat.send(m.text, m.files.length ? { attachments: m.files } : {});
+        },
+      });
+      if (result === 'failed') {
+        this.#paused = true;
+        this.host.ui?.notify('A queued message could not be sent: it stays in the queue.', 'error');
+      } else if (result === 'busy') {
+        // Another tab started a turn here (or holds the queue): follow it, and look again later.
+        this.#paused = true;
+        void chat.reload().catch(() => {});
+        this.#retry ??= setTimeout(() => {
+          this.#retry = null;
+          this.#paused = false;
+          this.host.requestUpdate();
+        }, 3000);
+      }
+    } catch {
+      // The idle check could not reach the server: try again on the next change.
+      this.#paused = true;
+    } finally {
+      this.#draining = false;
+      this.host.requestUpdate();
+    }
+  }
+}
