@@ -110,7 +110,9 @@ describe('hermes-settings-dialog', () => {
     await waitFor(() => expect(el.shadowRoot!.querySelector('input[name="default_message_mode"]')).to.exist);
     expect(el.shadowRoot!.querySelector<HTMLInputElement>('input[name="default_message_mode"][value="steer"]')!.checked).to.equal(true);
     el.shadowRoot!.querySelector<HTMLInputElement>('input[name="default_message_mode"][value="queue"]')!.click();
-    await waitFor(() => expect(fetch.calls.find((c) => c.url === '/api/settings' && c.method === 'POST')?.body).to.deep.equal({ default_message_mode: 'queue' }));
+    await waitFor(() =>
+      expect(fetch.calls.find((c) => c.url === '/api/settings' && c.method === 'POST')?.body).to.deep.equal({ default_message_mode: 'queue' }),
+    );
   });
 
   it('filters rows by the search box', async () => {
