@@ -2,7 +2,7 @@ import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { api } from '../api/client.js';
 import type { ChatStore } from '../state/chat-store.js';
 import type { UiStore } from '../state/ui-store.js';
-import { messageQueue as sharedQueue, type MessageQueue, type QueuedMessage } from '../state/message-queue.js';
+import { messageQueue as sharedQueue, type MessageQueue, type QueueChange, type QueuedMessage } from '../state/message-queue.js';
 
 /** What Send does while a turn runs (the `default_message_mode` setting, or the send menu's pick). */
 export type MessageMode = 'steer' | 'queue' | 'interrupt';
@@ -41,10 +41,25 @@ export class BusyInput implements ReactiveController {
   #paused = false;
   #wasIdle = true;
   #retry: ReturnType<typeof setTimeout> | null = null;
-  #onQueueChange = () => {
+  #onQueueChange = (e: Event) => {
     this.#paused = false;
     this.host.requestUpdate();
+    const { sid, external } = (e as CustomEvent<QueueChange>).detail ?? {};
+    const chat = this.host.chat;
+    if (!external || !chat?.sessionId || (sid !== null && sid !== chat.sessionId)) return;
+    // Another tab took an entry and is starting its turn: once it has, follow that turn here.
+    const open = chat.sessionId;
+    const count = this.queue.list(open).length;
+    if (count < this.#seen && chat.status === 'idle' && !this.#draining) {
+      void this.queue
+        .settled(open)
+        .then(() => (chat.sessionId === open && chat.status === 'idle' ? chat.reload() : undefined))
+        .catch(() => {});
+    }
+    this.#seen = count;
   };
+  /** How many entries the open session's queue had at the last look (a drop means another tab sent one). */
+  #seen = 0;
 
   constructor(
     private readonly host: BusyInputHost,
@@ -82,7 +97,9 @@ export class BusyInput implements ReactiveController {
   /** The open session's queue, in sending order. */
   get items(): QueuedMessage[] {
     const sid = this.host.chat?.sessionId;
-    return sid ? this.queue.list(sid) : [];
+    const items = sid ? this.queue.list(sid) : [];
+    this.#seen = items.length;
+    return items;
   }
 
   edit(id: number, text: string): void {

@@ -49,6 +49,12 @@ export interface DrainOptions {
   send(message: QueuedMessage): Promise<void>;
 }
 
+/** A `change` event's detail: whose queue (null: all), and whether another tab wrote it. */
+export interface QueueChange {
+  sid: string | null;
+  external: boolean;
+}
+
 export type DrainResult = 'sent' | 'empty' | 'busy' | 'failed';
 
 /**
@@ -68,7 +74,9 @@ export class MessageQueue extends EventTarget {
     this.#locks = options.locks !== undefined ? options.locks : (globalThis.navigator?.locks ?? null);
     if (typeof window !== 'undefined') {
       window.addEventListener('storage', (e) => {
-        if (e.key === null || e.key.startsWith(PREFIX)) this.dispatchEvent(new Event('change'));
+        if (e.key !== null && (!e.key.startsWith(PREFIX) || e.key.startsWith(CLAIM_PREFIX))) return;
+        const sid = e.key?.slice(PREFIX.length) ?? null;
+        this.dispatchEvent(new CustomEvent<QueueChange>('change', { detail: { sid, external: true } }));
       });
     }
   }
@@ -95,7 +103,7 @@ export class MessageQueue extends EventTarget {
     // The incumbent removes the key when its queue empties; so do we.
     if (items.length) this.storage.setItem(queueKey(sid), JSON.stringify(items));
     else this.storage.removeItem(queueKey(sid));
-    this.dispatchEvent(new Event('change'));
+    this.dispatchEvent(new CustomEvent<QueueChange>('change', { detail: { sid, external: false } }));
   }
 
   /** Appends (or, for an interrupt, puts first); resolves with the new entry. */
@@ -165,6 +173,17 @@ export class MessageQueue extends EventTarget {
         return 'failed';
       }
     });
+  }
+
+  /**
+   * Resolves once no tab is sending from `sid`'s queue (the one that took an entry has had its
+   * turn started by the server), so a tab that reloads then sees that turn.
+   */
+  async settled(sid: string): Promise<void> {
+    if (this.#locks) await this.#locks.request(`${PREFIX}${sid}`, async () => {});
+    else {
+      for (let i = 0; i < 100 && this.storage.getItem(`${CLAIM_PREFIX}${sid}`); i++) await new Promise((r) => setTimeout(r, 100));
+    }
   }
 
   /** Runs `fn` while no other tab of this origin runs it for `sid`. */
