@@ -26,6 +26,8 @@ export interface BusyInputHost extends ReactiveControllerHost {
   ui?: UiStore;
   /** Gives text back to the input (a steer that failed). */
   restoreText(text: string): void;
+  /** Where queued messages are kept; absent: the app's (localStorage). */
+  messageQueue?: MessageQueue;
 }
 
 /**
@@ -61,14 +63,15 @@ export class BusyInput implements ReactiveController {
   /** How many entries the open session's queue had at the last look (a drop means another tab sent one). */
   #seen = 0;
 
-  constructor(
-    private readonly host: BusyInputHost,
-    readonly queue: MessageQueue = sharedQueue,
-  ) {
+  /** The host's queue (set before it connects), else the app's. */
+  queue: MessageQueue = sharedQueue;
+
+  constructor(private readonly host: BusyInputHost) {
     host.addController(this);
   }
 
   hostConnected(): void {
+    this.queue = this.host.messageQueue ?? sharedQueue;
     this.queue.addEventListener('change', this.#onQueueChange);
   }
 

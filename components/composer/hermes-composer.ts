@@ -22,6 +22,7 @@ import './hermes-agent-badge.js';
 import './hermes-reasoning-chip.js';
 import './hermes-slash-menu.js';
 import { BusyInput, type MessageMode } from './busy-input.js';
+import type { MessageQueue } from '../state/message-queue.js';
 import './hermes-queue-chips.js';
 import './hermes-send-mode.js';
 import type { HermesEvent } from '../events.js';
@@ -67,6 +68,8 @@ export class HermesComposer extends LitElement {
   #files = new FileIntake(this, (files) => void this.addFiles(files));
   /** While a turn runs: steer, queue or interrupt, and the session's queue (busy-input.ts). */
   readonly busy = new BusyInput(this);
+  /** Where queued messages are kept (set before connecting; tests give their own storage). */
+  messageQueue?: MessageQueue;
   #stores = new StoreController(this, () => [this.chat, this.ui]);
   #bound: string | null | undefined = undefined;
   /** Set while this element moves the chat into a session it created: keep text and files. */

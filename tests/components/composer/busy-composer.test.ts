@@ -1,7 +1,7 @@
 import { expect, fixture, cleanup, stubFetch, waitFor } from '../helpers.js';
 import '../../../components/composer/hermes-composer.js';
 import type { HermesComposer } from '../../../components/composer/hermes-composer.js';
-import { messageQueue } from '../../../components/state/message-queue.js';
+import { MessageQueue } from '../../../components/state/message-queue.js';
 import { offlineCache } from '../../../components/offline/cache.js';
 import type { SteerResult } from '../../../components/api/chat-controls.js';
 import { runCommand } from '../../../components/composer/slash-commands.js';
@@ -12,6 +12,8 @@ const input = (el: HermesComposer) => $<HTMLTextAreaElement>(el, '[data-role="co
 const chipsOf = (el: HermesComposer) => $(el, 'hermes-queue-chips');
 const chips = (el: HermesComposer) => [...(chipsOf(el)?.shadowRoot?.querySelectorAll<HTMLElement>('[data-role="queued-message"]') ?? [])];
 const chipTexts = (el: HermesComposer) => chips(el).map((c) => c.querySelector('[data-role="queued-edit"]')?.textContent?.trim());
+// This page's own storage: localStorage is shared with the test files running beside this one.
+const messageQueue = new MessageQueue(sessionStorage);
 const queued = () => messageQueue.list('s1').map((m) => m.text);
 
 async function type(el: HermesComposer, text: string) {
@@ -35,7 +37,7 @@ describe('hermes-composer while a turn runs (busy input)', () => {
   let steers: string[];
 
   beforeEach(async () => {
-    localStorage.clear();
+    sessionStorage.clear();
     offlineCache.saveDraft('s1', '');
     await offlineCache.flush();
     serverBusy = false;
@@ -56,13 +58,13 @@ describe('hermes-composer while a turn runs (busy input)', () => {
   afterEach(() => {
     cleanup();
     fetchStub.restore();
-    localStorage.clear();
+    sessionStorage.clear();
   });
 
   const mount = async (settings: Record<string, unknown> = {}) => {
     Object.assign(s.ui.settings!, settings);
     openSession(s.chat, session('s1'));
-    const el = await fixture<HermesComposer>('hermes-composer', { chat: s.chat, ui: s.ui, sessions: s.sessions });
+    const el = await fixture<HermesComposer>('hermes-composer', { chat: s.chat, ui: s.ui, sessions: s.sessions, messageQueue });
     setStatus(s.chat, 'running');
     serverBusy = true;
     await el.updateComplete;
@@ -172,7 +174,7 @@ describe('hermes-composer while a turn runs (busy input)', () => {
     await endTurn(el);
     await new Promise((r) => setTimeout(r, 100));
     expect(s.sent.map((x) => x.text)).to.deep.equal(['first queued', 'second queued']);
-    expect(localStorage.getItem('hermes-queue-s1')).to.equal(null);
+    expect(sessionStorage.getItem('hermes-queue-s1')).to.equal(null);
   });
 
   it('interrupt: the message goes first in the queue, the turn is cancelled, and it is sent once stopped', async () => {
@@ -273,7 +275,7 @@ describe('hermes-composer while a turn runs (busy input)', () => {
     serverBusy = true;
     let reloads = 0;
     s.chat.reload = async () => void reloads++;
-    const el = await fixture<HermesComposer>('hermes-composer', { chat: s.chat, ui: s.ui, sessions: s.sessions });
+    const el = await fixture<HermesComposer>('hermes-composer', { chat: s.chat, ui: s.ui, sessions: s.sessions, messageQueue });
     await waitFor(() => reloads === 1);
     expect(s.sent).to.have.length(0);
     expect(chipTexts(el)).to.deep.equal(['from before the reload']);

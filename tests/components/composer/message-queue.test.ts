@@ -24,15 +24,16 @@ function server() {
   });
 }
 
+// sessionStorage: this page's own (localStorage is shared with the test files running beside).
 describe('MessageQueue (the busy composer’s per-session queue)', () => {
-  beforeEach(() => localStorage.clear());
+  beforeEach(() => sessionStorage.clear());
 
   it('persists in the incumbent’s key and shape, and a new page (a reload) reads it back', () => {
-    const q = new MessageQueue(localStorage);
+    const q = new MessageQueue(sessionStorage);
     q.add('s1', { text: 'first', model: 'm1' });
     q.add('s1', { text: 'second', files: ['/ws/a.png'] });
     q.add('s2', { text: 'elsewhere' });
-    const stored = JSON.parse(localStorage.getItem(queueKey('s1'))!);
+    const stored = JSON.parse(sessionStorage.getItem(queueKey('s1'))!);
     expect(queueKey('s1')).to.equal('hermes-queue-s1');
     expect(stored.map((e: Record<string, unknown>) => Object.keys(e).sort())).to.deep.equal([
       ['_queued_at', 'files', 'model', 'profile', 'text'],
@@ -40,7 +41,7 @@ describe('MessageQueue (the busy composer’s per-session queue)', () => {
     ]);
     expect(stored[0]).to.include({ text: 'first', model: 'm1', profile: 'default' });
     expect(stored[1].files).to.deep.equal(['/ws/a.png']);
-    const reloaded = new MessageQueue(localStorage);
+    const reloaded = new MessageQueue(sessionStorage);
     expect(texts(reloaded)).to.deep.equal(['first', 'second']);
     expect(texts(reloaded, 's2')).to.deep.equal(['elsewhere']);
     // Stamps are identities: unique within a session even when added in the same millisecond.
@@ -48,21 +49,21 @@ describe('MessageQueue (the busy composer’s per-session queue)', () => {
   });
 
   it('reads what the incumbent wrote (File objects serialise to {}; unstamped entries get a stamp)', () => {
-    localStorage.setItem(
+    sessionStorage.setItem(
       'hermes-queue-s1',
       JSON.stringify([{ text: 'from python', files: [{}, { path: '/ws/b.txt' }], model: 'x', _queued_at: 5 }, { message: 'old field' }, { text: '' }, 7]),
     );
-    const q = new MessageQueue(localStorage);
+    const q = new MessageQueue(sessionStorage);
     expect(q.list('s1')).to.deep.equal([
       { text: 'from python', files: ['/ws/b.txt'], model: 'x', profile: 'default', _queued_at: 5 },
       { text: 'old field', files: [], model: '', profile: 'default', _queued_at: 0 },
     ]);
-    localStorage.setItem('hermes-queue-s1', 'not json');
+    sessionStorage.setItem('hermes-queue-s1', 'not json');
     expect(q.list('s1')).to.deep.equal([]);
   });
 
   it('edits, removes and reorders; an emptied queue removes its key; each write fires change', () => {
-    const q = new MessageQueue(localStorage);
+    const q = new MessageQueue(sessionStorage);
     let changes = 0;
     q.addEventListener('change', () => changes++);
     const [a, b, c] = ['a', 'b', 'c'].map((text) => q.add('s1', { text }));
@@ -76,7 +77,7 @@ describe('MessageQueue (the busy composer’s per-session queue)', () => {
     expect(texts(q)).to.deep.equal(['b, reworded', 'c']);
     q.remove('s1', b!._queued_at);
     q.remove('s1', c!._queued_at);
-    expect(localStorage.getItem('hermes-queue-s1')).to.equal(null);
+    expect(sessionStorage.getItem('hermes-queue-s1')).to.equal(null);
     expect(changes).to.equal(9);
     // An interrupt's message goes first.
     q.add('s1', { text: 'later' });
@@ -85,7 +86,7 @@ describe('MessageQueue (the busy composer’s per-session queue)', () => {
   });
 
   it('drains in order, one entry per idle session, each exactly once; a failed send goes back in front', async () => {
-    const q = new MessageQueue(localStorage);
+    const q = new MessageQueue(sessionStorage);
     for (const text of ['one', 'two', 'three']) q.add('s1', { text });
     const srv = server();
     expect(await srv.drain(q)).to.equal('sent');
@@ -109,8 +110,8 @@ describe('MessageQueue (the busy composer’s per-session queue)', () => {
     ['the storage claim (no Web Locks)', null],
   ] as const) {
     it(`two tabs draining at once send each entry once (${name})`, async () => {
-      const tabA = new MessageQueue(localStorage, locks === null ? { locks: null } : {});
-      const tabB = new MessageQueue(localStorage, locks === null ? { locks: null } : {});
+      const tabA = new MessageQueue(sessionStorage, locks === null ? { locks: null } : {});
+      const tabB = new MessageQueue(sessionStorage, locks === null ? { locks: null } : {});
       tabA.add('s1', { text: 'first' });
       tabA.add('s1', { text: 'second' });
       const srv = server();
@@ -121,8 +122,8 @@ describe('MessageQueue (the busy composer’s per-session queue)', () => {
         srv.running = false;
       }
       expect(srv.sent).to.deep.equal(['first', 'second']);
-      expect(localStorage.getItem('hermes-queue-s1')).to.equal(null);
-      expect(localStorage.getItem('hermes-queue-claim-s1')).to.equal(null);
+      expect(sessionStorage.getItem('hermes-queue-s1')).to.equal(null);
+      expect(sessionStorage.getItem('hermes-queue-claim-s1')).to.equal(null);
     });
   }
 });
