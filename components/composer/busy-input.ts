@@ -97,6 +97,19 @@ export class BusyInput implements ReactiveController {
     return MESSAGE_MODES.includes(setting as MessageMode) ? (setting as MessageMode) : 'steer';
   }
 
+  /** While a turn runs, the input's placeholder says what Send will do. */
+  placeholder(bot: string): string {
+    const does = { steer: 'Send steers this turn', queue: 'Send queues for after this turn', interrupt: 'Send stops this turn and sends' };
+    return `${bot} is working… ${does[this.mode]}`;
+  }
+
+  /** The send menu's choice: that mode for the next message only. */
+  pick(mode: MessageMode, then?: () => void): void {
+    this.override = mode;
+    this.host.requestUpdate();
+    then?.();
+  }
+
   /** The open session's queue, in sending order. */
   get items(): QueuedMessage[] {
     const sid = this.host.chat?.sessionId;

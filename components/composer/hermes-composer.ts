@@ -33,12 +33,6 @@ const basename = (path: string) =>
     .split(/[\\/]/)
     .pop() || path;
 /** Phones: Enter makes a newline there (the on-screen keyboard has no Shift habit). */
-/** While a turn runs, the placeholder says what Send will do. */
-const BUSY_PLACEHOLDER: Record<MessageMode, (bot: string) => string> = {
-  steer: (bot) => `${bot} is working… Send steers this turn`,
-  queue: (bot) => `${bot} is working… Send queues for after this turn`,
-  interrupt: (bot) => `${bot} is working… Send stops this turn and sends`,
-};
 const touchOnly = () => matchMedia('(pointer: coarse)').matches && !matchMedia('(any-pointer: fine)').matches;
 
 /**
@@ -305,13 +299,6 @@ export class HermesComposer extends LitElement {
     this.requestUpdate();
   }
 
-  /** The send menu: this mode for the next message only. */
-  #pickMode(mode: MessageMode) {
-    this.busy.override = mode;
-    this.requestUpdate();
-    this.input?.focus();
-  }
-
   #onModelChange(e: CustomEvent<{ model: string }>) {
     this.#setModel(e.detail.model).catch((err: Error) => this.ui?.notify(err.message, 'error'));
   }
@@ -371,7 +358,7 @@ export class HermesComposer extends LitElement {
           rows="1"
           aria-label="Message"
           aria-autocomplete="list"
-          placeholder=${running ? BUSY_PLACEHOLDER[this.busy.mode](bot) : viewOnly ? 'A subagent session is view-only: continue in its parent conversation' : (this.placeholderText ?? `Message ${bot} — / for commands`)}
+          placeholder=${running ? this.busy.placeholder(bot) : viewOnly ? 'A subagent session is view-only: continue in its parent conversation' : (this.placeholderText ?? `Message ${bot} — / for commands`)}
           ?disabled=${viewOnly && !running}
           .value=${this.text}
           @input=${this.#onInput}
@@ -401,7 +388,7 @@ export class HermesComposer extends LitElement {
           ${
             running
               ? html`<button class="icon-button stop outline" data-role="stop" title="Stop" aria-label="Stop" @click=${() => void chat!.cancel()}>${icons.stop()}</button>
-                  <hermes-send-mode .mode=${this.busy.mode} .pick=${(m: MessageMode) => this.#pickMode(m)}></hermes-send-mode>
+                  <hermes-send-mode .mode=${this.busy.mode} .pick=${(m: MessageMode) => this.busy.pick(m, () => this.input?.focus())}></hermes-send-mode>
                   <button class="icon-button send primary" data-role="send-busy" title=${`Send (${this.busy.mode})`} aria-label=${`Send: ${this.busy.mode}`} ?disabled=${!canSend} @click=${() => void this.send()}>${icons.send()}</button>`
               : html`<button class="icon-button send primary" data-role="send" title="Send" aria-label="Send" ?disabled=${!canSend} @click=${() => void this.send()}>${icons.send()}</button>`
           }
