@@ -182,6 +182,16 @@ export class BusyInput implements ReactiveController {
     ui?.notify(steerRefusal(result.fallback));
   }
 
+  /** Pauses draining for a few seconds (then the next update looks again). */
+  #later(): void {
+    this.#paused = true;
+    this.#retry ??= setTimeout(() => {
+      this.#retry = null;
+      this.#paused = false;
+      this.host.requestUpdate();
+    }, 3000);
+  }
+
   /** Sends the queue's first entry when the open session is idle (one per turn). */
   async #drain(): Promise<void> {
     const chat = this.host.chat;
@@ -208,17 +218,12 @@ export class BusyInput implements ReactiveController {
         this.host.ui?.notify('A queued message could not be sent: it stays in the queue.', 'error');
       } else if (result === 'busy') {
         // Another tab started a turn here (or holds the queue): follow it, and look again later.
-        this.#paused = true;
-        void chat.reload().catch(() => {});
-        this.#retry ??= setTimeout(() => {
-          this.#retry = null;
-          this.#paused = false;
-          this.host.requestUpdate();
-        }, 3000);
+        if (chat.sessionId === sid) void chat.reload().catch(() => {});
+        this.#later();
       }
     } catch {
-      // The idle check could not reach the server: try again on the next change.
-      this.#paused = true;
+      // The idle check could not reach the server: look again in a moment.
+      this.#later();
     } finally {
       this.#draining = false;
       this.host.requestUpdate();
