@@ -27,6 +27,8 @@ export type { FileEntry } from '../../src/ports/workspace-files.js';
 export interface Settings {
   theme: 'dark' | 'light' | 'system';
   send_key: 'enter' | 'ctrl+enter' | 'shift+enter';
+  /** What Send does while a turn runs (the composer's busy input). */
+  default_message_mode?: 'steer' | 'queue' | 'interrupt';
   show_thinking: boolean;
   font_size: 'small' | 'default' | 'large' | 'xlarge';
   default_workspace: string;

@@ -22,6 +22,10 @@ import './hermes-agent-badge.js';
 import './hermes-reasoning-chip.js';
 import './hermes-context-ring.js';
 import './hermes-slash-menu.js';
+import { BusyInput, type MessageMode } from './busy-input.js';
+import type { MessageQueue } from '../state/message-queue.js';
+import './hermes-queue-chips.js';
+import './hermes-send-mode.js';
 import type { HermesEvent } from '../events.js';
 
 const basename = (path: string) =>
@@ -57,6 +61,10 @@ export class HermesComposer extends LitElement {
 
   readonly attachments = new AttachmentList(this);
   #files = new FileIntake(this, (files) => void this.addFiles(files));
+  /** While a turn runs: steer, queue or interrupt, and the session's queue (busy-input.ts). */
+  readonly busy = new BusyInput(this);
+  /** Where queued messages are kept (set before connecting; tests give their own storage). */
+  messageQueue?: MessageQueue;
   #stores = new StoreController(this, () => [this.chat, this.ui]);
   #bound: string | null | undefined = undefined;
   /** Set while this element moves the chat into a session it created: keep text and files. */
@@ -154,6 +162,22 @@ export class HermesComposer extends LitElement {
     this.#saveDraft();
   }
 
+  /** A busy send that failed gives its text back (unless something new was typed meanwhile). */
+  restoreText(text: string): void {
+    if (!this.text.trim()) this.#setText(text);
+  }
+
+  /** `/queue` and `/interrupt`: that mode while a turn runs; a normal send when idle. */
+  async #sendAs(mode: MessageMode, text: string): Promise<void> {
+    if (this.chat?.status !== 'idle' && this.chat?.sessionId) {
+      const files = this.attachments.paths;
+      this.attachments.clear();
+      return this.busy.submit(text, files, mode);
+    }
+    this.#setText(text);
+    await this.send();
+  }
+
   get #model(): string | null {
     return this.chat?.sessionId ? (this.chat.session?.model ?? null) : this.pendingModel;
   }
@@ -200,11 +224,12 @@ export class HermesComposer extends LitElement {
       this.#menu.close(this.text);
       return;
     }
-    if (chat.status !== 'idle' || this.#creating) return;
+    if (this.#creating) return;
     if (this.attachments.uploading) return this.ui?.notify('Waiting for uploads to finish…');
     const attachments = this.attachments.paths;
     this.#setText('');
     this.attachments.clear();
+    if (chat.status !== 'idle' && chat.sessionId) return this.busy.submit(text, attachments);
     try {
       // The session the view names, loaded or not (offline with no copy, it is queued for it).
       if (chat.targetId) {
@@ -291,6 +316,7 @@ export class HermesComposer extends LitElement {
       setModel: (id) => this.#setModel(id),
       setText: (text) => this.#setText(text),
       restoreAttachments: (paths) => this.attachments.restore(paths),
+      sendAs: (mode, text) => this.#sendAs(mode, text),
     };
   }
 
@@ -328,12 +354,13 @@ export class HermesComposer extends LitElement {
             </div>`
             : nothing
         }
+        ${running || this.busy.items.length ? html`<hermes-queue-chips .items=${this.busy.items} .actions=${this.busy}></hermes-queue-chips>` : nothing}
         <textarea
           data-role="composer-input"
           rows="1"
           aria-label="Message"
           aria-autocomplete="list"
-          placeholder=${running ? `${bot} is working… Stop to interrupt` : viewOnly ? 'A subagent session is view-only: continue in its parent conversation' : (this.placeholderText ?? `Message ${bot} — / for commands`)}
+          placeholder=${running ? this.busy.placeholder(bot) : viewOnly ? 'A subagent session is view-only: continue in its parent conversation' : (this.placeholderText ?? `Message ${bot} — / for commands`)}
           ?disabled=${viewOnly && !running}
           .value=${this.text}
           @input=${this.#onInput}
@@ -363,7 +390,9 @@ export class HermesComposer extends LitElement {
           <hermes-context-ring></hermes-context-ring>
           ${
             running
-              ? html`<button class="icon-button stop outline" data-role="stop" title="Stop" aria-label="Stop" @click=${() => void chat!.cancel()}>${icons.stop()}</button>`
+              ? html`<button class="icon-button stop outline" data-role="stop" title="Stop" aria-label="Stop" @click=${() => void chat!.cancel()}>${icons.stop()}</button>
+                  <hermes-send-mode .mode=${this.busy.mode} .pick=${(m: MessageMode) => this.busy.pick(m, () => this.input?.focus())}></hermes-send-mode>
+                  <button class="icon-button send primary" data-role="send-busy" title=${`Send (${this.busy.mode})`} aria-label=${`Send: ${this.busy.mode}`} ?disabled=${!canSend} @click=${() => void this.send()}>${icons.send()}</button>`
               : html`<button class="icon-button send primary" data-role="send" title="Send" aria-label="Send" ?disabled=${!canSend} @click=${() => void this.send()}>${icons.send()}</button>`
           }
         </div>

@@ -10,6 +10,7 @@ import { emit } from '../events.js';
 import { REASONING_CHANGED } from './hermes-reasoning-chip.js';
 import { compressSession } from './compress-action.js';
 import { usageCommand } from './usage-command.js';
+import type { MessageMode } from './busy-input.js';
 
 /** What a command may touch: the stores, plus the composer's own text, model and attachments. */
 export interface CommandContext {
@@ -23,6 +24,8 @@ export interface CommandContext {
   setModel(id: string): Promise<void>;
   setText(text: string): void;
   restoreAttachments(paths: string[]): void;
+  /** Sends `text` in that busy mode while a turn runs, normally when idle (/queue, /interrupt). */
+  sendAs?(mode: MessageMode, text: string): Promise<void>;
 }
 
 export interface SlashCommand {
@@ -62,6 +65,13 @@ async function dropLastExchange(ctx: CommandContext): Promise<Unsent | null> {
   sessionOf(ctx);
   idleOf(ctx);
   return ctx.chat.undo();
+}
+
+/** /queue and /interrupt: the composer sends it (idle: as a normal message). */
+async function sendAs(ctx: CommandContext, mode: MessageMode, text: string): Promise<void> {
+  need(text, `Type the message after /${mode}.`);
+  need(ctx.sendAs, `/${mode} is not available here.`);
+  await ctx.sendAs(mode, text);
 }
 
 /** `/compress` and `/compact`: the job (compress-action.ts, shared with the context ring), then its divider. */
@@ -134,6 +144,18 @@ export const COMMANDS: SlashCommand[] = [
       if (ctx.chat.status === 'idle') return ctx.ui.notify('Nothing is running.');
       await ctx.chat.cancel();
     },
+  },
+  {
+    name: 'queue',
+    args: '<message>',
+    description: 'Send a message after the current turn ends',
+    run: (ctx, arg) => sendAs(ctx, 'queue', arg),
+  },
+  {
+    name: 'interrupt',
+    args: '<message>',
+    description: 'Stop the current turn and send a message',
+    run: (ctx, arg) => sendAs(ctx, 'interrupt', arg),
   },
   { name: 'compress', args: '[focus]', description: 'Summarise the conversation so far (optionally around a focus)', run: compress },
   { name: 'compact', description: 'Compress the context', run: (ctx) => compress(ctx, '') },

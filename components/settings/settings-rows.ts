@@ -48,6 +48,12 @@ const SEND_KEYS: Option<Settings['send_key']>[] = [
   { value: 'ctrl+enter', label: 'Ctrl+Enter' },
 ];
 
+const MESSAGE_MODES: Option<NonNullable<Settings['default_message_mode']>>[] = [
+  { value: 'steer', label: 'Steer' },
+  { value: 'queue', label: 'Queue' },
+  { value: 'interrupt', label: 'Interrupt' },
+];
+
 /** What the rows show (the dialog's state as it renders) and the dialog's actions their controls call. */
 export interface SettingsRowsContext {
   settings: Settings | null | undefined;
@@ -102,6 +108,15 @@ export function settingsRows(c: SettingsRowsContext): Row[] {
       hint: 'The other combination adds a new line.',
       keywords: 'send key enter ctrl keyboard shortcut newline',
       control: () => segmented('send_key', SEND_KEYS, s?.send_key, (send_key) => c.save({ send_key })),
+    },
+    {
+      id: 'default_message_mode',
+      section: 'Chat',
+      label: 'While the agent works',
+      hint: 'What Send does during a turn: steer it at its next step, queue for after it, or interrupt it. The send menu changes it for one message.',
+      keywords: 'busy steer queue interrupt message mode send running',
+      control: () =>
+        segmented('default_message_mode', MESSAGE_MODES, s?.default_message_mode ?? 'steer', (default_message_mode) => c.save({ default_message_mode })),
     },
     {
       id: 'show_thinking',

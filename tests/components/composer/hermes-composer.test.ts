@@ -97,16 +97,15 @@ describe('hermes-composer', () => {
     });
   });
 
-  it('shows Stop instead of Send while a turn runs, and Stop cancels', async () => {
+  it('shows Stop beside the busy Send while a turn runs, and Stop cancels', async () => {
     const el = await mount();
     setStatus(s.chat, 'running');
     await el.updateComplete;
+    // `send` is the idle button (tests wait on it for a turn's end); busy, it is `send-busy`.
     expect($(el, '[data-role="send"]')).to.equal(null);
+    expect($(el, '[data-role="send-busy"]')).to.exist;
     $<HTMLButtonElement>(el, '[data-role="stop"]')!.click();
     expect(s.cancelled).to.equal(1);
-    await type(el, 'not now');
-    await press(el, 'Enter');
-    expect(s.sent).to.have.length(0);
     setStatus(s.chat, 'idle');
     await el.updateComplete;
     expect($(el, '[data-role="stop"]')).to.equal(null);
@@ -123,7 +122,7 @@ describe('hermes-composer', () => {
       await press(el, 'Escape');
       expect($(el, 'hermes-slash-menu')).to.equal(null);
       await type(el, '/t');
-      expect(menuItems(el).map((i) => i.dataset.value)).to.deep.equal(['/title', '/theme', '/retry', '/stop', '/compact', '/status', '/personality']);
+      expect(menuItems(el).map((i) => i.dataset.value)).to.deep.equal(['/title', '/theme', '/retry', '/stop', '/interrupt', '/compact', '/status', '/personality']);
     });
 
     it('arrows move the selection, Tab completes, Enter on an argument runs it', async () => {

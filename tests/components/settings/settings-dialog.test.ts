@@ -51,6 +51,7 @@ describe('hermes-settings-dialog', () => {
       'theme',
       'font_size',
       'send_key',
+      'default_message_mode',
       'show_thinking',
       'show_token_usage',
       'show_tps',
@@ -103,6 +104,17 @@ describe('hermes-settings-dialog', () => {
     expect(toggle.checked).to.equal(true);
     toggle.click();
     await waitFor(() => expect(fetch.calls.find((c) => c.url === '/api/settings' && c.method === 'POST')?.body).to.deep.equal({ api_redact_enabled: false }));
+  });
+
+  it('saves what Send does while the agent works (default_message_mode, steer by default)', async () => {
+    fetch = stub({ 'POST /api/settings': (c: FetchCall) => ({ ...c.body }) });
+    const { el } = await mountWith<HermesSettingsDialog>('hermes-settings-dialog');
+    await waitFor(() => expect(el.shadowRoot!.querySelector('input[name="default_message_mode"]')).to.exist);
+    expect(el.shadowRoot!.querySelector<HTMLInputElement>('input[name="default_message_mode"][value="steer"]')!.checked).to.equal(true);
+    el.shadowRoot!.querySelector<HTMLInputElement>('input[name="default_message_mode"][value="queue"]')!.click();
+    await waitFor(() =>
+      expect(fetch.calls.find((c) => c.url === '/api/settings' && c.method === 'POST')?.body).to.deep.equal({ default_message_mode: 'queue' }),
+    );
   });
 
   it('filters rows by the search box', async () => {
