@@ -167,10 +167,11 @@ describe('GET /api/media: ranges', () => {
 
 describe('GET /api/media: types and headers', () => {
   it('HTML and SVG carry CSP sandbox and download unless asked inline; the app CSP is not added', async () => {
-    for (const [path, type] of [
+    const cases: [string, string][] = [
       ['page.html', 'text/html; charset=utf-8'],
       ['logo.svg', 'image/svg+xml'],
-    ]) {
+    ];
+    for (const [path, type] of cases) {
       let res = await media({ path });
       expect(res.headers.get('content-type')).toBe(type);
       expect(res.headers.get('content-security-policy')).toBe('sandbox');
