@@ -273,6 +273,8 @@ export class HermesMedia extends LitElement {
         color: var(--hermes-fg-muted);
       }
       .scroll {
+        width: fit-content;
+        max-width: 100%;
         max-height: calc(var(--hermes-space-xl) * 14);
         overflow: auto;
         border: var(--hermes-border-width) solid var(--hermes-border);
