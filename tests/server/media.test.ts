@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createApp } from '../../src/app.js';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
 
 let t: TestApp;
@@ -218,6 +219,23 @@ describe('GET /api/media: types and headers', () => {
     expect(etag).toMatch(/^W\//);
     const again = await media({ path: 'chart.png' }, { 'If-None-Match': etag });
     expect(again.status).toBe(304);
+  });
+});
+
+describe('GET /api/media: HEAD and deployments without files', () => {
+  it('HEAD answers the headers a player asks for, without a body', async () => {
+    const res = await t.app.request(`/api/media?${new URLSearchParams({ session_id: sid, path: 'digits.txt' })}`, { method: 'HEAD' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-length')).toBe('20');
+    expect(res.headers.get('accept-ranges')).toBe('bytes');
+    expect((await res.arrayBuffer()).byteLength).toBe(0);
+  });
+
+  it('501 {unavailable} where the runtime has no media files (Workers)', async () => {
+    const app = createApp({ ...t.deps, media: undefined });
+    const res = await app.request(`/api/media?${new URLSearchParams({ session_id: sid, path: 'chart.png' })}`);
+    expect(res.status).toBe(501);
+    expect(await res.json()).toMatchObject({ unavailable: true });
   });
 });
 
