@@ -183,7 +183,7 @@ export async function composeNodeDeps(
     workspaces: fs ? new FsWorkspaceStore(config.stateDir, logger) : new MemoryWorkspaceStore(),
     files,
     attachments: new NodeAttachmentStore(config.stateDir),
-    media: new NodeMediaFiles({ stateDir: config.stateDir, hermesHome: config.hermesHome }),
+    media: new NodeMediaFiles({ stateDir: config.stateDir, hermesHome: config.hermesHome, extraRoots: config.mediaAllowedRoots }),
     assets: new NodeAssetSource(publicDir),
     // JSON answers by Accept-Encoding (brotli, else gzip).
     compression: new NodeCompressor(),

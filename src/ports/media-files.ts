@@ -5,7 +5,8 @@
  * resolved before the check, and refuses anything else with Forbidden (NotFound when it is inside
  * a root but missing).
  */
-export type MediaRoot = 'workspace' | 'attachments' | 'hermes';
+/** `extra`: a folder the operator allowed (MEDIA_ALLOWED_ROOTS, HERMES_MEDIA_ALLOW_DIRS). */
+export type MediaRoot = 'workspace' | 'attachments' | 'hermes' | 'extra';
 
 export interface MediaRequest {
   /** As the answer gave it: absolute, `~/…`, or relative to the workspace. */

@@ -83,6 +83,23 @@ describe('GET /api/media: roots', () => {
     await expectError(await media({ path: join(t.hermesHome, 'config.yaml') }), 403);
   });
 
+  it('serves folders the operator allowed (MEDIA_ALLOWED_ROOTS, HERMES_MEDIA_ALLOW_DIRS)', async () => {
+    const more = await mkdtemp(join(tmpdir(), 'hermes-media-more-'));
+    await writeFile(join(more, 'b.png'), PNG);
+    const t2 = await makeTestApp({ env: { MEDIA_ALLOWED_ROOTS: `relative/ignored:${outside}`, HERMES_MEDIA_ALLOW_DIRS: more } });
+    try {
+      const s2 = await t2.newSession();
+      for (const path of [join(outside, 'secret.png'), join(more, 'b.png')]) {
+        const res = await t2.app.request(`/api/media?${new URLSearchParams({ session_id: s2, path })}`);
+        expect(res.status, path).toBe(200);
+        expect(Buffer.from(await res.arrayBuffer()).equals(PNG)).toBe(true);
+      }
+    } finally {
+      await t2.close();
+      await rm(more, { recursive: true, force: true });
+    }
+  });
+
   it('refuses Hermes secrets even inside a workspace that contains the home', async () => {
     const home = join(t.workspace, 'hh');
     await mkdir(join(home, 'sessions'), { recursive: true });

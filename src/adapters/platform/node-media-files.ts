@@ -71,7 +71,7 @@ interface Root {
 export class NodeMediaFiles implements MediaFiles {
   readonly #homeDir: string;
 
-  constructor(readonly options: { stateDir: string; hermesHome: string; homeDir?: string }) {
+  constructor(readonly options: { stateDir: string; hermesHome: string; homeDir?: string; extraRoots?: readonly string[] }) {
     this.#homeDir = options.homeDir ?? homedir();
   }
 
@@ -85,6 +85,7 @@ export class NodeMediaFiles implements MediaFiles {
       { kind: 'workspace', dir: req.workspace },
       { kind: 'attachments', dir: join(this.options.stateDir, 'attachments', req.sessionId) },
       ...HERMES_MEDIA_DIRS.map((d): Root => ({ kind: 'hermes', dir: join(this.options.hermesHome, d) })),
+      ...(this.options.extraRoots ?? []).map((dir): Root => ({ kind: 'extra', dir })),
     ];
     if (!isAbsolute(path)) {
       // A relative path names a workspace file, or one of this session's uploads.
