@@ -20,6 +20,7 @@ import { settingsRoutes } from './routes/settings.js';
 import { workspaceRoutes } from './routes/workspaces.js';
 import { fileRoutes } from './routes/files.js';
 import { uploadRoutes } from './routes/upload.js';
+import { mediaRoutes } from './routes/media.js';
 import { shellRoutes } from './routes/shell.js';
 import { chatRoutes } from './routes/chat.js';
 import { interactionRoutes } from './routes/interactions.js';
@@ -102,6 +103,7 @@ export function createApp(appDeps: AppDeps): Hono {
   app.route('/', workspaceRoutes(deps));
   app.route('/', fileRoutes(deps));
   app.route('/', uploadRoutes(deps));
+  app.route('/', mediaRoutes(deps));
   app.route('/', chatRoutes(deps));
   app.route('/', interactionRoutes(deps));
   app.route('/', modelRoutes(deps));

@@ -25,6 +25,11 @@ export interface Config {
   gatewayBaseUrlFixed: boolean;
   /** The Hermes API server for `chatBackend: 'gateway'` (see GatewayConfig). */
   gateway: GatewayConfig;
+  /**
+   * More folders `/api/media` may serve: the incumbent's `MEDIA_ALLOWED_ROOTS` and Hermes'
+   * `HERMES_MEDIA_ALLOW_DIRS` (`:` or `,` separated; relative entries are ignored, as both do).
+   */
+  mediaAllowedRoots?: string[];
 }
 
 /** A Hermes Agent API server (`hermes gateway` with API_SERVER_ENABLED). */
@@ -101,6 +106,8 @@ const originList = () =>
 
 const EnvSchema = z.object({
   HERMES_HOME: nonEmpty.optional(),
+  MEDIA_ALLOWED_ROOTS: z.string().optional(),
+  HERMES_MEDIA_ALLOW_DIRS: z.string().optional(),
   HERMES_WEBUI_STATE_DIR: nonEmpty.optional(),
   HERMES_WEBUI_HOST: nonEmpty.default('127.0.0.1'),
   HERMES_WEBUI_PORT: z.coerce
@@ -212,7 +219,21 @@ export function parseConfig(env: Record<string, string | undefined>, options: { 
       ...(e.HERMES_WEBUI_GATEWAY_API_KEY ? { apiKey: e.HERMES_WEBUI_GATEWAY_API_KEY } : {}),
       readTimeoutMs: Math.round(e.HERMES_WEBUI_GATEWAY_READ_TIMEOUT * 1000),
     },
+    ...mediaRoots([e.MEDIA_ALLOWED_ROOTS, e.HERMES_MEDIA_ALLOW_DIRS], options.home),
   };
+}
+
+/** `mediaAllowedRoots` when any absolute folder is named (absent otherwise, like `embedOrigins`). */
+function mediaRoots(values: (string | undefined)[], home: string): { mediaAllowedRoots?: string[] } {
+  const roots = [
+    ...new Set(
+      values
+        .flatMap((v) => (v ?? '').split(/[:,]/))
+        .map((r) => expandHome(r.trim(), home))
+        .filter((r) => r.startsWith('/')),
+    ),
+  ];
+  return roots.length ? { mediaAllowedRoots: roots } : {};
 }
 
 /** Loopback hosts: the only ones the server binds while no password is set. */

@@ -4,6 +4,7 @@ import type { ProjectStore } from './ports/project-store.js';
 import type { SessionStore } from './ports/session-store.js';
 import type { SettingsStore } from './ports/settings-store.js';
 import type { WorkspaceFiles } from './ports/workspace-files.js';
+import type { MediaFiles } from './ports/media-files.js';
 import type { WorkspaceStore } from './ports/workspace-store.js';
 import type { AgentRuntime } from './agent/runtime.js';
 import type { ProcessRegistry } from './agent/tools/process-registry.js';
@@ -27,6 +28,8 @@ export interface AppDeps {
   workspaces: WorkspaceStore;
   files: WorkspaceFiles;
   attachments: AttachmentStore;
+  /** Files answers point at (`GET /api/media`); absent where there is no file system (Workers: 501). */
+  media?: MediaFiles;
   /**
    * The agent behind chat turns, the runs it is doing, and what they wait on a person for;
    * `backend`: who answers (builtin or a Hermes gateway), fixed by the environment or switchable.

@@ -2,6 +2,8 @@ import { Marked, type Tokens } from 'marked';
 import DOMPurify from 'dompurify';
 import { MATH_TOKEN_RE, extractMath, katexPending, loadKatex, renderTex, type MathSpan } from './math.js';
 import { canHighlight, highlight, languageOf, loadLanguages } from './highlight.js';
+import { MEDIA_TAG, mediaExtension } from './media.js';
+import { holdOpenMediaTail } from './media-refs.js';
 
 /** Sanitised HTML for one markdown text, and what it still waits for. */
 export interface Rendered {
@@ -31,6 +33,9 @@ marked.use({
   },
 });
 
+// `MEDIA:` tags and links to local files become <hermes-media> (components/render/media.ts).
+marked.use(mediaExtension);
+
 // Own instance, so the hook below does not leak into anyone else's DOMPurify use.
 const purify = DOMPurify(window);
 purify.addHook('afterSanitizeAttributes', (node) => {
@@ -40,6 +45,7 @@ purify.addHook('afterSanitizeAttributes', (node) => {
   }
 });
 const PURIFY_CONFIG = {
+  ADD_TAGS: [MEDIA_TAG],
   FORBID_TAGS: ['style', 'form', 'input', 'textarea', 'select', 'option', 'dialog'],
   // Inline styles from the model could cover the page; KaTeX's own styles are added after this.
   FORBID_ATTR: ['style'],
@@ -89,7 +95,8 @@ export function renderMarkdown(text: string, options: { cache?: boolean } = {}):
     cache.set(text, hit);
     return hit;
   }
-  const { source, spans } = extractMath(text);
+  // An uncached render is a streaming one: a tag still being written waits for its line to end.
+  const { source, spans } = extractMath(options.cache === false ? holdOpenMediaTail(text) : text);
   const clean = purify.sanitize(marked.parse(source) as string, PURIFY_CONFIG) as string;
   const waits: Promise<void>[] = [];
   let html = clean;

@@ -12,6 +12,7 @@ import { MemorySessionStore } from '../adapters/storage/memory/memory-session-st
 import { MemoryProjectStore, MemorySettingsStore, MemoryWorkspaceStore } from '../adapters/storage/memory/memory-stores.js';
 import { NodeWorkspaceFiles } from '../adapters/platform/node-workspace-files.js';
 import { NodeAttachmentStore } from '../adapters/platform/node-attachments.js';
+import { NodeMediaFiles } from '../adapters/platform/node-media-files.js';
 import { NodeCompressor } from '../adapters/platform/node-compression.js';
 import { NodeAssetSource } from '../adapters/platform/node-assets.js';
 import { NodeAgentConfigSource } from '../adapters/platform/node-agent-config.js';
@@ -182,6 +183,7 @@ export async function composeNodeDeps(
     workspaces: fs ? new FsWorkspaceStore(config.stateDir, logger) : new MemoryWorkspaceStore(),
     files,
     attachments: new NodeAttachmentStore(config.stateDir),
+    media: new NodeMediaFiles({ stateDir: config.stateDir, hermesHome: config.hermesHome, extraRoots: config.mediaAllowedRoots }),
     assets: new NodeAssetSource(publicDir),
     // JSON answers by Accept-Encoding (brotli, else gzip).
     compression: new NodeCompressor(),

@@ -42,7 +42,8 @@ export function securityHeaders(): MiddlewareHandler {
     const h = c.res.headers;
     const embed = c.req.path.startsWith('/embed/');
     if (!h.has('X-Content-Type-Options')) h.set('X-Content-Type-Options', 'nosniff');
-    if (!embed) h.set('X-Frame-Options', 'DENY');
+    // A response that may be framed by the app itself (a PDF in the transcript) says so itself.
+    if (!embed && !h.has('X-Frame-Options')) h.set('X-Frame-Options', 'DENY');
     h.set('Referrer-Policy', 'same-origin');
     h.set('Permissions-Policy', PERMISSIONS_POLICY);
     if (!h.has('Content-Security-Policy'))

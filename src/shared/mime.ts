@@ -40,6 +40,15 @@ const TYPES: Record<string, string> = {
   mp4: 'video/mp4',
   webm: 'video/webm',
   mov: 'video/quicktime',
+  // Hermes' TTS and media caches (Opus voice notes, M4A, FLAC) and what players accept beside them.
+  opus: 'audio/ogg',
+  oga: 'audio/ogg',
+  m4a: 'audio/mp4',
+  aac: 'audio/aac',
+  flac: 'audio/flac',
+  m4v: 'video/mp4',
+  ogv: 'video/ogg',
+  tsv: 'text/tab-separated-values; charset=utf-8',
 };
 
 /** The media type for a file name, by extension; `application/octet-stream` when unknown. */

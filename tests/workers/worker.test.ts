@@ -105,6 +105,9 @@ describe('on workerd (wrangler dev)', () => {
     const files = await api('GET', `/api/list?session_id=${sid}&path=`);
     expect(files.status).toBe(501);
     expect(files.body).toMatchObject({ unavailable: true, error: expect.stringMatching(/Files are not available on this deployment/) });
+    const media = await api('GET', `/api/media?session_id=${sid}&path=chart.png`);
+    expect(media.status).toBe(501);
+    expect(media.body).toMatchObject({ unavailable: true, error: expect.stringMatching(/Media files are not available/) });
     const models = await api('GET', '/api/models');
     expect(models.body.groups[0].models.map((m: any) => m.id)).toContain('scripted-model');
   });
