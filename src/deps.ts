@@ -5,6 +5,7 @@ import type { SessionStore } from './ports/session-store.js';
 import type { SettingsStore } from './ports/settings-store.js';
 import type { WorkspaceFiles } from './ports/workspace-files.js';
 import type { WorkspaceStore } from './ports/workspace-store.js';
+import type { FolderSuggestions } from './ports/folder-suggestions.js';
 import type { AgentRuntime } from './agent/runtime.js';
 import type { ProcessRegistry } from './agent/tools/process-registry.js';
 import type { AgentBackend } from './agent/backend-choice.js';
@@ -26,6 +27,8 @@ export interface AppDeps {
   projects: ProjectStore;
   workspaces: WorkspaceStore;
   files: WorkspaceFiles;
+  /** Folder completion for "Add folder…"; absent (no file system): GET /api/workspaces/suggest lists nothing. */
+  folders?: FolderSuggestions;
   attachments: AttachmentStore;
   /**
    * The agent behind chat turns, the runs it is doing, and what they wait on a person for;
