@@ -21,6 +21,8 @@ describe('slash commands', () => {
       models: ['m'],
       currentModel: () => state.model,
       setModel: async (id) => void (state.model = id),
+      currentWorkspace: () => '/home/me',
+      setWorkspace: async () => {},
       setText: (t) => void (state.text = t),
       restoreAttachments: (p) => void state.restored.push(...p),
     };
@@ -42,9 +44,9 @@ describe('slash commands', () => {
   });
 
   it('suggests commands by prefix, then by substring, and arguments for /model and /theme', () => {
-    expect(suggestions('/', []).length).to.equal(14);
+    expect(suggestions('/', []).length).to.equal(15);
     expect(suggestions('/re', []).map((i) => i.label)).to.deep.equal(['/retry', '/reasoning', '/compress']);
-    expect(suggestions('/o', []).map((i) => i.label)).to.deep.equal(['/model', '/undo', '/stop', '/compress', '/compact', '/yolo', '/reasoning']);
+    expect(suggestions('/o', []).map((i) => i.label)).to.deep.equal(['/model', '/undo', '/stop', '/compress', '/compact', '/yolo', '/reasoning', '/workspace']);
     expect(suggestions('/model q', ['m', 'custom:lab:qwen']).map((i) => i.complete)).to.deep.equal(['/model custom:lab:qwen']);
     expect(suggestions('/theme ', []).map((i) => i.label)).to.deep.equal(['dark', 'light', 'system']);
     expect(suggestions('/title x', [])).to.deep.equal([]);
