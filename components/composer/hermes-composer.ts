@@ -281,12 +281,8 @@ export class HermesComposer extends LitElement {
   /** The chip's choice or /workspace: the open session moves there; in the empty view, the next new one starts there. */
   async #setWorkspace(path: string, name?: string): Promise<void> {
     const chat = this.chat;
-    if (!chat || !this.ui) return;
-    if (!chat.sessionId) {
-      this.pendingWorkspace = path;
-      return;
-    }
-    if (await switchWorkspace({ chat, ui: this.ui, sessions: this.sessions }, path, name)) this.lastWorkspace = path;
+    if (!chat?.sessionId) return void (this.pendingWorkspace = path);
+    if (await switchWorkspace({ chat, ui: this.ui!, sessions: this.sessions }, path, name)) this.lastWorkspace = path;
   }
 
   #onModelChange(e: CustomEvent<{ model: string }>) {
