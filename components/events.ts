@@ -28,6 +28,12 @@ export interface HermesEventMap {
   'hermes-slash-pick': { index: number };
   /** An attachment chip's remove button. */
   'hermes-attachment-remove': null;
+  /** The workspace chip's menu: a workspace was chosen (or added) for this chat. */
+  'hermes-workspace-pick': { path: string; name: string };
+  /** The workspace chip's menu: "New chat here". */
+  'hermes-workspace-new-chat': { path: string; name: string };
+  /** The workspace chip's file-panel toggle. */
+  'hermes-workspace-files': null;
 
   // Sidebar
   /** A row's ⋯ button, with where to anchor the menu. */

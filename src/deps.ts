@@ -6,6 +6,7 @@ import type { SettingsStore } from './ports/settings-store.js';
 import type { WorkspaceFiles } from './ports/workspace-files.js';
 import type { MediaFiles } from './ports/media-files.js';
 import type { WorkspaceStore } from './ports/workspace-store.js';
+import type { FolderSuggestions } from './ports/folder-suggestions.js';
 import type { AgentRuntime } from './agent/runtime.js';
 import type { ProcessRegistry } from './agent/tools/process-registry.js';
 import type { AgentBackend } from './agent/backend-choice.js';
@@ -27,6 +28,8 @@ export interface AppDeps {
   projects: ProjectStore;
   workspaces: WorkspaceStore;
   files: WorkspaceFiles;
+  /** Folder completion for "Add folder…"; absent (no file system): GET /api/workspaces/suggest lists nothing. */
+  folders?: FolderSuggestions;
   attachments: AttachmentStore;
   /** Files answers point at (`GET /api/media`); absent where there is no file system (Workers: 501). */
   media?: MediaFiles;

@@ -21,6 +21,8 @@ import './hermes-model-picker.js';
 import './hermes-agent-badge.js';
 import './hermes-reasoning-chip.js';
 import './hermes-context-ring.js';
+import './hermes-workspace-picker.js';
+import { rememberWorkspaces, switchWorkspace } from './workspace-switch.js';
 import './hermes-slash-menu.js';
 import { BusyInput, type MessageMode } from './busy-input.js';
 import type { MessageQueue } from '../state/message-queue.js';
@@ -28,11 +30,6 @@ import './hermes-queue-chips.js';
 import './hermes-send-mode.js';
 import type { HermesEvent } from '../events.js';
 
-const basename = (path: string) =>
-  path
-    .replace(/[\\/]+$/, '')
-    .split(/[\\/]/)
-    .pop() || path;
 /** Phones: Enter makes a newline there (the on-screen keyboard has no Shift habit). */
 const touchOnly = () => matchMedia('(pointer: coarse)').matches && !matchMedia('(any-pointer: fine)').matches;
 
@@ -55,6 +52,8 @@ export class HermesComposer extends LitElement {
   /** Chosen in the empty view, used by startNew. */
   @state() pendingModel: string | null = null;
   @state() lastWorkspace: string | null = null;
+  /** Chosen in the empty view (the chip, "New chat here", /workspace): the new session's workspace. */
+  @state() pendingWorkspace: string | null = null;
   @query('textarea') private input?: HTMLTextAreaElement;
   /** The idle placeholder instead of "Message <bot> — / for commands" (set by an embedding <hermes-chat>). */
   @property({ attribute: false }) placeholderText: string | null = null;
@@ -84,7 +83,7 @@ export class HermesComposer extends LitElement {
     super.connectedCallback();
     this.#loadModels();
     api.workspaces().then(
-      (w) => (this.lastWorkspace = w.last || null),
+      (w) => ((this.lastWorkspace = w.last || null), rememberWorkspaces(w.workspaces)),
       () => {},
     );
     window.addEventListener('hermes-models-changed', this.#onModelsChanged);
@@ -123,6 +122,8 @@ export class HermesComposer extends LitElement {
     if (id === this.#bound) return;
     const was = this.#bound;
     this.#bound = id;
+    // Another session works where it works; a workspace chosen for a new chat is for that chat only.
+    if (id) this.pendingWorkspace = null;
     if (this.#adopting) {
       // Our own new session: what is typed moves with it.
       offlineCache.saveDraft(null, '');
@@ -236,7 +237,7 @@ export class HermesComposer extends LitElement {
         await chat.send(text, { attachments });
       } else {
         this.#adopting = true;
-        const id = await chat.startNew(text, { model: this.pendingModel });
+        const id = await chat.startNew(text, { model: this.pendingModel, ...(this.pendingWorkspace ? { workspace: this.pendingWorkspace } : {}) });
         // null: offline, so it was queued; the session opens once the server takes it.
         if (id) this.#opened(id);
       }
@@ -268,7 +269,10 @@ export class HermesComposer extends LitElement {
     this.#creating ??= (async () => {
       this.#adopting = true;
       try {
-        const s = await api.newSession(this.pendingModel ? { model: this.pendingModel } : {});
+        const s = await api.newSession({
+          ...(this.pendingModel ? { model: this.pendingModel } : {}),
+          ...(this.pendingWorkspace ? { workspace: this.pendingWorkspace } : {}),
+        });
         await chat.open(s.session_id);
         this.#opened(s.session_id);
         return s.session_id;
@@ -301,6 +305,13 @@ export class HermesComposer extends LitElement {
     this.requestUpdate();
   }
 
+  /** The chip's choice or /workspace: the open session moves there; in the empty view, the next new one starts there. */
+  async #setWorkspace(path: string, name?: string): Promise<void> {
+    const chat = this.chat;
+    if (!chat?.sessionId) return void (this.pendingWorkspace = path);
+    if (await switchWorkspace({ chat, ui: this.ui!, sessions: this.sessions }, path, name)) this.lastWorkspace = path;
+  }
+
   #onModelChange(e: CustomEvent<{ model: string }>) {
     this.#setModel(e.detail.model).catch((err: Error) => this.ui?.notify(err.message, 'error'));
   }
@@ -314,17 +325,24 @@ export class HermesComposer extends LitElement {
       models: this.catalog?.models.map((m) => m.id) ?? [],
       currentModel: () => this.#model ?? this.catalog?.default_model ?? null,
       setModel: (id) => this.#setModel(id),
+      currentWorkspace: () => this.#workspace,
+      setWorkspace: (path, name) => this.#setWorkspace(path, name),
       setText: (text) => this.#setText(text),
       restoreAttachments: (paths) => this.attachments.restore(paths),
       sendAs: (mode, text) => this.#sendAs(mode, text),
     };
   }
 
+  get #workspace(): string {
+    const chat = this.chat;
+    return (chat?.sessionId ? chat.session?.workspace : this.pendingWorkspace) ?? this.lastWorkspace ?? this.ui?.settings?.default_workspace ?? '';
+  }
+
   override render() {
     const chat = this.chat;
     const running = !!chat && chat.status !== 'idle';
     const items = this.#menu.items(this.text);
-    const workspace = chat?.session?.workspace ?? this.lastWorkspace ?? this.ui?.settings?.default_workspace ?? '';
+    const workspace = this.#workspace;
     const bot = this.ui?.settings?.bot_name ?? 'Hermes';
     // A delegate_task child is view-only (the server refuses new turns there); Stop still works.
     const viewOnly = chat?.session?.session_source === 'subagent';
@@ -370,13 +388,13 @@ export class HermesComposer extends LitElement {
         <div class="bar">
           <button class="icon-button" title="Attach files" aria-label="Attach files" data-role="attach" @click=${() => this.renderRoot.querySelector<HTMLInputElement>('input[type=file]')?.click()}>${icons.attach()}</button>
           <input type="file" multiple hidden @change=${this.#files.pick} />
-          ${
-            workspace
-              ? html`<button class="chip workspace" data-role="workspace-chip" title=${workspace} aria-pressed=${!!this.ui?.panelOpen} @click=${() => this.ui?.togglePanel()}>
-                ${icons.folder()}<span class="label">${basename(workspace)}</span>
-              </button>`
-              : nothing
-          }
+          <hermes-workspace-picker
+            .value=${workspace}
+            .panelOpen=${!!this.ui?.panelOpen}
+            @hermes-workspace-pick=${(e: HermesEvent<'hermes-workspace-pick'>) => void this.#setWorkspace(e.detail.path, e.detail.name)}
+            @hermes-workspace-new-chat=${(e: HermesEvent<'hermes-workspace-new-chat'>) => ((this.pendingWorkspace = e.detail.path), emit(this, 'hermes-open-session', { sessionId: null }))}
+            @hermes-workspace-files=${() => this.ui?.togglePanel()}
+          ></hermes-workspace-picker>
           <hermes-model-picker
             .value=${this.#model}
             .catalog=${this.catalog}

@@ -11,6 +11,8 @@ import { REASONING_CHANGED } from './hermes-reasoning-chip.js';
 import { compressSession } from './compress-action.js';
 import { usageCommand } from './usage-command.js';
 import type { MessageMode } from './busy-input.js';
+import { workspacesApi } from '../api/workspaces.js';
+import { findWorkspace, knownWorkspaces, rememberWorkspaces } from './workspace-switch.js';
 
 /** What a command may touch: the stores, plus the composer's own text, model and attachments. */
 export interface CommandContext {
@@ -22,6 +24,9 @@ export interface CommandContext {
   models: string[];
   currentModel(): string | null;
   setModel(id: string): Promise<void>;
+  /** The workspace the chip shows; setWorkspace moves the open session (or the next new one) there. */
+  currentWorkspace(): string;
+  setWorkspace(path: string, name?: string): Promise<void>;
   setText(text: string): void;
   restoreAttachments(paths: string[]): void;
   /** Sends `text` in that busy mode while a turn runs, normally when idle (/queue, /interrupt). */
@@ -249,6 +254,20 @@ export const COMMANDS: SlashCommand[] = [
     },
   },
   {
+    name: 'workspace',
+    args: '[name|path]',
+    description: 'List the workspaces, or switch to one',
+    async run(ctx, arg) {
+      const list = (await workspacesApi.list()).workspaces;
+      rememberWorkspaces(list);
+      const current = ctx.currentWorkspace();
+      if (!arg) return ctx.ui.notify(`Workspaces: ${list.map((w) => `${w.path === current ? '✓ ' : ''}${w.name} (${w.path})`).join(' · ')}`);
+      const w = findWorkspace(list, arg);
+      need(w, `No workspace matches “${arg}”: type /workspace to list them.`);
+      await ctx.setWorkspace(w.path, w.name);
+    },
+  },
+  {
     name: 'help',
     description: 'List the commands',
     run: (ctx) =>
@@ -302,6 +321,17 @@ export function suggestions(text: string, models: string[]): SlashItem[] {
       complete: c.args && !c.args.startsWith('[') ? `/${c.name} ` : `/${c.name}`,
       // `[…]` arguments are optional: Enter runs the bare command.
       runnable: !c.args || c.args.startsWith('['),
+    }));
+  }
+  const ws = /^\/workspace\s+(.*)$/i.exec(text);
+  if (ws) {
+    const typed = ws[1]!.toLowerCase();
+    return ranked([...knownWorkspaces()], (w) => w.name.toLowerCase(), typed).map((w) => ({
+      label: w.name,
+      hint: w.path,
+      description: '',
+      complete: `/workspace ${w.name}`,
+      runnable: true,
     }));
   }
   const arg = /^\/(model|theme|reasoning)\s+(\S*)$/i.exec(text);

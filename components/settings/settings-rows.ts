@@ -7,6 +7,7 @@ import './hermes-provider-row.js';
 import './hermes-endpoint-form.js';
 import './hermes-gateway-settings.js';
 import './hermes-mcp-settings.js';
+import './hermes-workspaces-settings.js';
 import { HOSTED } from './hermes-provider-add.js';
 
 /** One setting: its text (which the search matches) and its control. */
@@ -192,6 +193,14 @@ export function settingsRows(c: SettingsRowsContext): Row[] {
           @change=${(e: Event) => c.saveWorkspace(e.target as HTMLInputElement)}
         />
         ${c.workspaceError ? html`<p class="field-error" role="alert">${c.workspaceError}</p>` : nothing}`,
+    },
+    {
+      id: 'workspaces',
+      section: 'Workspace',
+      label: 'Workspaces',
+      hint: 'The folders the workspace chip offers, in its order.',
+      keywords: 'workspaces folders projects rename remove reorder order list',
+      control: () => html`<hermes-workspaces-settings @hermes-setting-saved=${c.flashSaved}></hermes-workspaces-settings>`,
     },
     // The built-in agent's MCP servers (a Hermes Agent reads the same config.yaml entries).
     {

@@ -24,6 +24,8 @@ const parentOf = (path: string) => (path.includes('/') ? path.slice(0, path.last
 @customElement('hermes-file-tree')
 export class HermesFileTree extends LitElement {
   @property() sessionId: string | null = null;
+  /** The session's workspace path: a switch (same session, another folder) loads the tree afresh. */
+  @property() workspace = '';
   /** The file shown in the preview, highlighted here. */
   @property() selected: string | null = null;
 
@@ -37,7 +39,7 @@ export class HermesFileTree extends LitElement {
   @state() private actionError = '';
 
   override willUpdate(changed: Map<string, unknown>): void {
-    if (changed.has('sessionId')) {
+    if (changed.has('sessionId') || changed.has('workspace')) {
       this.entries = new Map();
       this.expanded = new Set();
       this.errors = new Map();

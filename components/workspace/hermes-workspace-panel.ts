@@ -35,6 +35,7 @@ export class HermesWorkspacePanel extends LitElement {
   @query('hermes-file-tree') private tree?: HermesFileTree;
   @query('hermes-file-preview') private preview?: HermesFilePreview;
   #sessionId: string | null = null;
+  #root = '';
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -53,8 +54,11 @@ export class HermesWorkspacePanel extends LitElement {
   override willUpdate(): void {
     // Another session means another workspace: what was open there is gone.
     const sid = this.chat?.sessionId ?? null;
-    if (sid !== this.#sessionId) {
+    // A workspace switch too: the open file was in the other folder.
+    const root = this.#workspace;
+    if (sid !== this.#sessionId || root !== this.#root) {
       this.#sessionId = sid;
+      this.#root = root;
       this.openPath = null;
     }
   }
@@ -115,6 +119,7 @@ export class HermesWorkspacePanel extends LitElement {
           ? html`<div class="body" ?data-file=${!!this.openPath}>
             <hermes-file-tree
               .sessionId=${sid}
+              .workspace=${root}
               .selected=${this.openPath}
               @hermes-file-renamed=${this.#onRenamed}
               @hermes-file-deleted=${this.#onDeleted}

@@ -3,6 +3,7 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context } from 'hono';
 import { mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { homedir } from 'node:os';
 import { isLoopbackHost, type Config } from '../config.js';
 import type { AppDeps } from '../deps.js';
 import type { Clock, Logger } from '../ports/platform.js';
@@ -11,6 +12,7 @@ import { FsProjectStore, FsSettingsStore, FsWorkspaceStore } from '../adapters/s
 import { MemorySessionStore } from '../adapters/storage/memory/memory-session-store.js';
 import { MemoryProjectStore, MemorySettingsStore, MemoryWorkspaceStore } from '../adapters/storage/memory/memory-stores.js';
 import { NodeWorkspaceFiles } from '../adapters/platform/node-workspace-files.js';
+import { NodeFolderSuggestions } from '../adapters/platform/node-folder-suggestions.js';
 import { NodeAttachmentStore } from '../adapters/platform/node-attachments.js';
 import { NodeMediaFiles } from '../adapters/platform/node-media-files.js';
 import { NodeCompressor } from '../adapters/platform/node-compression.js';
@@ -182,6 +184,8 @@ export async function composeNodeDeps(
     projects: fs ? new FsProjectStore(config.stateDir, logger) : new MemoryProjectStore(),
     workspaces: fs ? new FsWorkspaceStore(config.stateDir, logger) : new MemoryWorkspaceStore(),
     files,
+    // "Add folder…" completes under the user's home as well as the saved workspaces (as the incumbent).
+    folders: new NodeFolderSuggestions(homedir()),
     attachments: new NodeAttachmentStore(config.stateDir),
     media: new NodeMediaFiles({ stateDir: config.stateDir, hermesHome: config.hermesHome, extraRoots: config.mediaAllowedRoots }),
     assets: new NodeAssetSource(publicDir),

@@ -42,9 +42,13 @@ export function sessionOpRoutes(deps: AppDeps) {
 
   app.post('/api/session/update', async (c) => {
     const b = await jsonBody(c, UpdateBody);
-    await requireSession(deps, b.session_id);
+    const current = await requireSession(deps, b.session_id);
     const patch: Record<string, unknown> = {};
     if (b.workspace !== undefined) patch.workspace = await deps.files.checkWorkspace(b.workspace);
+    // The running turn's tools work in the old folder: moving under them would split the turn (the incumbent refuses too).
+    if (patch.workspace !== undefined && patch.workspace !== current.workspace && deps.agent.registry.activeFor(b.session_id)) {
+      throw new Conflict('Cannot switch workspace while agent is running');
+    }
     if (b.model !== undefined) patch.model = b.model;
     if (b.model_provider !== undefined) patch.model_provider = b.model_provider?.trim().toLowerCase() || null;
     const session = await s.update(b.session_id, patch, { ifUpdatedAt: b.expected_updated_at });

@@ -3,13 +3,22 @@ import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
 import { BadRequest, NotFound } from '../ports/errors.js';
 import type { WorkspaceEntry } from '../ports/workspace-store.js';
-import { bodyFlag, jsonBody } from '../http/validate.js';
+import { bodyFlag, jsonBody, queryParams } from '../http/validate.js';
 
 const Name = z.string().trim().min(1, 'name must not be empty').max(128);
 const AddBody = z.object({ path: z.string().min(1), name: Name.optional(), create: bodyFlag.optional() });
 const RemoveBody = z.object({ path: z.string().min(1) });
 const RenameBody = z.object({ path: z.string().min(1), name: Name });
 const ReorderBody = z.object({ paths: z.array(z.string()).max(1000) });
+const SuggestQuery = z.object({
+  prefix: z
+    .string()
+    .max(4096, 'prefix is too long')
+    .refine((p) => !p.includes('\0'), 'prefix must not contain NUL')
+    .optional(),
+});
+/** The incumbent's cap on completions. */
+const SUGGEST_LIMIT = 12;
 
 const baseName = (path: string) => path.replace(/\/+$/, '').split('/').pop() || path;
 
@@ -43,6 +52,14 @@ export function workspaceRoutes(deps: AppDeps) {
   app.get('/api/workspaces', async (c) =>
     c.json({ workspaces: await listWorkspaces(deps), last: (await deps.workspaces.getLast()) ?? deps.options.defaultWorkspace }),
   );
+
+  // "Add folder…" path completion, the incumbent's shape: {suggestions, prefix}.
+  app.get('/api/workspaces/suggest', async (c) => {
+    const { prefix = '' } = queryParams(c, SuggestQuery);
+    const roots = [deps.options.defaultWorkspace, ...(await deps.workspaces.list()).map((w) => w.path)];
+    const suggestions = (await deps.folders?.suggest(prefix, { roots, limit: SUGGEST_LIMIT })) ?? [];
+    return c.json({ suggestions, prefix });
+  });
 
   app.post('/api/workspaces/add', async (c) => {
     const b = await jsonBody(c, AddBody);

@@ -259,13 +259,14 @@ describe('hermes-composer', () => {
     expect(options.model).to.equal('custom:lab:qwen3-8b');
   });
 
-  it('the workspace chip shows the basename, the full path as title, and toggles the panel', async () => {
+  it('the workspace chip shows the basename and the full path as title; the button beside it toggles the panel', async () => {
     const el = await mount();
-    const chip = $<HTMLButtonElement>(el, '[data-role="workspace-chip"]')!;
+    const picker = $(el, 'hermes-workspace-picker')!;
+    const chip = picker.shadowRoot!.querySelector<HTMLButtonElement>('[data-role="workspace-chip"]')!;
     expect(chip.textContent!.trim()).to.equal('atlas');
-    expect(chip.title).to.equal('/home/me/projects/atlas');
+    expect(chip.title).to.equal('Workspace: /home/me/projects/atlas');
     const before = s.ui.panelOpen;
-    chip.click();
+    picker.shadowRoot!.querySelector<HTMLButtonElement>('[data-role="workspace-files"]')!.click();
     expect(s.ui.panelOpen).to.equal(!before);
     s.ui.togglePanel(before);
   });

@@ -21,6 +21,8 @@ describe('slash commands', () => {
       models: ['m'],
       currentModel: () => state.model,
       setModel: async (id) => void (state.model = id),
+      currentWorkspace: () => '/home/me',
+      setWorkspace: async () => {},
       setText: (t) => void (state.text = t),
       restoreAttachments: (p) => void state.restored.push(...p),
     };
@@ -54,6 +56,7 @@ describe('slash commands', () => {
       '/yolo',
       '/reasoning',
       '/personality',
+      '/workspace',
     ]);
     expect(suggestions('/model q', ['m', 'custom:lab:qwen']).map((i) => i.complete)).to.deep.equal(['/model custom:lab:qwen']);
     expect(suggestions('/theme ', []).map((i) => i.label)).to.deep.equal(['dark', 'light', 'system']);

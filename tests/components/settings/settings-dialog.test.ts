@@ -9,6 +9,7 @@ const rows = (el: HermesSettingsDialog) => [...el.shadowRoot!.querySelectorAll<H
 function stub(extra: Record<string, unknown> = {}) {
   return stubFetch({
     'GET /api/models': { default_model: 'claude-x', models: [{ id: 'claude-x', label: 'Claude X', provider: 'anthropic' }] },
+    'GET /api/workspaces': { workspaces: [{ path: '/home/me', name: 'Home' }], last: '/home/me' },
     'GET /api/providers': {
       active_provider: 'anthropic',
       providers: [
@@ -61,6 +62,7 @@ describe('hermes-settings-dialog', () => {
       'add_endpoint',
       'mcp_servers',
       'default_workspace',
+      'workspaces',
       'export',
       'import',
       'password',
