@@ -336,6 +336,12 @@ export class ChatStore extends Store {
     this.onSessionChanged?.(sid, { message_count: this.session?.message_count ?? this.messages.length });
   }
 
+  /**
+   * Steer text the turn ended without taking (`pending_steer_leftover`): the composer puts it
+   * back into its input once and clears this.
+   */
+  steerLeftover: string | null = null;
+
   /** While a turn runs: hands `text` to it at its next tool step, without interrupting it. */
   async steer(text: string): Promise<SteerResult> {
     const sid = this.sessionId;
