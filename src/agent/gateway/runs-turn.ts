@@ -16,6 +16,8 @@ export interface RunsTurnDeps {
   readTimeoutMs: number;
   logger: Logger;
   approvals: ApprovalHost;
+  /** Running turns' Hermes run ids by stream id (for steer), kept while each run is read. */
+  runs?: Map<string, string>;
 }
 
 const STOP_TIMEOUT_MS = 5000;
@@ -72,6 +74,7 @@ export async function runsTurn(
   }
 
   const approvals = new RunApprovals(deps.approvals, runId, input, emit);
+  deps.runs?.set(input.streamId, runId);
   const seen = new Set<string>();
   let lastId: string | undefined;
   let reconnects = 0;
@@ -92,6 +95,8 @@ export async function runsTurn(
       if (outcome.type === 'completed') {
         if (!turn.finish({ output: outcome.output, preferOutput: missedPossible, usage: outcome.usage })) throw emptyAnswer();
         for (const w of outcome.warnings) emit(runEvent('warning', w));
+        // Hermes hands back steer text no tool boundary took: it goes back to the composer.
+        if (outcome.pendingSteer) emit(runEvent('pending_steer_leftover', { session_id: sid, text: outcome.pendingSteer }));
         break;
       }
       // The stream ended without saying how the run ended: ask the run itself.
@@ -124,6 +129,7 @@ export async function runsTurn(
     if (err instanceof SilenceError) throw silent(http.baseUrl, err.ms, 'waiting for the run to continue');
     throw err;
   } finally {
+    deps.runs?.delete(input.streamId);
     approvals.close();
   }
   return { path: 'runs', for: sid, session_id: effectiveSession, synced_messages: 0 };
@@ -141,7 +147,13 @@ async function readRunEvents(
   onId: (id: string) => void,
   onSession: (id: string) => void,
 ): Promise<
-  | { type: 'completed'; output: string | undefined; usage: { input: number; output: number } | null; warnings: Array<RunEventPayloads['warning']> }
+  | {
+      type: 'completed';
+      output: string | undefined;
+      usage: { input: number; output: number } | null;
+      warnings: Array<RunEventPayloads['warning']>;
+      pendingSteer: string | undefined;
+    }
   | { type: 'ended' }
 > {
   const http = deps.http;
@@ -206,7 +218,7 @@ async function readRunEvents(
         const warnings: Array<RunEventPayloads['warning']> = [];
         const exit = str(d.turn_exit_reason);
         if (exit && /max_iterations/i.test(exit)) warnings.push({ type: 'tool_limit_reached', message: `Hermes stopped at its iteration limit (${exit})` });
-        return { type: 'completed', output: str(d.output), usage: usageOf(d.usage), warnings };
+        return { type: 'completed', output: str(d.output), usage: usageOf(d.usage), warnings, pendingSteer: str(d.pending_steer)?.trim() || undefined };
       }
       case 'run.failed':
         throw runFailed(str(d.error) ?? str(d.message) ?? 'no reason given');
