@@ -42,7 +42,7 @@ describe('slash commands', () => {
   });
 
   it('suggests commands by prefix, then by substring, and arguments for /model and /theme', () => {
-    expect(suggestions('/', []).length).to.equal(14);
+    expect(suggestions('/', []).length).to.equal(15);
     expect(suggestions('/re', []).map((i) => i.label)).to.deep.equal(['/retry', '/reasoning', '/compress']);
     expect(suggestions('/o', []).map((i) => i.label)).to.deep.equal(['/model', '/undo', '/stop', '/compress', '/compact', '/yolo', '/reasoning']);
     expect(suggestions('/model q', ['m', 'custom:lab:qwen']).map((i) => i.complete)).to.deep.equal(['/model custom:lab:qwen']);
