@@ -68,7 +68,11 @@ describe('steer in the web app', () => {
   it('a stored steer is drawn where it entered, and the tool card shows the tool’s own output', async () => {
     const messages: Message[] = [
       { role: 'user', content: 'build' },
-      { role: 'assistant', content: 'Building.', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'terminal', arguments: '{"command":"make"}' } }] },
+      {
+        role: 'assistant',
+        content: 'Building.',
+        tool_calls: [{ id: 'c1', type: 'function', function: { name: 'terminal', arguments: '{"command":"make"}' } }],
+      },
       { role: 'tool', tool_call_id: 'c1', content: 'made\n\nUser guidance: use -j4', _steer: 'use -j4' },
       { role: 'assistant', content: 'Rebuilt with -j4.' },
     ];
