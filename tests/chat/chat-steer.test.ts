@@ -47,7 +47,7 @@ describe('steer in the builtin agent', () => {
   it('text steered during a slow tool reaches the NEXT model call in its last tool result, is stored there and shown live', async () => {
     const sid = await t.newSession();
     t.model.enqueue(
-      [{ text: 'Listing first.' }, { toolCall: { id: 'slow', name: 'terminal', args: { command: 'sleep 0.6 && echo slept' } } }],
+      [{ text: 'Listing first.' }, { toolCall: { id: 'slow', name: 'terminal', args: { command: 'sleep 1.5 && echo slept' } } }],
       [{ toolCall: { id: 'next', name: 'terminal', args: { command: 'echo second' } } }],
       [{ text: 'Done, in French.' }],
     );
@@ -85,7 +85,7 @@ describe('steer in the builtin agent', () => {
 
   it('a steer the turn never reaches a boundary for comes back as pending_steer_leftover before done', async () => {
     const sid = await t.newSession();
-    t.model.enqueue([{ text: 'Thinking ' }, { delayMs: 400 }, { text: 'out loud.' }]);
+    t.model.enqueue([{ text: 'Thinking ' }, { delayMs: 1000 }, { text: 'out loud.' }]);
     const { stream_id } = (await t.start(sid, 'talk')).body;
     const answers: any[] = [];
     const frames = await t.stream(stream_id, {

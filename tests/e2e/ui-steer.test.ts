@@ -15,7 +15,7 @@ describe('web app: steer', () => {
   it('steers a running tool turn from the composer', async () => {
     const { page } = await ui.open('/');
     ui.model.enqueue(
-      [{ text: 'Building first.' }, { toolCall: { id: 'build', name: 'terminal', args: { command: 'sleep 2 && echo built' } } }],
+      [{ text: 'Building first.' }, { toolCall: { id: 'build', name: 'terminal', args: { command: 'sleep 3 && echo built' } } }],
       [{ text: 'Switched to the blue theme as you asked.' }],
     );
     await page.locator(hooks.composer).fill('build the site');

@@ -12,7 +12,7 @@ describe('steer through the Hermes gateway', () => {
   it('forwards to POST /v1/runs/{id}/steer when /v1/capabilities offers run_steer', async () => {
     h = await makeGatewayApp({ gateway: { steer: true } });
     const gw = h.gw;
-    gw.enqueue({ steps: [{ toolStart: 'terminal', preview: 'make', id: 'c1' }, { delayMs: 300 }, { toolEnd: 'terminal', id: 'c1' }, { delta: 'Built.' }] });
+    gw.enqueue({ steps: [{ toolStart: 'terminal', preview: 'make', id: 'c1' }, { delayMs: 1500 }, { toolEnd: 'terminal', id: 'c1' }, { delta: 'Built.' }] });
     let answer: any = null;
     const app = h;
     const { sessionId, frames } = await h.turn('build it', {
@@ -23,7 +23,7 @@ describe('steer through the Hermes gateway', () => {
         }
       },
     });
-    expect(answer).toMatchObject({ accepted: true, fallback: null });
+    expect(answer, JSON.stringify([answer, gw.steers])).toMatchObject({ accepted: true, fallback: null });
     expect(typeof answer.stream_id).toBe('string');
     const runId = [...gw.runs.keys()][0];
     expect(gw.steers).toEqual([{ run_id: runId, body: { input: 'use -j4' } }]);
@@ -40,7 +40,7 @@ describe('steer through the Hermes gateway', () => {
 
   it('hands Hermes’ pending_steer back as pending_steer_leftover', async () => {
     h = await makeGatewayApp({ gateway: { steer: true } });
-    h.gw.enqueue({ steps: [{ delta: 'Answer ' }, { delayMs: 300 }, { delta: 'ends.' }, { done: { pendingSteer: true } }] });
+    h.gw.enqueue({ steps: [{ delta: 'Answer ' }, { delayMs: 1000 }, { delta: 'ends.' }, { done: { pendingSteer: true } }] });
     const app = h;
     let sid = '';
     const { frames } = await h.turn('talk', {
@@ -54,6 +54,12 @@ describe('steer through the Hermes gateway', () => {
     const events = frames.map((f) => f.event);
     expect(frames.find((f) => f.event === 'pending_steer_leftover')?.data).toEqual({ session_id: sid, text: 'too late' });
     expect(events.indexOf('pending_steer_leftover')).toBeLessThan(events.indexOf('done'));
+
+    // A failed run hands it back too, before the error closes the stream.
+    h.gw.enqueue({ steps: [{ delta: 'Trying' }, { event: { event: 'run.failed', error: 'provider down', pending_steer: 'retry gently' } }] });
+    const failed = (await h.turn('fail')).frames;
+    expect(failed.find((f) => f.event === 'pending_steer_leftover')?.data.text).toBe('retry gently');
+    expect(failed.at(-1)!.event).toBe('apperror');
   });
 
   it('without run_steer (an older Hermes, or chat completions) the answer is gateway_steer_queued and nothing is sent', async () => {

@@ -124,14 +124,14 @@ describe('run-event contract: the builtin agent', () => {
 
   it('a steer taken at a tool boundary, and one handed back when none came', async () => {
     const sid = await t.newSession();
-    t.model.enqueue([{ toolCall: { id: 's1', name: 'terminal', args: { command: 'sleep 0.3 && echo ok' } } }], [{ text: 'Steered.' }]);
+    t.model.enqueue([{ toolCall: { id: 's1', name: 'terminal', args: { command: 'sleep 1 && echo ok' } } }], [{ text: 'Steered.' }]);
     const steer = (text: string) => t.call('POST', '/api/chat/steer', { session_id: sid, text });
     let sent = false;
     const frames = await turn('steer', sid, 'steer me', async (f) => {
       if (f.event === 'tool' && !sent) sent = (await steer('this way')).body.accepted;
     });
     expect(frames.some((f) => f.event === 'steer_applied')).toBe(true);
-    t.model.enqueue([{ text: 'No ' }, { delayMs: 300 }, { text: 'tools.' }]);
+    t.model.enqueue([{ text: 'No ' }, { delayMs: 800 }, { text: 'tools.' }]);
     let late = false;
     const leftover = await turn('steer leftover', sid, 'no tools', async (f) => {
       if (f.event === 'token' && !late) late = (await steer('too late')).body.accepted;

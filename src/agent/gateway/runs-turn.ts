@@ -95,8 +95,6 @@ export async function runsTurn(
       if (outcome.type === 'completed') {
         if (!turn.finish({ output: outcome.output, preferOutput: missedPossible, usage: outcome.usage })) throw emptyAnswer();
         for (const w of outcome.warnings) emit(runEvent('warning', w));
-        // Hermes hands back steer text no tool boundary took: it goes back to the composer.
-        if (outcome.pendingSteer) emit(runEvent('pending_steer_leftover', { session_id: sid, text: outcome.pendingSteer }));
         break;
       }
       // The stream ended without saying how the run ended: ask the run itself.
@@ -147,13 +145,7 @@ async function readRunEvents(
   onId: (id: string) => void,
   onSession: (id: string) => void,
 ): Promise<
-  | {
-      type: 'completed';
-      output: string | undefined;
-      usage: { input: number; output: number } | null;
-      warnings: Array<RunEventPayloads['warning']>;
-      pendingSteer: string | undefined;
-    }
+  | { type: 'completed'; output: string | undefined; usage: { input: number; output: number } | null; warnings: Array<RunEventPayloads['warning']> }
   | { type: 'ended' }
 > {
   const http = deps.http;
@@ -179,6 +171,8 @@ async function readRunEvents(
     const d = ev.data;
     const session = str(d.session_id);
     if (session) onSession(session);
+    // A run's end carries the steer text no tool boundary took (any of the three endings).
+    if (name === 'run.completed' || name === 'run.failed' || name === 'run.cancelled') turn.steerLeftover(str(d.pending_steer));
     switch (name) {
       case 'message.delta':
       case 'assistant.delta':
@@ -218,7 +212,7 @@ async function readRunEvents(
         const warnings: Array<RunEventPayloads['warning']> = [];
         const exit = str(d.turn_exit_reason);
         if (exit && /max_iterations/i.test(exit)) warnings.push({ type: 'tool_limit_reached', message: `Hermes stopped at its iteration limit (${exit})` });
-        return { type: 'completed', output: str(d.output), usage: usageOf(d.usage), warnings, pendingSteer: str(d.pending_steer)?.trim() || undefined };
+        return { type: 'completed', output: str(d.output), usage: usageOf(d.usage), warnings };
       }
       case 'run.failed':
         throw runFailed(str(d.error) ?? str(d.message) ?? 'no reason given');
