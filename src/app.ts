@@ -23,6 +23,7 @@ import { uploadRoutes } from './routes/upload.js';
 import { mediaRoutes } from './routes/media.js';
 import { shellRoutes } from './routes/shell.js';
 import { chatRoutes } from './routes/chat.js';
+import { chatSteerRoutes } from './routes/chat-steer.js';
 import { interactionRoutes } from './routes/interactions.js';
 import { modelRoutes } from './routes/models.js';
 import { reasoningRoutes } from './routes/reasoning.js';
@@ -41,7 +42,7 @@ import { mcpRoutes } from './routes/mcp.js';
 export type { AppDeps, AppOptions } from './deps.js';
 
 /** Requests about a session's runs: on Workers they go to the session's Durable Object. */
-export const RUN_PATHS = /^\/api\/(chat\/(start|stream|stream\/status|cancel)|approval\/(pending|respond)|clarify\/(pending|respond)|session\/yolo)$/;
+export const RUN_PATHS = /^\/api\/(chat\/(start|stream|stream\/status|cancel|steer)|approval\/(pending|respond)|clarify\/(pending|respond)|session\/yolo)$/;
 
 /** The incumbent's JSON body cap. */
 export const MAX_JSON_BYTES = 20 * 1024 * 1024;
@@ -105,6 +106,7 @@ export function createApp(appDeps: AppDeps): Hono {
   app.route('/', uploadRoutes(deps));
   app.route('/', mediaRoutes(deps));
   app.route('/', chatRoutes(deps));
+  app.route('/', chatSteerRoutes(deps));
   app.route('/', interactionRoutes(deps));
   app.route('/', modelRoutes(deps));
   app.route('/', reasoningRoutes(deps));

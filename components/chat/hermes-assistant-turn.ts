@@ -8,6 +8,7 @@ import { actionStyles, messageAction } from '../render/message-actions.js';
 import './hermes-activity.js';
 import './hermes-markdown.js';
 import './hermes-turn-usage.js';
+import { proseWithSteers } from './hermes-steer-line.js';
 
 /**
  * One assistant turn, prose first: a single activity disclosure (reasoning + tools), the
@@ -54,7 +55,7 @@ export class HermesAssistantTurn extends LitElement {
           ? html`<div class="waiting meta" data-role="retrying" role="status" title=${turn.retrying.reason}>${icons.spinner()} Retrying (${turn.retrying.attempt}/${turn.retrying.max})…</div>`
           : nothing
       }
-      ${turn.text ? html`<hermes-markdown .text=${turn.text} ?streaming=${this.live}></hermes-markdown>` : nothing}
+      ${proseWithSteers(turn, this.live)}
       ${turn.warnings.map((w) => html`<div class="note warning" data-role="warning">${w}</div>`)}
       ${
         turn.error

@@ -118,6 +118,7 @@ export class HermesComposer extends LitElement {
   }
 
   override willUpdate(): void {
+    this.#takeSteerLeftover();
     const id = this.chat?.sessionId ?? null;
     if (id === this.#bound) return;
     const was = this.#bound;
@@ -140,6 +141,15 @@ export class HermesComposer extends LitElement {
       });
     }
     this.#menu.close(null);
+  }
+
+  /** Steer text the turn ended without taking (pending_steer_leftover) comes back into the input, once. */
+  #takeSteerLeftover(): void {
+    const left = this.chat?.steerLeftover;
+    if (!left || !this.chat) return;
+    this.chat.steerLeftover = null;
+    this.#setText(this.text.trim() ? `${this.text}\n${left}` : left);
+    this.ui?.notify('The reply finished before your steer was used: it is back in the composer.');
   }
 
   override updated(): void {

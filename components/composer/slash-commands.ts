@@ -86,6 +86,31 @@ async function compress(ctx: CommandContext, focus: string): Promise<void> {
   await compressSession(ctx.chat, ctx.ui, sid, focus);
 }
 
+/** What the composer says when the running turn did not take a steer, by the incumbent's fallback name. */
+const STEER_REFUSED: Record<string, string> = {
+  gateway_steer_queued: 'This agent cannot steer a running reply; queue the message instead.',
+  not_running: 'The reply has just finished; send it as a new message.',
+  stream_dead: 'The reply stopped; send it as a new message.',
+  session_not_found: 'This conversation no longer exists.',
+};
+
+/** `/steer <text>`: into the running turn at its next tool step; idle, it is an ordinary message. */
+async function steer(ctx: CommandContext, text: string): Promise<void> {
+  need(text, 'Type what the agent should take into account: /steer <text>');
+  if (ctx.chat.status === 'idle') {
+    // Nothing to steer: the text goes out as a message (or waits in the input without a conversation).
+    if (!ctx.chat.targetId) return ctx.setText(text);
+    return ctx.chat.send(text);
+  }
+  // In the composer, Send's steer path decides (a refusal queues the message, as Send does).
+  if (ctx.sendAs) return ctx.sendAs('steer', text);
+  const r = await ctx.chat.steer(text);
+  if (r.accepted) return ctx.ui.notify('Steer sent: the agent sees it after its current step.');
+  // Nothing typed is lost: the text goes back into the input.
+  ctx.setText(text);
+  ctx.ui.notify(STEER_REFUSED[r.fallback ?? ''] ?? `The reply could not take it (${r.fallback ?? 'unknown'}).`, 'error');
+}
+
 export const COMMANDS: SlashCommand[] = [
   { name: 'new', description: 'Start a new chat', run: (ctx) => emit(ctx.host, 'hermes-open-session', { sessionId: null }) },
   {
@@ -162,6 +187,7 @@ export const COMMANDS: SlashCommand[] = [
     description: 'Stop the current turn and send a message',
     run: (ctx, arg) => sendAs(ctx, 'interrupt', arg),
   },
+  { name: 'steer', args: '<text>', description: 'Guide the running reply at its next step (sends normally when idle)', run: steer },
   { name: 'compress', args: '[focus]', description: 'Summarise the conversation so far (optionally around a focus)', run: compress },
   { name: 'compact', description: 'Compress the context', run: (ctx) => compress(ctx, '') },
   {

@@ -350,6 +350,12 @@ export class ChatStore extends Store {
     await this.#afterCut(sid);
   }
 
+  /**
+   * Steer text the turn ended without taking (`pending_steer_leftover`): the composer puts it
+   * back into its input once and clears this.
+   */
+  steerLeftover: string | null = null;
+
   /** While a turn runs: hands `text` to it at its next tool step, without interrupting it. */
   async steer(text: string): Promise<SteerResult> {
     const sid = this.sessionId;

@@ -5,7 +5,7 @@ import type { RunEventHandlers } from './run-stream.js';
 import type { AssistantTurn } from './turns.js';
 import { applySubagentEvent } from './subagents.js';
 
-type TurnEvents = 'token' | 'reasoning' | 'tool' | 'tool_complete' | 'compressing' | 'compressed' | 'warning' | 'retrying' | 'subagent';
+type TurnEvents = 'token' | 'reasoning' | 'tool' | 'tool_complete' | 'compressing' | 'compressed' | 'warning' | 'retrying' | 'subagent' | 'steer_applied';
 
 /**
  * How the events that build the live assistant turn change it. `live()` is the turn (made on
@@ -62,6 +62,12 @@ function liveTurnHandlers(live: () => AssistantTurn, changed: { frame(): void; n
       turn.subagents = applySubagentEvent(turn.subagents ?? [], d);
       changed.frame();
     },
+    // Steer text joined the conversation after a tool batch: a line where the prose stands now.
+    steer_applied: (d) => {
+      const turn = live();
+      (turn.steers ??= []).push({ text: d.text, at: turn.text.length });
+      changed.now();
+    },
   };
 }
 
@@ -111,5 +117,11 @@ export function runHandlers(
       changed.now();
     },
     stream_end: () => {},
+    // No tool boundary took the steer: the composer gets the text back (chat.steerLeftover).
+    pending_steer_leftover: (d) => {
+      if (d.session_id !== chat.sessionId) return;
+      chat.steerLeftover = chat.steerLeftover ? `${chat.steerLeftover}\n${d.text}` : d.text;
+      changed.now();
+    },
   };
 }

@@ -35,7 +35,18 @@ export interface AssistantTurn {
   subagents?: SubagentView[];
   /** The turn's tokens, cost and timing, from its final answer (hermes-turn-usage shows them). */
   usage?: TurnUsageView;
+  /** Steer text that joined the turn, each at the length `text` had when it entered. */
+  steers?: SteerView[];
 }
+
+/** A steer in the turn: drawn where it entered the prose (`at`, an offset into the turn's text). */
+export interface SteerView {
+  text: string;
+  at: number;
+}
+
+/** Hermes' marker before steer text in a tool result (src/agent/builtin/steer.ts). */
+const STEER_MARKER = '\n\nUser guidance: ';
 
 export interface UserTurn {
   kind: 'user';
@@ -101,7 +112,12 @@ export function groupTurns(messages: readonly Message[], offset = 0): Turn[] {
     turn.end = index + 1;
     if (m.role === 'tool') {
       const view = turn.tools.find((t) => t.id === m.tool_call_id);
-      const result = messageText(m);
+      let result = messageText(m);
+      if (typeof m._steer === 'string') {
+        // The steer is drawn as its own line here; the tool card shows the tool's own output.
+        (turn.steers ??= []).push({ text: m._steer, at: turn.text.length });
+        if (result.endsWith(STEER_MARKER + m._steer)) result = result.slice(0, -(STEER_MARKER.length + m._steer.length));
+      }
       if (view) {
         view.result = result;
         view.status = isToolErrorResult(result) ? 'error' : 'done';

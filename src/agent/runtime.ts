@@ -37,6 +37,29 @@ export interface CompressOutput {
   failure?: string;
 }
 
+/** A steer for the turn running as `streamId` (POST /api/chat/steer). */
+export interface SteerInput {
+  sessionId: string;
+  streamId: string;
+  text: string;
+}
+
+/**
+ * Why a steer was not taken, in the incumbent's words: `not_running` (no turn takes text now),
+ * `no_cached_agent` (the agent does not know this turn), `gateway_steer_queued` (the gateway
+ * cannot steer: the caller queues the text), `steer_error` (the agent failed to take it).
+ */
+export type SteerFallback =
+  | 'no_cached_agent'
+  | 'agent_lacks_steer'
+  | 'session_not_found'
+  | 'not_running'
+  | 'stream_dead'
+  | 'steer_error'
+  | 'gateway_steer_queued';
+
+export type SteerOutcome = { accepted: true } | { accepted: false; fallback: SteerFallback };
+
 /**
  * What a turn produces, in order. `event`s go to the stream; the rest tell the run's driver
  * what to store. The driver is the only writer of the session, so a runtime never races it.
@@ -100,6 +123,11 @@ export interface AgentRuntime {
   generateTitle?(input: TitleInput): Promise<string | null>;
   /** Whether `generateTitle` will work now (a runtime that switches backends says per call); absent: it will. */
   canGenerateTitle?(): Promise<boolean>;
+  /**
+   * Steer: the text joins the running turn at its next tool boundary (after the tool batch in
+   * flight, before the next model call), never interrupting it; absent where no turn can take it.
+   */
+  steer?(input: SteerInput): Promise<SteerOutcome>;
   /** Which agent answers and how (GET /api/agent); absent: the runtime's `kind` says enough. */
   describe?(options?: { refresh?: boolean }): Promise<AgentInfo>;
 }

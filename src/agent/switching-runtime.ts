@@ -1,5 +1,16 @@
 import { BadRequest } from '../ports/errors.js';
-import type { AgentInfo, AgentRuntime, Catalog, CompressInput, CompressOutput, TitleInput, TurnInput, TurnOutput } from './runtime.js';
+import type {
+  AgentInfo,
+  AgentRuntime,
+  Catalog,
+  CompressInput,
+  CompressOutput,
+  SteerInput,
+  SteerOutcome,
+  TitleInput,
+  TurnInput,
+  TurnOutput,
+} from './runtime.js';
 
 /** The gateway's API has no compress call: Hermes compresses its own context there. */
 export const NO_MANUAL_COMPRESSION = 'Manual compression needs the built-in agent; the Hermes gateway compresses its context on its own.';
@@ -27,6 +38,8 @@ const BUILTIN_INFO: AgentInfo = {
 export class SwitchingRuntime implements AgentRuntime {
   #gateways = new Map<string, AgentRuntime>();
   #last: AgentRuntime;
+  /** Which runtime each running turn began with: a steer goes there, whatever the choice is now. */
+  #turns = new Map<string, AgentRuntime>();
 
   constructor(
     private readonly builtin: AgentRuntime,
@@ -58,7 +71,20 @@ export class SwitchingRuntime implements AgentRuntime {
   }
 
   async *startTurn(input: TurnInput): AsyncIterable<TurnOutput> {
-    yield* (await this.current()).startTurn(input);
+    const runtime = await this.current();
+    this.#turns.set(input.streamId, runtime);
+    try {
+      yield* runtime.startTurn(input);
+    } finally {
+      this.#turns.delete(input.streamId);
+    }
+  }
+
+  async steer(input: SteerInput): Promise<SteerOutcome> {
+    const runtime = this.#turns.get(input.streamId);
+    if (!runtime) return { accepted: false, fallback: 'not_running' };
+    if (!runtime.steer) return { accepted: false, fallback: 'agent_lacks_steer' };
+    return runtime.steer(input);
   }
 
   async models(options?: { refresh?: boolean }): Promise<Catalog> {

@@ -149,6 +149,13 @@ export const RUN_EVENT_SCHEMAS = {
    * `delay_ms`. Not closing: the turn goes on with its next token, tool or closing event.
    */
   retrying: z.strictObject({ attempt: z.number().int().positive(), max: z.number().int().positive(), reason: str, delay_ms: z.number().nonnegative() }),
+  /**
+   * Steer text (POST /api/chat/steer) entered the conversation after a tool batch, appended to
+   * the result of `tool_call_id` (Hermes' "User guidance:" marker); the next model call sees it.
+   */
+  steer_applied: z.strictObject({ session_id: str, text: str, tool_call_id: str }),
+  /** The turn ended before a tool boundary took the steer text (the incumbent's event): it goes back to the composer. */
+  pending_steer_leftover: z.strictObject({ session_id: str, text: str }),
   /** The transcript is stored; not closing (a title may follow, then stream_end). */
   done: z.strictObject({
     session: PresentedSessionSchema,
@@ -204,6 +211,8 @@ export const RUN_EVENT_NAMES = Object.keys({
   subagent: 0,
   warning: 0,
   retrying: 0,
+  steer_applied: 0,
+  pending_steer_leftover: 0,
   done: 0,
   stream_end: 0,
   cancel: 0,

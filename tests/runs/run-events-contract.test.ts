@@ -122,6 +122,23 @@ describe('run-event contract: the builtin agent', () => {
     expect(frames.at(-1)!.event).toBe('cancel');
   });
 
+  it('a steer taken at a tool boundary, and one handed back when none came', async () => {
+    const sid = await t.newSession();
+    t.model.enqueue([{ toolCall: { id: 's1', name: 'terminal', args: { command: 'sleep 1 && echo ok' } } }], [{ text: 'Steered.' }]);
+    const steer = (text: string) => t.call('POST', '/api/chat/steer', { session_id: sid, text });
+    let sent = false;
+    const frames = await turn('steer', sid, 'steer me', async (f) => {
+      if (f.event === 'tool' && !sent) sent = (await steer('this way')).body.accepted;
+    });
+    expect(frames.some((f) => f.event === 'steer_applied')).toBe(true);
+    t.model.enqueue([{ text: 'No ' }, { delayMs: 800 }, { text: 'tools.' }]);
+    let late = false;
+    const leftover = await turn('steer leftover', sid, 'no tools', async (f) => {
+      if (f.event === 'token' && !late) late = (await steer('too late')).body.accepted;
+    });
+    expect(leftover.some((f) => f.event === 'pending_steer_leftover')).toBe(true);
+  });
+
   it('a subagent (delegate_task) reports its life on the parent stream', async () => {
     const sid = await t.newSession();
     // The parent's call, then the child's one answer, then the parent's; one child runs them in this order.

@@ -15,6 +15,7 @@ import { parseArguments } from './tool-calls.js';
 import { finishAtTurnLimit } from './turn-limit.js';
 import { planToolBatches } from './tool-batches.js';
 import { toolBaseDir } from '../tools/paths.js';
+import { steerAtBoundary, type SteerSource } from './steer.js';
 
 export interface LoopInput {
   sessionId: string;
@@ -37,6 +38,8 @@ export interface LoopInput {
   backoff?: Partial<BackoffPolicy>;
   /** `fallback_providers`, resolved: asked in order when the model fails before answering. */
   fallbacks?: FallbackRoute[];
+  /** Steer text for this turn (POST /api/chat/steer), taken at each tool-result boundary. */
+  steer?: SteerSource;
   emit(out: TurnOutput): void;
 }
 
@@ -214,8 +217,11 @@ export async function runLoop(input: LoopInput): Promise<void> {
       if (signal.aborted) emit({ type: 'messages', messages: [{ ...assistant, _partial: true }] });
       throw err;
     }
+    // After the batch, before the next call: text steered meanwhile joins the last result.
+    const steered = steerAtBoundary(input.steer, results);
     transcript.push(assistant, ...results);
     emit({ type: 'messages', messages: [assistant, ...results] });
+    if (steered) event('steer_applied', { session_id: input.sessionId, text: steered.text, tool_call_id: steered.toolCallId });
   }
 }
 

@@ -15,6 +15,7 @@ import {
   type TurnInput,
   type TurnOutput,
 } from '../runtime.js';
+import type { SteerInput, SteerOutcome } from '../runtime.js';
 import { ModelCatalogService, type Catalog, type CatalogCache } from '../catalog/catalog.js';
 import { BuiltinSetup } from './setup.js';
 import { ProviderConfigError, resolveProvider } from '../providers/resolve.js';
@@ -48,6 +49,7 @@ import {
   type SubagentMarker,
 } from './subagents.js';
 import { askMcpTrust } from '../mcp/approval.js';
+import { PendingSteers, steerSource } from './steer.js';
 
 export interface BuiltinRuntimeOptions {
   config: AgentConfigSource;
@@ -114,6 +116,8 @@ export class BuiltinAgentRuntime implements AgentRuntime {
   #smartNoted = new Set<string>();
   /** Where each session's shell is, kept across turns (in memory, as Hermes keeps it), for the workspace it began in. */
   #cwds = new Map<string, { workspace: string; cwd: string }>();
+  /** Steer text waiting for each running turn's next tool boundary. */
+  #steers = new PendingSteers();
   readonly catalog: ModelCatalogService;
   readonly setup: BuiltinSetup;
 
@@ -184,16 +188,36 @@ export class BuiltinAgentRuntime implements AgentRuntime {
     return generateTitle({ provider, model, messages: session.messages, signal: input.signal, preferLatest: input.preferLatest });
   }
 
+  async steer(input: SteerInput): Promise<SteerOutcome> {
+    return this.#steers.push(input.streamId, input.text) ? { accepted: true } : { accepted: false, fallback: 'not_running' };
+  }
+
   startTurn(input: TurnInput): AsyncIterable<TurnOutput> {
     const channel = new Channel<TurnOutput>();
-    this.#turn(input, (out) => channel.push(out)).then(
+    this.#steered(input, (out) => channel.push(out)).then(
       () => channel.end(),
       (err) => channel.fail(err),
     );
     return channel;
   }
 
-  async #turn(input: TurnInput, emit: (out: TurnOutput) => void): Promise<void> {
+  /** The turn, taking steers from start to its last model call; text none took goes back to the composer. */
+  async #steered(input: TurnInput, emit: (out: TurnOutput) => void): Promise<void> {
+    const { streamId } = input;
+    const sid = input.session.session_id;
+    this.#steers.open(streamId);
+    const leftover = () => {
+      const text = this.#steers.close(streamId);
+      if (text) emit(runEvent('pending_steer_leftover', { session_id: sid, text }));
+    };
+    try {
+      await this.#turn(input, emit, leftover);
+    } finally {
+      leftover();
+    }
+  }
+
+  async #turn(input: TurnInput, emit: (out: TurnOutput) => void, loopDone: () => void): Promise<void> {
     const { session, signal } = input;
     const sid = session.session_id;
     const { config, provider, model, contextLength } = await this.#resolve(input.model);
@@ -287,8 +311,11 @@ export class BuiltinAgentRuntime implements AgentRuntime {
       compressionModel: compressionModel(config, { provider, model }, this.options.fetch),
       ...(this.options.backoff ? { backoff: this.options.backoff } : {}),
       fallbacks,
+      steer: steerSource(this.#steers, input.streamId),
       emit,
     });
+    // No boundary comes after the last answer: what is still queued goes back before `done`.
+    loopDone();
     emit({ type: 'turn_done' });
 
     // After `done`: a short LLM title for a conversation that has just had its first exchange.

@@ -16,6 +16,8 @@ export interface GatewayProfile {
   approvals: boolean;
   /** `POST /v1/runs/{id}/stop`; the chat-completions path stops by closing the connection. */
   stop: boolean;
+  /** `POST /v1/runs/{id}/steer` (`run_steer`): text joins a running run at its next tool boundary. */
+  steer: boolean;
   /** `reasoning_streaming`: Hermes shows reasoning only when display.show_reasoning is on. */
   reasoning: boolean;
   toolEvents: boolean;
@@ -51,6 +53,7 @@ export function profileFrom(caps: Record<string, unknown> | null, health: Record
     version: text(caps?.version) ?? text(health?.version),
     approvals: runs && flag(features, 'run_approval_response') && features.approval_events !== false,
     stop: runs && flag(features, 'run_stop'),
+    steer: runs && flag(features, 'run_steer'),
     reasoning: flag(features, 'reasoning_streaming'),
     toolEvents: runs || features.tool_progress_events !== false,
     sessions,
@@ -68,6 +71,7 @@ export function limitationsOf(p: GatewayProfile): string[] {
     if (!p.approvals) out.push('This Hermes does not relay approvals: it applies its own approvals settings.');
     if (!p.stop) out.push('This Hermes cannot stop a run early; Stop only stops listening.');
   }
+  if (!p.steer) out.push('Steering a running reply is not offered by this Hermes: messages typed meanwhile wait until it ends.');
   if (!p.reasoning) out.push('Reasoning is shown only when Hermes streams it (display.show_reasoning in its config.yaml).');
   out.push('Titles stay the first words of your message (Hermes does not name WebUI sessions).');
   return out;

@@ -16,6 +16,8 @@ export interface RunsTurnDeps {
   readTimeoutMs: number;
   logger: Logger;
   approvals: ApprovalHost;
+  /** Running turns' Hermes run ids by stream id (for steer), kept while each run is read. */
+  runs?: Map<string, string>;
 }
 
 const STOP_TIMEOUT_MS = 5000;
@@ -72,6 +74,7 @@ export async function runsTurn(
   }
 
   const approvals = new RunApprovals(deps.approvals, runId, input, emit);
+  deps.runs?.set(input.streamId, runId);
   const seen = new Set<string>();
   let lastId: string | undefined;
   let reconnects = 0;
@@ -124,6 +127,7 @@ export async function runsTurn(
     if (err instanceof SilenceError) throw silent(http.baseUrl, err.ms, 'waiting for the run to continue');
     throw err;
   } finally {
+    deps.runs?.delete(input.streamId);
     approvals.close();
   }
   return { path: 'runs', for: sid, session_id: effectiveSession, synced_messages: 0 };
@@ -167,6 +171,8 @@ async function readRunEvents(
     const d = ev.data;
     const session = str(d.session_id);
     if (session) onSession(session);
+    // A run's end carries the steer text no tool boundary took (any of the three endings).
+    if (name === 'run.completed' || name === 'run.failed' || name === 'run.cancelled') turn.steerLeftover(str(d.pending_steer));
     switch (name) {
       case 'message.delta':
       case 'assistant.delta':

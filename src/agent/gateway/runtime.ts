@@ -5,13 +5,14 @@ import { parseModelList, type CatalogModel } from '../catalog/probe.js';
 import type { Catalog } from '../catalog/catalog.js';
 import { ProviderError } from '../providers/types.js';
 import type { ApprovalChoice } from '../tools/types.js';
-import type { AgentInfo, AgentRuntime, TurnInput, TurnOutput } from '../runtime.js';
+import type { AgentInfo, AgentRuntime, SteerInput, SteerOutcome, TurnInput, TurnOutput } from '../runtime.js';
 import { limitationsOf, profileFrom, type GatewayProfile } from './capabilities.js';
 import { chatCompletionsTurn } from './chat-completions-turn.js';
 import { DETECT_TIMEOUT_MS, GatewayHttp, malformed } from './http.js';
 import { runsTurn, type RunsTurnDeps } from './runs-turn.js';
 import type { GatewaySessionState } from './session-state.js';
 import { GatewayTurn } from './turn-state.js';
+import { steerRun } from './steer.js';
 
 // Kept importable from here, where it lived before the turn code moved to its own modules.
 export { conversationHistory } from './session-state.js';
@@ -55,11 +56,13 @@ export class GatewayAgentRuntime implements AgentRuntime {
   #models: { at: number; models: CatalogModel[] } | null = null;
   /** What the turn modules (runs-turn.ts, chat-completions-turn.ts) use of this runtime. */
   readonly #deps: RunsTurnDeps;
+  /** The Hermes run behind each running turn (runs path), by our stream id: where a steer goes. */
+  readonly #runs = new Map<string, string>();
 
   constructor(private readonly options: GatewayRuntimeOptions) {
     this.#http = new GatewayHttp({ baseUrl: options.baseUrl, apiKey: options.apiKey, ...(options.fetch ? { fetch: options.fetch } : {}) });
     this.#readTimeoutMs = options.readTimeoutMs ?? 120_000;
-    this.#deps = { http: this.#http, readTimeoutMs: this.#readTimeoutMs, logger: options.logger, approvals: this };
+    this.#deps = { http: this.#http, readTimeoutMs: this.#readTimeoutMs, logger: options.logger, approvals: this, runs: this.#runs };
   }
 
   get baseUrl(): string {
@@ -135,6 +138,7 @@ export class GatewayAgentRuntime implements AgentRuntime {
           approvals: p.path === 'runs' && p.approvals,
           clarify: false,
           stop: p.path === 'chat_completions' || p.stop,
+          steer: p.path === 'runs' && p.steer,
           sessions: p.sessions,
         },
         limitations: limitationsOf(p),
@@ -239,6 +243,14 @@ export class GatewayAgentRuntime implements AgentRuntime {
     state.synced_messages = input.session.messages.length + turn.emittedMessages;
     emit({ type: 'patch', patch: { hermes_gateway: state } });
     emit({ type: 'turn_done' });
+  }
+
+  /** Steer over Hermes' runs API when it offers it; otherwise the caller queues the text (`gateway_steer_queued`). */
+  async steer(input: SteerInput): Promise<SteerOutcome> {
+    const runId = this.#runs.get(input.streamId);
+    const profile = runId ? await this.profile().catch(() => null) : null;
+    if (!runId || !profile?.steer) return { accepted: false, fallback: 'gateway_steer_queued' };
+    return steerRun(this.#http, runId, input.text, this.options.logger);
   }
 
   /** Answers one of Hermes' approval prompts (used by RunApprovals). */

@@ -180,6 +180,11 @@ export class GatewayTurn {
     });
   }
 
+  /** Steer text Hermes hands back with the run's end (`pending_steer`): it goes back to the composer. */
+  steerLeftover(text: string | undefined) {
+    if (text?.trim()) this.#event('pending_steer_leftover', { session_id: this.sessionId, text: text.trim() });
+  }
+
   /** Cancelled or failed mid-turn: what was streamed so far is kept, marked partial. */
   partial() {
     this.#flush(true);
