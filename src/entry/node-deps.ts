@@ -130,6 +130,8 @@ export async function composeNodeDeps(
     ...(overrides.keepFinishedMs !== undefined ? { keepFinishedMs: overrides.keepFinishedMs } : {}),
   });
   const host = new NodeToolHost();
+  // One store: the upload route writes it, the builtin agent reads this turn's files from it.
+  const attachments = new NodeAttachmentStore(config.stateDir);
   // Background processes outlive turns; session delete and shutdown stop them (deps.agent.processes).
   const processes = new ProcessRegistry(host);
   const builtin = new BuiltinAgentRuntime({
@@ -152,6 +154,7 @@ export async function composeNodeDeps(
     ...(overrides.webEndpoints ? { webEndpoints: overrides.webEndpoints } : {}),
     // delegate_task's children are sessions and runs like any other (openable, cancellable).
     childRuns: { sessions, registry, logger, presenter: () => presenter(settings) },
+    attachments,
   });
   // A Hermes Agent's API server; its key is HERMES_WEBUI_GATEWAY_API_KEY (or one typed in the
   // wizard's probe), else Hermes' own API_SERVER_KEY.
@@ -181,7 +184,7 @@ export async function composeNodeDeps(
     projects: fs ? new FsProjectStore(config.stateDir, logger) : new MemoryProjectStore(),
     workspaces: fs ? new FsWorkspaceStore(config.stateDir, logger) : new MemoryWorkspaceStore(),
     files,
-    attachments: new NodeAttachmentStore(config.stateDir),
+    attachments,
     assets: new NodeAssetSource(publicDir),
     // JSON answers by Accept-Encoding (brotli, else gzip).
     compression: new NodeCompressor(),
