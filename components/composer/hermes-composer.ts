@@ -55,7 +55,11 @@ export class HermesComposer extends LitElement {
   @property({ attribute: false }) placeholderText: string | null = null;
 
   readonly attachments = new AttachmentList(this);
-  #files = new FileIntake(this, (files) => void this.addFiles(files));
+  #files = new FileIntake(
+    this,
+    (files) => void this.addFiles(files),
+    () => this.ui?.settings?.large_text_paste_as_attachment !== false,
+  );
   #stores = new StoreController(this, () => [this.chat, this.ui]);
   #bound: string | null | undefined = undefined;
   /** Set while this element moves the chat into a session it created: keep text and files. */
