@@ -1,5 +1,5 @@
 import { LitElement, css, html, nothing } from 'lit';
-import { customElement, property } from 'lit/decorators.js';
+import { customElement, property, state } from 'lit/decorators.js';
 import { apiLinkUrl, q } from '../api/client.js';
 import { baseStyles } from '../shared/styles.js';
 import { icons } from '../shared/icons.js';
@@ -48,13 +48,20 @@ function size(bytes: number | null): string {
 export class HermesMessageAttachments extends LitElement {
   @property({ attribute: false }) items: MessageAttachmentView[] = [];
   @property({ attribute: false }) sessionId: string | null = null;
+  /** Images the server could not serve (deleted since): a file icon and the name instead of a broken picture. */
+  @state() private broken = new Set<string>();
+
+  #failed(path: string) {
+    this.broken = new Set([...this.broken, path]);
+  }
 
   override render() {
     if (!this.items.length) return nothing;
     return html`${this.items.map((a) =>
       a.isImage
-        ? html`<a class="thumb" data-role="attachment-thumb" href=${mediaUrl(a.path, this.sessionId, true)} target="_blank" rel="noopener" title=${a.name}>
-            <img src=${mediaUrl(a.path, this.sessionId, true)} alt=${a.name} loading="lazy" decoding="async" />
+        ? html`<a class="thumb ${this.broken.has(a.path) ? 'broken' : ''}" data-role="attachment-thumb" href=${mediaUrl(a.path, this.sessionId, true)} target="_blank" rel="noopener" title=${a.name}>
+            <img src=${mediaUrl(a.path, this.sessionId, true)} alt="" loading="lazy" decoding="async" @error=${() => this.#failed(a.path)} />
+            ${this.broken.has(a.path) ? html`<span class="missing">${icons.file()}<span class="name">${a.name}</span></span>` : nothing}
           </a>`
         : html`<a class="chip" data-role="attachment-chip" href=${mediaUrl(a.path, this.sessionId, false)} title=${a.path} download=${a.name}>
             ${icons.file()}<span class="name">${a.name}</span>${a.size !== null ? html`<span class="size">${size(a.size)}</span>` : nothing}
@@ -81,11 +88,32 @@ export class HermesMessageAttachments extends LitElement {
         border: 1px solid var(--hermes-border);
         background: var(--hermes-color-surface-subtle);
       }
+      .thumb {
+        position: relative;
+      }
       .thumb img {
         width: 100%;
         height: 100%;
         object-fit: cover;
         display: block;
+      }
+      .broken img {
+        visibility: hidden;
+      }
+      .missing {
+        position: absolute;
+        inset: 0;
+        display: flex;
+        flex-direction: column;
+        align-items: center;
+        justify-content: center;
+        gap: var(--hermes-space-xs);
+        padding: var(--hermes-space-xs);
+        color: var(--hermes-fg-muted);
+        font-size: var(--hermes-text-label);
+      }
+      .missing .name {
+        max-width: 100%;
       }
       .chip {
         display: inline-flex;
