@@ -87,6 +87,18 @@ describe('attachments reach the model (OpenAI-compatible, scripted server)', () 
     expect(frames.find((f) => f.event === 'warning')?.data.message).toContain('deepseek-chat does not take image input');
   });
 
+  it('the model catalog decides when its list says what the model takes (OpenRouter architecture.input_modalities)', async () => {
+    h = await makeChatApp();
+    h.model.setModels([{ id: 'test-model', architecture: { input_modalities: ['text'] } }]);
+    expect((await h.call('GET', '/api/models?refresh=1')).status).toBe(200);
+    const sid = await h.newSession();
+    const shot = await upload(h, sid, 'a.png', PNG);
+    h.model.enqueue([{ text: 'ok' }]);
+    const frames = await turn(sid, 'See?', [shot.path]);
+    expect(imageParts(lastUser(h.turnRequests()[0]).content)).toEqual([]);
+    expect(frames.find((f) => f.event === 'warning')?.data.message).toContain('test-model does not take image input');
+  });
+
   it('a file named like an image whose bytes are not one is never sent as an image', async () => {
     h = await makeChatApp();
     const sid = await h.newSession();

@@ -154,13 +154,22 @@ async function buildContent(
 /** This turn's transcript for the model, and the quiet warnings to show (one call per turn). */
 export async function turnTranscript(
   transcript: readonly Message[],
-  o: { sessionId: string; reader: AttachmentReader | null; imageInput: ImageInputConfig | undefined; provider: string; model: string; toolNames: string[] },
+  o: {
+    sessionId: string;
+    reader: AttachmentReader | null;
+    imageInput: ImageInputConfig | undefined;
+    provider: string;
+    model: string;
+    toolNames: string[];
+    /** What the model catalog's lists say about the model taking images. */
+    catalogVision: () => Promise<boolean | null>;
+  },
 ): Promise<PreparedTranscript> {
   if (!transcript.some((m) => m.role === 'user' && attachmentRefs(m).length)) return { transcript: [...transcript], warnings: [] };
   return withAttachmentContent(transcript, {
     sessionId: o.sessionId,
     reader: o.reader,
-    vision: decideImageInput(o.imageInput ?? DEFAULT_IMAGE_INPUT, o.provider, o.model),
+    vision: decideImageInput(o.imageInput ?? DEFAULT_IMAGE_INPUT, o.provider, o.model, await o.catalogVision().catch(() => null)),
     visionTool: o.toolNames.includes('vision_analyze'),
   });
 }

@@ -251,6 +251,7 @@ export class BuiltinAgentRuntime implements AgentRuntime {
       provider: provider.id,
       model,
       toolNames,
+      catalogVision: () => this.catalog.visionOf(model),
     });
     for (const warning of prepared.warnings) emit(runEvent('warning', warning));
 
