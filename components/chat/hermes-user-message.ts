@@ -5,6 +5,11 @@ import { baseStyles } from '../shared/styles.js';
 import { icons } from '../shared/icons.js';
 import { copyText } from '../render/clipboard.js';
 import { actionStyles, messageAction } from '../render/message-actions.js';
+import { consume } from '@lit/context';
+import { chatContext } from '../state/contexts.js';
+import type { ChatStore } from '../state/chat-store.js';
+import { messageAttachments } from './hermes-message-attachments.js';
+import './hermes-message-attachments.js';
 
 /**
  * A user message: a compact right-aligned bubble (plain text, as typed), with copy and an inline
@@ -27,6 +32,8 @@ export class HermesUserMessage extends LitElement {
   @state() private copied = false;
   /** The edited text, waiting for "yes, remove the later turns". */
   @state() private confirming: string | null = null;
+  /** For the attachment URLs (`session_id` of GET /api/media). */
+  @consume({ context: chatContext, subscribe: true }) chat?: ChatStore;
 
   protected override updated(changed: PropertyValues): void {
     if (changed.has('editing') && this.editing) {
@@ -94,9 +101,18 @@ export class HermesUserMessage extends LitElement {
         <div class="bubble queued-bubble" part="bubble">${turn.text}</div>
         <span class="queued meta" data-role="queued" title="Sent when the server is reachable again">Queued</span>
       `;
+    const files = messageAttachments(turn.message.attachments);
+    const bubble = html`<div class="bubble" part="bubble">${turn.text}</div>`;
     // Actions sit beside the bubble (not under it), so a question and its answer stay close.
     return html`
-      <div class="bubble" part="bubble">${turn.text}</div>
+      ${
+        files.length
+          ? html`<div class="with-files">
+            <hermes-message-attachments .items=${files} .sessionId=${this.chat?.sessionId ?? null}></hermes-message-attachments>
+            ${turn.text ? bubble : nothing}
+          </div>`
+          : bubble
+      }
       <div class="actions">
         <button data-role="copy-message" aria-label="Copy message" @click=${this.#copy}>${this.copied ? icons.check() : icons.copy()}</button>
         ${
@@ -131,6 +147,17 @@ export class HermesUserMessage extends LitElement {
         line-height: var(--hermes-leading-user);
         white-space: pre-wrap;
         overflow-wrap: anywhere;
+      }
+      .with-files {
+        display: flex;
+        flex-direction: column;
+        align-items: flex-end;
+        gap: var(--hermes-space-xs);
+        flex: 1;
+        min-width: 0;
+      }
+      .with-files .bubble {
+        max-width: min(85%, 620px);
       }
       .actions {
         flex-direction: row-reverse;

@@ -1,11 +1,30 @@
 import type { ReactiveControllerHost } from 'lit';
 
-/** Pasted screenshots all arrive as "image.png"; give them names that tell them apart. */
-export function nameForPaste(file: File): File {
-  if (!/^image\.\w+$/i.test(file.name)) return file;
-  const ext = file.name.split('.').pop();
-  const stamp = new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19);
-  return new File([file], `screenshot-${stamp}.${ext}`, { type: file.type });
+/**
+ * Pasted images arrive as "image.png" (or nameless): each becomes `screenshot-<ts>.<ext>`, as
+ * the incumbent names them (`-<n>` when one paste carries several). Other files keep their names.
+ */
+export function nameForPaste(file: File, index = 0, count = 1, now = Date.now()): File {
+  if (!file.type.startsWith('image/') && !/^image\.\w+$/i.test(file.name)) return file;
+  const ext = file.type.startsWith('image/') ? file.type.slice(6).replace(/\W.*$/, '') || 'png' : (file.name.split('.').pop() ?? 'png');
+  return new File([file], `screenshot-${now}${count > 1 ? `-${index + 1}` : ''}.${ext}`, { type: file.type });
+}
+
+/** The incumbent's thresholds: a paste this long becomes an attachment instead of composer text. */
+export const LARGE_PASTE_CHARS = 4000;
+export const LARGE_PASTE_LINES = 100;
+
+export function isLargePaste(text: string): boolean {
+  if (!text.trim()) return false;
+  const lines = text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+  return text.length >= LARGE_PASTE_CHARS || lines >= LARGE_PASTE_LINES;
+}
+
+/** `pasted-text-YYYY-MM-DD_HH-MM-SS-mmm.md` in local time (the incumbent's name). */
+export function pastedTextFile(text: string, now = new Date()): File {
+  const p = (n: number, w = 2) => String(n).padStart(w, '0');
+  const stamp = `${now.getFullYear()}-${p(now.getMonth() + 1)}-${p(now.getDate())}_${p(now.getHours())}-${p(now.getMinutes())}-${p(now.getSeconds())}-${p(now.getMilliseconds(), 3)}`;
+  return new File([text], `pasted-text-${stamp}.md`, { type: 'text/markdown;charset=utf-8' });
 }
 
 /**
@@ -18,6 +37,8 @@ export class FileIntake {
   constructor(
     private readonly host: ReactiveControllerHost,
     private readonly add: (files: File[]) => void,
+    /** The `large_text_paste_as_attachment` setting (default on). */
+    private readonly largePasteAsFile: () => boolean = () => true,
   ) {}
 
   #setDragging(on: boolean) {
@@ -28,9 +49,16 @@ export class FileIntake {
 
   paste = (e: ClipboardEvent) => {
     const files = [...(e.clipboardData?.files ?? [])];
-    if (!files.length) return;
+    if (!files.length) {
+      const text = e.clipboardData?.getData('text/plain') ?? '';
+      if (!this.largePasteAsFile() || !isLargePaste(text)) return;
+      e.preventDefault();
+      this.add([pastedTextFile(text)]);
+      return;
+    }
     e.preventDefault();
-    this.add(files.map(nameForPaste));
+    const now = Date.now();
+    this.add(files.map((f, i) => nameForPaste(f, i, files.length, now)));
   };
 
   /** dragenter and dragover: only a drag carrying files is ours. */

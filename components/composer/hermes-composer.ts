@@ -59,7 +59,11 @@ export class HermesComposer extends LitElement {
   @property({ attribute: false }) placeholderText: string | null = null;
 
   readonly attachments = new AttachmentList(this);
-  #files = new FileIntake(this, (files) => void this.addFiles(files));
+  #files = new FileIntake(
+    this,
+    (files) => void this.addFiles(files),
+    () => this.ui?.settings?.large_text_paste_as_attachment !== false,
+  );
   /** While a turn runs: steer, queue or interrupt, and the session's queue (busy-input.ts). */
   readonly busy = new BusyInput(this);
   /** Where queued messages are kept (set before connecting; tests give their own storage). */

@@ -223,7 +223,13 @@ export class ChatStore extends Store {
     }
     this.status = 'starting';
     this.error = null;
-    const optimistic: Message = { role: 'user', content: message, timestamp: Date.now() / 1000, _optimistic: true };
+    const optimistic: Message = {
+      role: 'user',
+      content: message,
+      timestamp: Date.now() / 1000,
+      _optimistic: true,
+      ...(options.attachments?.length ? { attachments: options.attachments.map((path) => ({ path })) } : {}),
+    };
     this.messages = [...this.messages, optimistic];
     this.changed();
     try {

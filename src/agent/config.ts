@@ -6,6 +6,7 @@ import { DelegationFileSchema, delegationConfig, type DelegationConfig } from '.
 import { parseRoutingConfig, type RoutingConfig } from './config-routing.js';
 import { parseEffort, type ReasoningEffort } from './reasoning.js';
 import { parsePersonalities, type Personality } from './personalities.js';
+import { imageInputConfig, type ImageInputConfig } from './image-input.js';
 
 /**
  * Hermes' own configuration (`$HERMES_HOME/config.yaml` and `.env`), reduced to what the
@@ -65,6 +66,8 @@ export interface AgentConfig extends RoutingConfig {
   env: Record<string, string>;
   /** `web:` (backends, `searxng_url`), `security.allow_private_urls` and the web backends' keys. */
   web?: WebConfig;
+  /** `agent.image_input_mode` and the `supports_vision` overrides: whether attached images reach the model as images. */
+  imageInput?: ImageInputConfig;
 }
 
 /** `compression.*` as Hermes reads it (hermes_cli/config_defaults.py). */
@@ -305,6 +308,7 @@ export function parseAgentConfig(input: { configYaml: string | null; dotenv: str
     ...parseRoutingConfig(f),
     env,
     web: parseWebConfig(f, env),
+    imageInput: imageInputConfig(f),
   };
 }
 

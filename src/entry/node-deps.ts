@@ -133,6 +133,8 @@ export async function composeNodeDeps(
     ...(overrides.keepFinishedMs !== undefined ? { keepFinishedMs: overrides.keepFinishedMs } : {}),
   });
   const host = new NodeToolHost();
+  // One store: the upload route writes it, the builtin agent reads this turn's files from it.
+  const attachments = new NodeAttachmentStore(config.stateDir);
   // Background processes outlive turns; session delete and shutdown stop them (deps.agent.processes).
   const processes = new ProcessRegistry(host);
   const builtin = new BuiltinAgentRuntime({
@@ -155,6 +157,7 @@ export async function composeNodeDeps(
     ...(overrides.webEndpoints ? { webEndpoints: overrides.webEndpoints } : {}),
     // delegate_task's children are sessions and runs like any other (openable, cancellable).
     childRuns: { sessions, registry, logger, presenter: () => presenter(settings) },
+    attachments,
   });
   // A Hermes Agent's API server; its key is HERMES_WEBUI_GATEWAY_API_KEY (or one typed in the
   // wizard's probe), else Hermes' own API_SERVER_KEY.
@@ -186,7 +189,7 @@ export async function composeNodeDeps(
     files,
     // "Add folder…" completes under the user's home as well as the saved workspaces (as the incumbent).
     folders: new NodeFolderSuggestions(homedir()),
-    attachments: new NodeAttachmentStore(config.stateDir),
+    attachments,
     media: new NodeMediaFiles({ stateDir: config.stateDir, hermesHome: config.hermesHome, extraRoots: config.mediaAllowedRoots }),
     assets: new NodeAssetSource(publicDir),
     // JSON answers by Accept-Encoding (brotli, else gzip).

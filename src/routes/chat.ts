@@ -11,6 +11,7 @@ import { CLOSING_EVENTS } from '../runs/events.js';
 import { SessionId, requireSession } from './session-common.js';
 import { presenter } from '../http/redaction.js';
 import type { Message } from '../shared/session.js';
+import { describeAttachments } from './chat-attachments.js';
 
 const Attachment = z.union([
   z.string().min(1),
@@ -53,7 +54,8 @@ export function chatRoutes(deps: AppDeps) {
   app.post('/api/chat/start', async (c) => {
     const b = await jsonBody(c, StartBody);
     const text = b.message.trim();
-    if (!text) throw new BadRequest('message is required');
+    // An attachment alone is a message (the model is asked about it).
+    if (!text && !b.attachments?.length) throw new BadRequest('message is required');
     const session = await requireSession(deps, b.session_id);
     // A delegate_task child is its parent's work, shown as it ran (view-only, as the incumbent keeps them).
     if (session.session_source === 'subagent') throw new BadRequest('This is a subagent session: it is view-only. Continue in its parent conversation.');
@@ -65,13 +67,14 @@ export function chatRoutes(deps: AppDeps) {
     // Read once per turn: the turn's events (sessions, tool output, titles) are redacted as they are emitted.
     const present = await presenter(deps.settings);
 
+    // The typed text and the list; what the model gets from the files is built per request.
+    const attachments = await describeAttachments(deps.attachments, session.session_id, b.attachments ?? []);
     const streamId = newStreamId();
     const run = registry.begin(session.session_id, streamId);
     const now = deps.clock.now();
-    const attachments = (b.attachments ?? []).map((a) => (typeof a === 'string' ? { path: a } : a));
     const userMessage: Message = {
       role: 'user',
-      content: attachments.length ? `${text}\n\n[Attached files: ${attachments.map((a) => a.path).join(', ')}]` : text,
+      content: text,
       timestamp: now,
       ...(attachments.length ? { attachments } : {}),
     };

@@ -1,6 +1,6 @@
-import { mkdir, open } from 'node:fs/promises';
-import { extname, join } from 'node:path';
-import type { AttachmentStore, StoredAttachment } from '../../ports/attachment-store.js';
+import { mkdir, open, readFile, realpath, stat } from 'node:fs/promises';
+import { extname, join, resolve, sep } from 'node:path';
+import type { AttachmentBytes, AttachmentStore, StoredAttachment } from '../../ports/attachment-store.js';
 import { isSafeSessionId } from '../../shared/session.js';
 import { BadRequest, Conflict } from '../../ports/errors.js';
 
@@ -47,5 +47,31 @@ export class NodeAttachmentStore implements AttachmentStore {
       }
     }
     throw new Conflict('Too many files with that name');
+  }
+
+  async read(sessionId: string, path: string, maxBytes: number): Promise<AttachmentBytes | null> {
+    if (!isSafeSessionId(sessionId)) return null;
+    try {
+      // Both sides resolved (symlinks too): a message naming any other file is never read.
+      const dir = await realpath(join(this.stateDir, 'attachments', sessionId));
+      const real = await realpath(resolve(dir, path));
+      if (!real.startsWith(dir + sep)) return null;
+      const info = await stat(real);
+      if (!info.isFile()) return null;
+      if (info.size <= maxBytes) {
+        const bytes = new Uint8Array(await readFile(real));
+        return { size: info.size, head: bytes.subarray(0, 16), bytes };
+      }
+      const handle = await open(real, 'r');
+      try {
+        const head = new Uint8Array(16);
+        const { bytesRead } = await handle.read(head, 0, 16, 0);
+        return { size: info.size, head: head.subarray(0, bytesRead), bytes: null };
+      } finally {
+        await handle.close();
+      }
+    } catch {
+      return null;
+    }
   }
 }

@@ -50,6 +50,7 @@ import {
 } from './subagents.js';
 import { askMcpTrust } from '../mcp/approval.js';
 import { PendingSteers, steerSource } from './steer.js';
+import { turnTranscript, type AttachmentReader } from './attachment-content.js';
 
 export interface BuiltinRuntimeOptions {
   config: AgentConfigSource;
@@ -89,6 +90,8 @@ export interface BuiltinRuntimeOptions {
   processes?: ProcessRegistry;
   /** The configured MCP servers' tools for a session's profile (connecting them); absent: none. */
   mcp?: { toolsForTurn(profile: string | null): Promise<Tool[]> };
+  /** The session's uploads, read when a turn's model request is built (images, inlined text files). */
+  attachments?: AttachmentReader;
 }
 
 class MemoryCatalogCache implements CatalogCache {
@@ -291,6 +294,17 @@ export class BuiltinAgentRuntime implements AgentRuntime {
     const anchor = session.compression_anchor_visible_idx;
     const summary = session.compression_anchor_summary;
     const compression: CompressionAnchor | null = typeof anchor === 'number' && typeof summary === 'string' && summary ? { anchor, summary } : null;
+    // Attachments are built into the model's copy now; the stored transcript keeps only their list.
+    const prepared = await turnTranscript(session.messages, {
+      sessionId: sid,
+      reader: this.options.attachments ?? null,
+      imageInput: config.imageInput,
+      provider: provider.id,
+      model,
+      toolNames,
+      catalogVision: () => this.catalog.visionOf(model),
+    });
+    for (const warning of prepared.warnings) emit(runEvent('warning', warning));
 
     await runLoop({
       sessionId: sid,
@@ -301,7 +315,7 @@ export class BuiltinAgentRuntime implements AgentRuntime {
       config: child ? { ...config, maxTurns: config.delegation.maxIterations } : config,
       // A child's prompt is its task (the conversation's own prompt is not its business).
       systemPrompt,
-      transcript: session.messages,
+      transcript: prepared.transcript,
       compression,
       lastPromptTokens: typeof session.last_prompt_tokens === 'number' ? session.last_prompt_tokens : 0,
       tools,

@@ -187,6 +187,15 @@ export class ModelCatalogService {
     return running;
   }
 
+  /** What the last model lists said about `model` taking images; null when none said (image routing asks). */
+  async visionOf(model: string): Promise<boolean | null> {
+    for (const endpoint of Object.values(await this.#cached())) {
+      const said = endpoint.models?.find((m) => m.id === model)?.vision;
+      if (typeof said === 'boolean') return said;
+    }
+    return null;
+  }
+
   /** How each provider's last probe went (Settings → Providers shows it). */
   lastStatus(): ReadonlyMap<string, { ok: boolean; error?: string; count?: number }> {
     return this.#status;

@@ -5,6 +5,18 @@ export interface CatalogModel {
   id: string;
   label: string;
   context_length?: number;
+  /** Whether the model takes image input, when the list says (OpenRouter's `architecture.input_modalities`, Ollama's `capabilities`, LM Studio's `type: vlm`). */
+  vision?: boolean;
+}
+
+/** What a model list entry says about image input; undefined when it says nothing. */
+function visionOf(rec: Record<string, unknown> | null): boolean | undefined {
+  const arch = rec?.architecture as Record<string, unknown> | undefined;
+  const inputs = [arch?.input_modalities, rec?.input_modalities, (rec?.modalities as Record<string, unknown> | undefined)?.input].find(Array.isArray);
+  if (inputs) return inputs.includes('image');
+  if (Array.isArray(rec?.capabilities)) return rec.capabilities.includes('vision');
+  if (rec?.type === 'vlm') return true;
+  return undefined;
 }
 
 export type ProbeErrorKind = 'invalid_url' | 'dns' | 'connect_refused' | 'timeout' | 'http_4xx' | 'http_5xx' | 'parse' | 'unreachable';
@@ -46,7 +58,8 @@ export function parseModelList(body: unknown): CatalogModel[] | null {
     const ctx = [rec?.context_length, rec?.max_model_len, rec?.context_window, (rec?.top_provider as Record<string, unknown> | undefined)?.context_length].find(
       (v) => typeof v === 'number' && v > 0,
     ) as number | undefined;
-    out.push({ id, label, ...(ctx ? { context_length: ctx } : {}) });
+    const vision = visionOf(rec);
+    out.push({ id, label, ...(ctx ? { context_length: ctx } : {}), ...(vision !== undefined ? { vision } : {}) });
   }
   return out;
 }

@@ -1,5 +1,6 @@
 import type { Message, Session } from '../../shared/session.js';
 import { modelHistory } from '../builtin/history.js';
+import { withAttachmentNote } from './attachment-note.js';
 
 /** What this project keeps about the gateway in a session (`hermes_gateway`), to continue it next turn. */
 export interface GatewaySessionState {
@@ -32,7 +33,7 @@ function textOf(content: unknown): string {
 /** The message this turn answers (the transcript ends with it). */
 export function lastUserText(session: Session): string {
   const last = [...session.messages].reverse().find((m) => m.role === 'user');
-  return last ? textOf(last.content) : '';
+  return last ? textOf(withAttachmentNote(last).content) : '';
 }
 
 /**
@@ -41,7 +42,7 @@ export function lastUserText(session: Session): string {
  * earlier compression's summary in place of what it summarised, one assistant entry per reply.
  */
 export function conversationHistory(session: Session): Array<{ role: 'user' | 'assistant'; content: string }> {
-  const messages: Message[] = session.messages.slice(0, Math.max(0, session.messages.length - 1));
+  const messages: Message[] = session.messages.slice(0, Math.max(0, session.messages.length - 1)).map(withAttachmentNote);
   const anchor = session.compression_anchor_visible_idx;
   const summary = session.compression_anchor_summary;
   const compression = typeof anchor === 'number' && typeof summary === 'string' && summary ? { anchor, summary } : null;

@@ -122,7 +122,17 @@ describe('hermes-composer', () => {
       await press(el, 'Escape');
       expect($(el, 'hermes-slash-menu')).to.equal(null);
       await type(el, '/t');
-      expect(menuItems(el).map((i) => i.dataset.value)).to.deep.equal(['/title', '/theme', '/retry', '/stop', '/interrupt', '/steer', '/compact', '/status', '/personality']);
+      expect(menuItems(el).map((i) => i.dataset.value)).to.deep.equal([
+        '/title',
+        '/theme',
+        '/retry',
+        '/stop',
+        '/interrupt',
+        '/steer',
+        '/compact',
+        '/status',
+        '/personality',
+      ]);
     });
 
     it('arrows move the selection, Tab completes, Enter on an argument runs it', async () => {
