@@ -41,6 +41,8 @@ describe('web app: attachments', () => {
     expect(url.searchParams.get('path')).toMatch(/[\\/]attachments[\\/][^\\/]+[\\/]screenshot-\d+\.png$/);
     expect(url.searchParams.get('session_id')).toBeTruthy();
     expect(url.searchParams.get('inline')).toBe('1');
+    // GET /api/media serves the upload: the thumbnail decodes the real bytes.
+    await expect.poll(() => thumb.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
     await expect.poll(() => page.locator(hooks.send).count()).toBe(1);
     await ui.screenshot(page, 'attachment-thumbnail');
 
