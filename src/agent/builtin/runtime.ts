@@ -1,10 +1,7 @@
-import type { Logger } from '../../ports/platform.js';
 import { BadRequest } from '../../ports/errors.js';
-import type { InteractionHub } from '../../runs/interactions.js';
 import type { Message } from '../../shared/session.js';
 import { Channel } from '../channel.js';
 import { AgentConfigError, type AgentConfig } from '../config.js';
-import type { AgentConfigSource } from '../config-source.js';
 import {
   runEvent,
   type AgentRuntime,
@@ -16,16 +13,13 @@ import {
   type TurnOutput,
 } from '../runtime.js';
 import type { SteerInput, SteerOutcome } from '../runtime.js';
-import { ModelCatalogService, type Catalog, type CatalogCache } from '../catalog/catalog.js';
+import { ModelCatalogService, type Catalog } from '../catalog/catalog.js';
 import { BuiltinSetup } from './setup.js';
 import { ProviderConfigError, resolveProvider } from '../providers/resolve.js';
-import type { BackoffPolicy } from '../providers/retry.js';
 import { resolveFallbacks } from '../providers/fallback.js';
 import { builtinTools } from '../tools/index.js';
-import type { ProcessRegistry } from '../tools/process-registry.js';
-import type { TerminalSessionState, TodoItem, Tool, ToolContext, ToolHost } from '../tools/types.js';
+import type { TerminalSessionState, TodoItem, ToolContext } from '../tools/types.js';
 import { parseWriteSafeRoots } from '../tools/file-guards.js';
-import type { WebToolContext } from '../tools/types.js';
 import { webToolsEnabled } from '../tools/web/settings.js';
 import { checkShellCommand } from './command-approval.js';
 import { SESSION_PROMPT_KEY, sessionSystemPrompt } from './session-prompt.js';
@@ -36,73 +30,13 @@ import { compressedContextTokens, contextWindowPatch } from './context-window.js
 import { generateTitle } from './title.js';
 import { personalityPrompt } from '../personalities.js';
 import type { CompressionAnchor } from './history.js';
-import type { AgentSessionSearch } from '../../ports/agent-sessions.js';
-import type { SessionStore } from '../../ports/session-store.js';
 import { knowledgeContext, knowledgeToolUsable, skillsPromptBlock } from './knowledge.js';
-import {
-  narrowForDelegation,
-  subagentApprovalRefusal,
-  subagentOf,
-  subagentSpawner,
-  subagentSystemPrompt,
-  type ChildRunDeps,
-  type SubagentMarker,
-} from './subagents.js';
+import { narrowForDelegation, subagentApprovalRefusal, subagentOf, subagentSpawner, subagentSystemPrompt, type SubagentMarker } from './subagents.js';
 import { askMcpTrust } from '../mcp/approval.js';
+import { MemoryCatalogCache, unavailableHost, webSeams, type BuiltinRuntimeOptions } from './runtime-options.js';
+export type { BuiltinRuntimeOptions } from './runtime-options.js';
 import { PendingSteers, steerSource } from './steer.js';
-import { turnTranscript, type AttachmentReader } from './attachment-content.js';
-
-export interface BuiltinRuntimeOptions {
-  config: AgentConfigSource;
-  /** The machine the tools act on; null where there is none (Workers): only host-free tools then. */
-  host: ToolHost | null;
-  hub: InteractionHub;
-  hermesHome: string;
-  logger: Logger;
-  now: () => number;
-  fetch?: typeof fetch;
-  /** Overrides of the model-call retry waits (tests make them short); the count is config.yaml's `agent.api_max_retries`. */
-  backoff?: Partial<BackoffPolicy>;
-  /** How long a clarifying question waits for an answer. */
-  clarifyTimeoutMs?: number;
-  /** Where the model catalog's last probes are kept (`models_cache.json`); memory when absent. */
-  catalogCache?: CatalogCache;
-  /** How long GET /api/models waits for provider probes (default 4 s). */
-  catalogBudgetMs?: number;
-  /**
-   * The tools offered to the model (default: all with a host, else the host-free ones). Workers
-   * pass `todo`, `memory` and `clarify`, with a host that only keeps memory files.
-   */
-  toolNames?: string[];
-  /** This server's sessions, for session_search. */
-  sessions?: SessionStore;
-  /** Hermes' state.db, for session_search (Node). */
-  agentSessions?: AgentSessionSearch;
-  /** `process.platform` where known: skills' `platforms` filter (default linux). */
-  platform?: string;
-  /** Resolves host names for web_extract's address checks (Node: dns); literal addresses only without. */
-  lookupHost?: WebToolContext['lookup'];
-  /** Test seam: scripted servers in place of the hosted web APIs (NodeDepsOverrides.webEndpoints). */
-  webEndpoints?: WebToolContext['endpoints'];
-  /** Where delegate_task's children run as sessions and runs of their own; without it the tool is not offered. */
-  childRuns?: ChildRunDeps;
-  /** Background processes (`terminal` background:true, `process`); absent where the host cannot spawn. */
-  processes?: ProcessRegistry;
-  /** The configured MCP servers' tools for a session's profile (connecting them); absent: none. */
-  mcp?: { toolsForTurn(profile: string | null): Promise<Tool[]> };
-  /** The session's uploads, read when a turn's model request is built (images, inlined text files). */
-  attachments?: AttachmentReader;
-}
-
-class MemoryCatalogCache implements CatalogCache {
-  #value: unknown = null;
-  async read() {
-    return this.#value;
-  }
-  async write(value: unknown) {
-    this.#value = value;
-  }
-}
+import { turnTranscript } from './attachment-content.js';
 
 const HOST_FREE_TOOLS = new Set(['todo', 'clarify', 'session_search', 'vision_analyze']);
 
@@ -465,19 +399,3 @@ export class BuiltinAgentRuntime implements AgentRuntime {
     }
   }
 }
-
-function webSeams(o: BuiltinRuntimeOptions): Omit<WebToolContext, 'config'> {
-  return { ...(o.lookupHost ? { lookup: o.lookupHost } : {}), ...(o.webEndpoints ? { endpoints: o.webEndpoints } : {}) };
-}
-
-/** Stands in for a missing host; the tools that need one are not offered, so this never runs. */
-const unavailableHost: ToolHost = {
-  homeDir: '/',
-  exec: async () => ({ output: 'No shell on this runtime', exitCode: null, timedOut: false, truncated: false }),
-  readText: async () => null,
-  writeText: async () => {
-    throw new Error('No file system on this runtime');
-  },
-  stat: async () => null,
-  search: async () => ({ matches: [], total: 0, truncated: false, engine: 'js' }),
-};
