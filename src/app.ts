@@ -10,6 +10,7 @@ import { healthRoutes } from './routes/health.js';
 import { sessionRoutes } from './routes/sessions.js';
 import { sessionOpRoutes } from './routes/session-ops.js';
 import { sessionCompressRoutes } from './routes/session-compress.js';
+import { sessionFindRoutes } from './routes/session-find.js';
 import { processRoutes } from './routes/processes.js';
 import { projectRoutes } from './routes/projects.js';
 import { settingsRoutes } from './routes/settings.js';
@@ -87,6 +88,7 @@ export function createApp(appDeps: AppDeps): Hono {
   app.route('/', sessionRoutes(deps));
   app.route('/', sessionOpRoutes(deps));
   app.route('/', sessionCompressRoutes(deps));
+  app.route('/', sessionFindRoutes(deps));
   app.route('/', processRoutes(deps));
   app.route('/', projectRoutes(deps));
   app.route('/', authRoutes(deps, auth));

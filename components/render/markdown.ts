@@ -75,8 +75,12 @@ function placeMath(root: DocumentFragment, spans: MathSpan[]): void {
   }
 }
 
-const CACHE_MAX = 400;
+// Entries are blocks (render/markdown-blocks.ts), not whole messages: a long transcript has many.
+const CACHE_MAX = 2000;
 const cache = new Map<string, Rendered>();
+
+/** How many texts were actually parsed (cache misses): what tests and benches count. */
+export const markdownStats = { parses: 0 };
 
 /**
  * Markdown to safe HTML: math lifted out, marked, DOMPurify, then KaTeX and highlight.js on the
@@ -89,6 +93,7 @@ export function renderMarkdown(text: string, options: { cache?: boolean } = {}):
     cache.set(text, hit);
     return hit;
   }
+  markdownStats.parses++;
   const { source, spans } = extractMath(text);
   const clean = purify.sanitize(marked.parse(source) as string, PURIFY_CONFIG) as string;
   const waits: Promise<void>[] = [];

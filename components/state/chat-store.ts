@@ -6,6 +6,7 @@ import { emptyAssistantTurn, unsend, type AssistantTurn, type Unsent } from './t
 import { Outbox } from './outbox.js';
 import { RunStream } from './run-stream.js';
 import { runHandlers } from './run-handlers.js';
+import { PAGE_SIZE, mergeWindow, prependPage } from './transcript-pages.js';
 
 export type RunStatus = 'idle' | 'starting' | 'running' | 'reconnecting';
 
@@ -109,10 +110,11 @@ export class ChatStore extends Store {
       this.changed();
     });
     try {
-      const session = await api.session(id);
+      // The last page only: earlier ones are fetched as the reader scrolls up (loadEarlier).
+      const session = await api.session(id, { msgLimit: PAGE_SIZE });
       if (token !== this.#openToken) return;
       this.cached = false;
-      this.#adopt(session);
+      this.#adopt(session, true);
       void offlineCache.saveTranscript(session);
     } catch (err) {
       if (token !== this.#openToken) return;
@@ -164,7 +166,7 @@ export class ChatStore extends Store {
   async #startedElsewhere(sid: string, r: Awaited<ReturnType<typeof api.startChat>>): Promise<void> {
     this.onSessionChanged?.(sid, { title: r.title, active_stream_id: r.stream_id, updated_at: Date.now() / 1000 });
     if (this.targetId !== sid) return;
-    const stored = await api.session(sid).catch(() => null);
+    const stored = await api.session(sid, { msgLimit: PAGE_SIZE }).catch(() => null);
     if (!stored || this.targetId !== sid) return;
     this.cached = false;
     this.unreachable = false;
@@ -187,7 +189,8 @@ export class ChatStore extends Store {
   }
 
   /** Takes a stored session; a running turn is replayed from its first event. */
-  #adopt(session: ApiSession): void {
+  #adopt(fetched: ApiSession, fresh = false): void {
+    const session = this.#window(fetched, fresh);
     this.session = session;
     this.todos = session.todo_state?.todos ?? [];
     const running = session.active_stream_id;
@@ -234,7 +237,7 @@ export class ChatStore extends Store {
       });
       if (this.sessionId !== session.session_id) return;
       // Replace the optimistic message with what the server stored.
-      const stored = await api.session(session.session_id);
+      const stored = await api.session(session.session_id, { msgLimit: PAGE_SIZE });
       if (this.sessionId !== session.session_id) return;
       this.onSessionChanged?.(session.session_id, { title: r.title, active_stream_id: r.stream_id, updated_at: Date.now() / 1000 });
       this.#adopt(stored.active_stream_id ? stored : { ...stored, active_stream_id: r.stream_id, pending_started_at: r.pending_started_at });
@@ -383,7 +386,7 @@ export class ChatStore extends Store {
       return;
     }
     if (this.status !== 'idle') return;
-    const session = await api.session(this.sessionId);
+    const session = await api.session(this.sessionId, { msgLimit: PAGE_SIZE });
     if (this.sessionId !== session.session_id) return;
     this.cached = false;
     this.#adopt(session);
@@ -420,6 +423,7 @@ export class ChatStore extends Store {
   /** The turn finished: the transcript is the server's copy from now on. */
   #settle(session: ApiSession | undefined): void {
     if (session && session.session_id === this.sessionId) {
+      session = this.#window(session);
       this.session = session;
       this.messages = this.#withQueued(session.messages);
       void offlineCache.saveTranscript(session);
@@ -436,7 +440,7 @@ export class ChatStore extends Store {
     const id = this.sessionId;
     if (!id) return;
     try {
-      const session = await api.session(id);
+      const session = await api.session(id, { msgLimit: PAGE_SIZE });
       if (this.sessionId !== id) return;
       if (session.active_stream_id) this.#adopt(session);
       else this.#settle(session);
@@ -457,6 +461,78 @@ export class ChatStore extends Store {
     if (!this.session) return;
     this.session = { ...this.session, ...patch };
     this.changed();
+  }
+
+  // ---- Pages of a long transcript -----------------------------------------------------------
+
+  /** Index in the stored transcript of `messages[0]`: the earlier messages are not loaded yet. */
+  get messageOffset(): number {
+    return this.session?._messages_offset ?? 0;
+  }
+
+  get hasEarlier(): boolean {
+    return this.messageOffset > 0 && !this.cached;
+  }
+
+  /** What the server sent, merged with the pages loaded before (same session, unless `fresh`). */
+  #window(session: ApiSession, fresh = false): ApiSession {
+    const mine = !fresh && this.session?.session_id === session.session_id ? this.session : null;
+    const current = mine ? { offset: mine._messages_offset ?? 0, messages: mine.messages } : { offset: 0, messages: [] };
+    const offset = session._messages_offset ?? 0;
+    const w = mergeWindow(current, { offset, messages: session.messages }, session.message_count ?? offset + session.messages.length);
+    return { ...session, messages: w.messages, _messages_offset: w.offset };
+  }
+
+  #earlier: Promise<number> | null = null;
+
+  /** Fetches the page before the loaded messages (one request at a time); resolves with how many came. */
+  loadEarlier(limit = PAGE_SIZE): Promise<number> {
+    this.#earlier ??= this.#loadEarlier(limit).finally(() => (this.#earlier = null));
+    return this.#earlier;
+  }
+
+  async #loadEarlier(limit: number): Promise<number> {
+    const s = this.session;
+    if (!s || !this.hasEarlier) return 0;
+    const offset = this.messageOffset;
+    const page = await api.session(s.session_id, { msgLimit: Math.min(limit, 500), msgBefore: offset });
+    // Settled or reloaded meanwhile: what it merged is the truth, this page may not join it.
+    if (this.session?.session_id !== s.session_id || this.messageOffset !== offset) return 0;
+    const w = prependPage({ offset, messages: this.session.messages }, { offset: page._messages_offset ?? 0, messages: page.messages });
+    const added = offset - w.offset;
+    this.session = { ...this.session, messages: w.messages, _messages_offset: w.offset };
+    this.messages = [...w.messages.slice(0, added), ...this.messages];
+    this.changed();
+    return added;
+  }
+
+  /** Loads earlier pages until the stored message `index` is loaded (a jump to it). */
+  async loadThrough(index: number): Promise<void> {
+    while (this.messageOffset > index) {
+      // Big steps: a jump to the start of a 5,000-message session is ten requests, not fifty.
+      if (!(await this.loadEarlier(Math.max(PAGE_SIZE, this.messageOffset - index + PAGE_SIZE / 2)))) return;
+    }
+  }
+
+  /** A stored message to bring into view (a jump from search); `seq` tells repeated jumps apart. */
+  reveal: { index: number; seq: number } | null = null;
+
+  /** Loads the pages up to stored message `index` and asks the transcript to show it. */
+  async revealMessage(index: number): Promise<void> {
+    await this.loadThrough(index);
+    this.reveal = { index, seq: (this.reveal?.seq ?? 0) + 1 };
+    this.changed();
+  }
+
+  /** Jumps to the first message holding `text` (loaded or not); false when none does. */
+  async revealMatch(text: string): Promise<boolean> {
+    const sid = this.sessionId;
+    if (!sid || !text.trim()) return false;
+    const found = await api.findInSession(sid, text.trim());
+    const index = found.indexes[0];
+    if (index === undefined || this.sessionId !== sid) return false;
+    await this.revealMessage(index);
+    return true;
   }
 
   /** Index of the last user message, or -1. */
