@@ -84,7 +84,7 @@ export class HermesMarkdown extends LitElement {
       this.#waitFor(engineReady);
       return;
     }
-    const parts = this.#splitter.split(this.text);
+    const parts = this.#splitter.split(this.text, !this.streaming);
     const before = md.markdownStats.parses;
     const waits: Promise<void>[] = [];
     this.#blocks = parts.map((part, i) => {

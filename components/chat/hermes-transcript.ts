@@ -180,7 +180,8 @@ export class HermesTranscript extends LitElement {
   /** A short window (or a short first page) does not scroll: reach for more until it does. */
   #fill(): void {
     const s = this.#scroller;
-    if (s && !this.#extending && s.scrollHeight <= s.clientHeight + EDGE && (this.chat?.hasEarlier || this.#range(this.turns)[0] > 0)) void this.#showEarlier();
+    // Not while hidden or detached (no height): it would fetch every page.
+    if (s && this.isConnected && s.clientHeight > 0 && !this.#extending && s.scrollHeight <= s.clientHeight + EDGE && (this.chat?.hasEarlier || this.#range(this.turns)[0] > 0)) void this.#showEarlier();
   }
 
   /** Renders TURN_PAGE earlier turns, fetching the page before the loaded ones when none are left. */
@@ -283,7 +284,7 @@ export class HermesTranscript extends LitElement {
                     .turn=${t} ?editable=${t.index === lastUser} ?busy=${busy}></hermes-user-message>`
                   : html`<hermes-assistant-turn class="turn" data-role="message" data-message-role="assistant" data-index=${t.index}
                     data-live=${t === live ? 'true' : nothing} .turn=${t} .sessionId=${sessionId} ?live=${t === live}
-                    ?retryable=${t.index === retryIndex} ?busy=${busy}></hermes-assistant-turn>`
+                    ?retryable=${t.index === retryIndex} ?busy=${busy && t.index === retryIndex}></hermes-assistant-turn>`
               }`,
           )}
           ${end < turns.length ? html`<button class="earlier outline" data-role="show-later" @click=${this.#showLater}>Show later messages</button>` : nothing}

@@ -21,7 +21,7 @@ function blockStarts(text: string, from: number): number[] {
   let pos = from;
   while (pos < text.length) {
     const nl = text.indexOf('\n', pos);
-    // The last line may still be growing: it never starts a block until its line break arrives.
+    // A last line may still be growing ("1" of "1. item"): it starts no block until its line break.
     if (nl < 0) break;
     const line = text.slice(pos, nl);
     if (fence) {
@@ -53,17 +53,21 @@ export class BlockSplitter {
   #text = '';
   /** Offsets of the block starts found so far (the first is always 0). */
   #starts: number[] = [0];
+  #complete = false;
 
-  split(text: string): string[] {
+  /** `complete`: the text is final, so its last line is whole too (it may start a block). */
+  split(text: string, complete = false): string[] {
     if (REF_DEF.test(text)) {
       this.#text = '';
       this.#starts = [0];
       return [text];
     }
-    const settledEnd = this.#starts[this.#starts.length - 1]!;
-    if (!(this.#text && text.length >= this.#text.length && text.startsWith(this.#text.slice(0, settledEnd)))) this.#starts = [0];
+    // Only growth keeps what was found (a text split as complete had its last line judged whole).
+    const grew = text === this.#text || (!this.#complete && text.startsWith(this.#text));
+    if (!grew) this.#starts = [0];
+    this.#complete = complete;
     const last = this.#starts[this.#starts.length - 1]!;
-    this.#starts.push(...blockStarts(text, last));
+    this.#starts.push(...blockStarts(complete && !text.endsWith('\n') ? `${text}\n` : text, last));
     this.#text = text;
     const blocks: string[] = [];
     for (let i = 0; i < this.#starts.length; i++) blocks.push(text.slice(this.#starts[i], this.#starts[i + 1] ?? text.length));
@@ -73,5 +77,5 @@ export class BlockSplitter {
 
 /** The blocks of a text (no incremental state). */
 export function splitBlocks(text: string): string[] {
-  return new BlockSplitter().split(text);
+  return new BlockSplitter().split(text, true);
 }

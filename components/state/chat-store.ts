@@ -487,9 +487,17 @@ export class ChatStore extends Store {
 
   /** Fetches the page before the loaded messages (one request at a time); resolves with how many came. */
   loadEarlier(limit = PAGE_SIZE): Promise<number> {
+    // During a jump, its big pages are the only ones fetched.
+    if (this.#through) return this.#through.then(() => 0);
+    return this.#fetchEarlier(limit);
+  }
+
+  #fetchEarlier(limit: number): Promise<number> {
     this.#earlier ??= this.#loadEarlier(limit).finally(() => (this.#earlier = null));
     return this.#earlier;
   }
+
+  #through: Promise<void> | null = null;
 
   async #loadEarlier(limit: number): Promise<number> {
     const s = this.session;
@@ -508,10 +516,16 @@ export class ChatStore extends Store {
 
   /** Loads earlier pages until the stored message `index` is loaded (a jump to it). */
   async loadThrough(index: number): Promise<void> {
-    while (this.messageOffset > index) {
-      // Big steps: a jump to the start of a 5,000-message session is ten requests, not fifty.
-      if (!(await this.loadEarlier(Math.max(PAGE_SIZE, this.messageOffset - index + PAGE_SIZE / 2)))) return;
-    }
+    if (this.#through) await this.#through;
+    const run = async () => {
+      if (this.#earlier) await this.#earlier;
+      while (this.messageOffset > index) {
+        // Big steps: a jump to the start of a 5,000-message session is ten requests, not fifty.
+        if (!(await this.#fetchEarlier(Math.max(PAGE_SIZE, this.messageOffset - index + PAGE_SIZE / 2)))) return;
+      }
+    };
+    this.#through = run().finally(() => (this.#through = null));
+    return this.#through;
   }
 
   /** A stored message to bring into view (a jump from search); `seq` tells repeated jumps apart. */
