@@ -181,7 +181,9 @@ export class HermesTranscript extends LitElement {
   #fill(): void {
     const s = this.#scroller;
     // Not while hidden or detached (no height): it would fetch every page.
-    if (s && this.isConnected && s.clientHeight > 0 && !this.#extending && s.scrollHeight <= s.clientHeight + EDGE && (this.chat?.hasEarlier || this.#range(this.turns)[0] > 0)) void this.#showEarlier();
+    if (!s || !this.isConnected || s.clientHeight === 0 || this.#extending) return;
+    const more = this.chat?.hasEarlier || this.#range(this.turns)[0] > 0;
+    if (more && s.scrollHeight <= s.clientHeight + EDGE) void this.#showEarlier();
   }
 
   /** Renders TURN_PAGE earlier turns, fetching the page before the loaded ones when none are left. */
