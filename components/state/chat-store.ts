@@ -6,7 +6,8 @@ import { emptyAssistantTurn, unsend, type AssistantTurn, type Unsent } from './t
 import { Outbox } from './outbox.js';
 import { RunStream } from './run-stream.js';
 import { runHandlers } from './run-handlers.js';
-import { PAGE_SIZE, mergeWindow, prependPage } from './transcript-pages.js';
+import { PAGE_SIZE } from './transcript-pages.js';
+import { TranscriptPager } from './transcript-pager.js';
 
 export type RunStatus = 'idle' | 'starting' | 'running' | 'reconnecting';
 
@@ -94,6 +95,8 @@ export class ChatStore extends Store {
     this.streamId = null;
     this.cached = false;
     this.unreachable = false;
+    // A jump asked for in the session shown before is not one for this session.
+    this.reveal = null;
     if (!id) {
       // The empty view shows what was queued there while offline.
       this.messages = this.#withQueued([]);
@@ -463,69 +466,32 @@ export class ChatStore extends Store {
     this.changed();
   }
 
-  // ---- Pages of a long transcript -----------------------------------------------------------
+  // ---- Pages of a long transcript (transcript-pager.ts) -------------------------------------
+
+  readonly #pages = new TranscriptPager(this, () => this.changed());
 
   /** Index in the stored transcript of `messages[0]`: the earlier messages are not loaded yet. */
   get messageOffset(): number {
-    return this.session?._messages_offset ?? 0;
+    return this.#pages.offset;
   }
 
   get hasEarlier(): boolean {
-    return this.messageOffset > 0 && !this.cached;
+    return this.#pages.hasEarlier;
   }
 
   /** What the server sent, merged with the pages loaded before (same session, unless `fresh`). */
   #window(session: ApiSession, fresh = false): ApiSession {
-    const mine = !fresh && this.session?.session_id === session.session_id ? this.session : null;
-    const current = mine ? { offset: mine._messages_offset ?? 0, messages: mine.messages } : { offset: 0, messages: [] };
-    const offset = session._messages_offset ?? 0;
-    const w = mergeWindow(current, { offset, messages: session.messages }, session.message_count ?? offset + session.messages.length);
-    return { ...session, messages: w.messages, _messages_offset: w.offset };
+    return this.#pages.window(session, fresh);
   }
-
-  #earlier: Promise<number> | null = null;
 
   /** Fetches the page before the loaded messages (one request at a time); resolves with how many came. */
-  loadEarlier(limit = PAGE_SIZE): Promise<number> {
-    // During a jump, its big pages are the only ones fetched.
-    if (this.#through) return this.#through.then(() => 0);
-    return this.#fetchEarlier(limit);
-  }
-
-  #fetchEarlier(limit: number): Promise<number> {
-    this.#earlier ??= this.#loadEarlier(limit).finally(() => (this.#earlier = null));
-    return this.#earlier;
-  }
-
-  #through: Promise<void> | null = null;
-
-  async #loadEarlier(limit: number): Promise<number> {
-    const s = this.session;
-    if (!s || !this.hasEarlier) return 0;
-    const offset = this.messageOffset;
-    const page = await api.session(s.session_id, { msgLimit: Math.min(limit, 500), msgBefore: offset });
-    // Settled or reloaded meanwhile: what it merged is the truth, this page may not join it.
-    if (this.session?.session_id !== s.session_id || this.messageOffset !== offset) return 0;
-    const w = prependPage({ offset, messages: this.session.messages }, { offset: page._messages_offset ?? 0, messages: page.messages });
-    const added = offset - w.offset;
-    this.session = { ...this.session, messages: w.messages, _messages_offset: w.offset };
-    this.messages = [...w.messages.slice(0, added), ...this.messages];
-    this.changed();
-    return added;
+  loadEarlier(limit?: number): Promise<number> {
+    return this.#pages.loadEarlier(limit);
   }
 
   /** Loads earlier pages until the stored message `index` is loaded (a jump to it). */
-  async loadThrough(index: number): Promise<void> {
-    if (this.#through) await this.#through;
-    const run = async () => {
-      if (this.#earlier) await this.#earlier;
-      while (this.messageOffset > index) {
-        // Big steps: a jump to the start of a 5,000-message session is ten requests, not fifty.
-        if (!(await this.#fetchEarlier(Math.max(PAGE_SIZE, this.messageOffset - index + PAGE_SIZE / 2)))) return;
-      }
-    };
-    this.#through = run().finally(() => (this.#through = null));
-    return this.#through;
+  loadThrough(index: number): Promise<void> {
+    return this.#pages.loadThrough(index);
   }
 
   /** A stored message to bring into view (a jump from search); `seq` tells repeated jumps apart. */
