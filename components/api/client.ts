@@ -28,6 +28,8 @@ export interface Settings {
   theme: 'dark' | 'light' | 'system';
   send_key: 'enter' | 'ctrl+enter' | 'shift+enter';
   show_thinking: boolean;
+  /** Follow a streaming answer while the view is at the bottom (the incumbent's setting, default on). */
+  auto_scroll_follow?: boolean;
   font_size: 'small' | 'default' | 'large' | 'xlarge';
   default_workspace: string;
   bot_name: string;

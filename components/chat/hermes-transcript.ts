@@ -144,10 +144,10 @@ export class HermesTranscript extends LitElement {
     this.#fill();
   }
 
-  /** Keeps the newest content in view while the reader is at the bottom. */
+  /** Keeps the newest content in view while the reader is at the bottom (unless `auto_scroll_follow` is off). */
   #follow(): void {
     const s = this.#scroller;
-    if (s && this.atBottom) s.scrollTop = s.scrollHeight;
+    if (s && this.atBottom && this.ui?.settings?.auto_scroll_follow !== false) s.scrollTop = s.scrollHeight;
   }
 
   scrollToLatest(): void {

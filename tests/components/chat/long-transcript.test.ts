@@ -1,7 +1,8 @@
 import { expect, cleanup, fixture, stubFetch, waitFor } from '../helpers.js';
 import { ContextProvider } from '@lit/context';
 import { ChatStore } from '../../../components/state/chat-store.js';
-import { chatContext } from '../../../components/state/contexts.js';
+import { chatContext, uiContext } from '../../../components/state/contexts.js';
+import { UiStore } from '../../../components/state/ui-store.js';
 import { emptyAssistantTurn } from '../../../components/state/turns.js';
 import { PAGE_SIZE, mergeWindow } from '../../../components/state/transcript-pages.js';
 import { markdownStats, renderMarkdown } from '../../../components/render/markdown.js';
@@ -43,10 +44,11 @@ function pagedSession(call: { url: string }, total = TOTAL): { session: ApiSessi
 
 let wrapper: HTMLElement | null = null;
 
-async function mountTranscript(chat: ChatStore): Promise<HermesTranscript> {
+async function mountTranscript(chat: ChatStore, ui?: UiStore): Promise<HermesTranscript> {
   wrapper = document.createElement('div');
   wrapper.style.cssText = 'display:flex;flex-direction:column;height:600px;width:900px';
   new ContextProvider(wrapper, { context: chatContext, initialValue: chat });
+  if (ui) new ContextProvider(wrapper, { context: uiContext, initialValue: ui });
   const el = document.createElement('hermes-transcript');
   el.style.cssText = 'flex:1;min-height:0';
   wrapper.append(el);
@@ -204,6 +206,33 @@ describe('long transcripts', () => {
     ).to.equal(true);
     expect(settled.every((t) => t.isConnected)).to.equal(true);
     expect(settled.map((t) => markdownOf(t).parseCount)).to.deep.equal(parses);
+  });
+
+  // Following at the bottom is the e2e's (tests/e2e/ui-long-session.test.ts): it needs real frames and layout.
+  it('does not follow a growing answer when auto_scroll_follow is off', async () => {
+    const chat = new ChatStore();
+    chat.session = {
+      session_id: 's1',
+      title: 't',
+      created_at: 1,
+      updated_at: 1,
+      message_count: 21,
+      messages: [...stored(0, 20), { role: 'user', content: 'go on' }],
+    } as ApiSession;
+    chat.messages = chat.session.messages;
+    chat.live = { ...emptyAssistantTurn(21), text: 'start' };
+    chat.status = 'running';
+    const ui = new UiStore();
+    ui.settings = { auto_scroll_follow: false } as UiStore['settings'];
+    const el = await mountTranscript(chat, ui);
+    const s = el.shadowRoot!.querySelector<HTMLElement>('.scroller')!;
+    const top = s.scrollTop;
+    for (let i = 0; i < 30; i++) chat.live.text += `\n\nparagraph ${i} of the answer`;
+    chat.changed();
+    await el.updateComplete;
+    await new Promise((r) => setTimeout(r, 300));
+    expect(s.scrollTop).to.equal(top);
+    expect(s.scrollHeight - s.clientHeight).to.be.greaterThan(top + 200);
   });
 
   it('opens at the last page and fetches earlier pages; fork and edit use stored indexes', async () => {
