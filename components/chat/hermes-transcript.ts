@@ -316,8 +316,9 @@ export class HermesTranscript extends LitElement {
         overflow-y: auto;
         overscroll-behavior: contain;
         scrollbar-gutter: stable both-edges;
-        /* ScrollAnchor keeps the reader's place; the browser's own anchoring would correct twice. */
-        overflow-anchor: none;
+        /* The browser's anchoring absorbs turns resizing above the view (content-visibility), which
+           would otherwise read as the reader scrolling away from the bottom; ScrollAnchor does the rest. */
+        overflow-anchor: auto;
       }
       .column {
         width: 100%;

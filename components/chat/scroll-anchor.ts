@@ -2,8 +2,8 @@
  * Keeps what the reader looks at in place while content above or around it changes (an earlier
  * page put in front, a turn laying out, turns dropped off the window): remembers the first turn
  * in view and its distance from the top, and after a change scrolls by however far it moved.
- * The browser's own scroll anchoring is turned off on the scroller (`overflow-anchor: none`), so
- * the two never both correct one change; this also works where the browser has none (Safari).
+ * Where the browser anchors too (`overflow-anchor: auto`), it has usually moved the turn back
+ * already and the correction here is zero; where it has no anchoring (Safari), this does the work.
  */
 export class ScrollAnchor {
   #el: Element | null = null;
