@@ -10,8 +10,8 @@ import type { SessionAction } from './sidebar/session-actions.js';
  */
 export interface HermesEventMap {
   // Navigation
-  /** Open a session (null: the empty new-chat view). */
-  'hermes-open-session': { sessionId: string | null; replace?: boolean };
+  /** Open a session (null: the empty new-chat view); `find`: jump to the first message holding it (a search hit). */
+  'hermes-open-session': { sessionId: string | null; replace?: boolean; find?: string };
   /** Open a file from the transcript or the tree in the workspace panel. */
   'hermes-open-file': { path: string };
   /** On `window`: providers or the default model changed; whoever shows the model list fetches it again. */

@@ -13,6 +13,7 @@ import { sessionCompressRoutes } from './routes/session-compress.js';
 import { sessionTurnOpRoutes } from './routes/session-turn-ops.js';
 import { personalityRoutes } from './routes/personalities.js';
 import { sessionUsageRoutes } from './routes/session-usage.js';
+import { sessionFindRoutes } from './routes/session-find.js';
 import { processRoutes } from './routes/processes.js';
 import { projectRoutes } from './routes/projects.js';
 import { projectBindRoutes } from './routes/project-bind.js';
@@ -96,6 +97,7 @@ export function createApp(appDeps: AppDeps): Hono {
   app.route('/', sessionTurnOpRoutes(deps));
   app.route('/', personalityRoutes(deps));
   app.route('/', sessionUsageRoutes(deps));
+  app.route('/', sessionFindRoutes(deps));
   app.route('/', processRoutes(deps));
   app.route('/', projectRoutes(deps));
   app.route('/', projectBindRoutes(deps));

@@ -30,6 +30,8 @@ export interface Settings {
   /** What Send does while a turn runs (the composer's busy input). */
   default_message_mode?: 'steer' | 'queue' | 'interrupt';
   show_thinking: boolean;
+  /** Follow a streaming answer while the view is at the bottom (the incumbent's setting, default on). */
+  auto_scroll_follow?: boolean;
   font_size: 'small' | 'default' | 'large' | 'xlarge';
   default_workspace: string;
   bot_name: string;
@@ -311,6 +313,9 @@ export const api = {
     get<{ sessions: Array<SessionRow & { match_type: string; match_preview: string }> }>(`/api/sessions/search?${q({ q: text, content: content ? 1 : 0 })}`),
   session: (id: string, opts: { msgLimit?: number; msgBefore?: number } = {}) =>
     get<{ session: ApiSession }>(`/api/session?${q({ session_id: id, msg_limit: opts.msgLimit, msg_before: opts.msgBefore })}`).then((r) => r.session),
+  /** Stored indexes of the session's messages holding `text` (GET /api/session/find). */
+  findInSession: (id: string, text: string) =>
+    get<{ indexes: number[]; count: number; message_count: number }>(`/api/session/find?${q({ session_id: id, q: text })}`),
   newSession: (body: { workspace?: string; model?: string | null; project_id?: string | null } = {}) =>
     post<{ session: ApiSession }>('/api/session/new', body).then((r) => r.session),
   rename: (id: string, title: string) => post<{ session: SessionRow }>('/api/session/rename', { session_id: id, title }),

@@ -132,7 +132,9 @@ export class HermesApp extends LitElement {
     const path = id ? `/session/${encodeURIComponent(id)}` : '/';
     if (path !== location.pathname) history[e.detail.replace ? 'replaceState' : 'pushState'](null, '', path);
     this.#route = path;
-    if (id !== this.chat.sessionId) void this.chat.open(id);
+    const opened = id !== this.chat.sessionId ? this.chat.open(id) : Promise.resolve();
+    const find = e.detail.find;
+    if (find) void opened.then(() => this.chat.revealMatch(find)).catch((err: Error) => this.ui.notify(err.message, 'error'));
     if (this.#mobile.matches) this.ui.toggleSidebar(false);
   };
 

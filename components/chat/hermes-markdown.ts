@@ -5,6 +5,7 @@ import type * as MarkdownEngine from '../render/markdown.js';
 import { adoptKatexCss } from '../render/math.js';
 import { copyText } from '../render/clipboard.js';
 import { proseStyles } from '../render/prose-styles.js';
+import { BlockSplitter } from '../render/markdown-blocks.js';
 
 /**
  * marked and DOMPurify are a third of the app's script, and the first paint needs neither: the
@@ -15,13 +16,21 @@ const engineReady: Promise<void> = import('../render/markdown.js').then((m) => {
   engine = m;
 });
 
+interface Block {
+  text: string;
+  html: string;
+  /** Rendered before the engine, KaTeX or a highlight.js language had loaded: parse it again. */
+  waiting: boolean;
+  math?: boolean;
+}
+
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
  * Assistant prose: markdown rendered to sanitised HTML (tables, labelled code blocks with a copy
  * button, KaTeX math, highlight.js colours; the last two load only when the text needs them).
- * While `streaming`, the text is parsed at most once per animation frame; settled text is parsed
- * once and cached.
+ * The text is rendered block by block: while `streaming` only the growing last block is parsed,
+ * at most once per animation frame; every other block is parsed once and cached by its text.
  *
  * @csspart prose - the rendered markdown
  */
@@ -30,11 +39,15 @@ export class HermesMarkdown extends LitElement {
   @property() text = '';
   @property({ type: Boolean, reflect: true }) streaming = false;
 
-  #html = '';
+  /** The rendered blocks (render/markdown-blocks.ts): a settled block keeps its HTML string, so Lit keeps its DOM. */
+  #blocks: Block[] = [];
+  #splitter = new BlockSplitter();
   #hasMath = false;
   #frame = 0;
   #dirty = false;
   #pending: Promise<void> | null = null;
+  /** Blocks this element has parsed (markdown cache misses): a settled message stays at its count. */
+  parseCount = 0;
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (!changed.has('text') && !changed.has('streaming')) return;
@@ -63,21 +76,32 @@ export class HermesMarkdown extends LitElement {
   };
 
   #parse(): void {
-    if (!engine) {
+    const md = engine;
+    if (!md) {
       // Until the engine arrives (milliseconds after start-up), show the text as it is.
-      this.#html = `<p style="white-space: pre-wrap">${escapeHtml(this.text)}</p>`;
+      this.#blocks = [{ text: this.text, html: `<p style="white-space: pre-wrap">${escapeHtml(this.text)}</p>`, waiting: true }];
       this.#hasMath = false;
       this.#waitFor(engineReady);
       return;
     }
-    const r = engine.renderMarkdown(this.text, { cache: !this.streaming });
-    this.#html = r.html;
-    this.#hasMath = r.hasMath;
-    if (!r.pending) {
+    const parts = this.#splitter.split(this.text, !this.streaming);
+    const before = md.markdownStats.parses;
+    const waits: Promise<void>[] = [];
+    this.#blocks = parts.map((part, i) => {
+      const prev = this.#blocks[i];
+      if (prev && prev.text === part && !prev.waiting) return prev;
+      // While streaming, the tail is still growing: it is not worth a cache entry.
+      const r = md.renderMarkdown(part, { cache: !this.streaming || i < parts.length - 1 });
+      if (r.pending) waits.push(r.pending);
+      return { text: part, html: r.html, waiting: !!r.pending, math: r.hasMath };
+    });
+    this.parseCount += md.markdownStats.parses - before;
+    this.#hasMath = this.#blocks.some((b) => b.math);
+    if (!waits.length) {
       this.#pending = null;
       return;
     }
-    this.#waitFor(r.pending);
+    this.#waitFor(Promise.all(waits));
   }
 
   /** Parses again once `ready` settles, if the text is still the same. */
@@ -131,7 +155,7 @@ export class HermesMarkdown extends LitElement {
   }
 
   override render() {
-    return html`<div class="prose" part="prose" @click=${this.#onClick}>${unsafeHTML(this.#html)}</div>`;
+    return html`<div class="prose" part="prose" @click=${this.#onClick}>${this.#blocks.map((b) => unsafeHTML(b.html))}</div>`;
   }
 
   static override styles = proseStyles;

@@ -7,24 +7,28 @@ import type { ChatStore } from '../state/chat-store.js';
 import type { SessionsStore } from '../state/sessions-store.js';
 import type { UiStore } from '../state/ui-store.js';
 import { StoreController } from '../state/store.js';
-import { groupTurns, type AssistantTurn, type Turn } from '../state/turns.js';
-import type { Message } from '../api/client.js';
+import type { AssistantTurn, Turn } from '../state/turns.js';
 import { emit } from '../events.js';
 import { baseStyles, dividerStyles } from '../shared/styles.js';
 import { icons } from '../shared/icons.js';
 import type { MessageActionDetail } from '../render/message-actions.js';
 import './hermes-user-message.js';
 import './hermes-assistant-turn.js';
+import { ScrollAnchor } from './scroll-anchor.js';
+import { MAX_RENDERED, StableTurns, TURN_PAGE, firstAtOrAfter, turnHolding } from './turn-window.js';
 
-/** Turns rendered at first, and added by each "Show earlier messages". */
-export const TURN_PAGE = 40;
+export { TURN_PAGE } from './turn-window.js';
 /** Within this many pixels of the bottom counts as "at the bottom" (the stream is followed). */
 const NEAR_BOTTOM = 48;
+/** Within this many pixels of either end of the rendered turns, more are rendered (or fetched). */
+const EDGE = 600;
 
 /**
  * The conversation: settled turns plus the live one, newest at the bottom, in a centred column.
- * Renders only the last TURN_PAGE turns (more on request), follows the stream while the reader
- * is at the bottom and offers "Jump to latest" otherwise. Handles the message actions.
+ * Renders a window of at most MAX_RENDERED turns (the last TURN_PAGE at first; more as the reader
+ * scrolls toward either end, fetching earlier pages of a long session), follows the stream while
+ * the reader is at the bottom and otherwise keeps what they read in place (ScrollAnchor), with
+ * "Jump to latest". Jumps to a message on request (`chat.reveal`). Handles the message actions.
  */
 @customElement('hermes-transcript')
 export class HermesTranscript extends LitElement {
@@ -33,25 +37,35 @@ export class HermesTranscript extends LitElement {
   @consume({ context: sessionsContext, subscribe: true }) sessions?: SessionsStore;
   #stores = new StoreController(this, () => [this.chat]);
 
-  @state() private shown = TURN_PAGE;
   @state() private atBottom = true;
+  /** The rendered window, by stored message index: turns from `#from` (-1: the last TURN_PAGE) up to `#to` (null: the end, live turn included). */
+  @state() private from = -1;
+  @state() private to: number | null = null;
 
-  #turnsOf: readonly Message[] | null = null;
-  #turns: Turn[] = [];
+  #stable = new StableTurns();
   #sessionId: string | null = null;
   #lastUserIndex = -1;
   #jumpOnRender = false;
+  #revealSeq = 0;
+  #revealAt: number | null = null;
+  #extending = false;
   #observed: Element | null = null;
-  #resize = new ResizeObserver(() => this.#follow());
+  #anchor = new ScrollAnchor(
+    () => this.#scroller,
+    () => this.renderRoot.querySelectorAll('.turn'),
+  );
+  #resize = new ResizeObserver(() => (this.atBottom && this.to === null ? this.#follow() : this.#anchor.restore()));
 
-  /** Settled turns, regrouped only when the messages array is replaced (not every stream frame). */
+  /** Settled turns (stored indexes), regrouped only when the messages array is replaced (not every stream frame). */
   get turns(): Turn[] {
-    const messages = this.chat?.messages ?? [];
-    if (messages !== this.#turnsOf) {
-      this.#turnsOf = messages;
-      this.#turns = groupTurns(messages);
-    }
-    return this.#turns;
+    return this.#stable.get(this.chat?.messages ?? [], this.chat?.messageOffset ?? 0);
+  }
+
+  /** The rendered slice of `turns`: [start, end) positions. */
+  #range(turns: readonly Turn[]): [number, number] {
+    const start = this.from < 0 ? Math.max(0, turns.length - TURN_PAGE) : Math.min(firstAtOrAfter(turns, this.from), Math.max(0, turns.length - 1));
+    const end = this.to === null ? turns.length : Math.max(start + 1, firstAtOrAfter(turns, this.to));
+    return [start, Math.min(end, turns.length)];
   }
 
   get #scroller(): HTMLElement | null {
@@ -69,13 +83,40 @@ export class HermesTranscript extends LitElement {
     if (id !== this.#sessionId) {
       // A different chat: start at its latest turns, scrolled to the bottom.
       this.#sessionId = id;
-      this.shown = TURN_PAGE;
+      this.from = -1;
+      this.to = null;
       this.atBottom = true;
       this.#jumpOnRender = true;
+      this.#anchor.clear();
+      this.#lastUserIndex = -1;
     }
-    const lastUser = this.chat?.lastUserIndex() ?? -1;
-    if (lastUser > this.#lastUserIndex && this.#lastUserIndex !== -1) this.#jumpOnRender = true; // the reader just sent
+    const rel = this.chat?.lastUserIndex() ?? -1;
+    // Stored indexes: an earlier page put in front is not "the reader just sent".
+    const lastUser = rel < 0 ? -1 : rel + (this.chat?.messageOffset ?? 0);
+    if (lastUser > this.#lastUserIndex && this.#lastUserIndex !== -1) {
+      // The reader just sent: back to the latest turns.
+      this.#jumpOnRender = true;
+      this.from = -1;
+      this.to = null;
+    }
     this.#lastUserIndex = lastUser;
+    const reveal = this.chat?.reveal;
+    if (reveal && reveal.seq !== this.#revealSeq) {
+      this.#revealSeq = reveal.seq;
+      this.#windowAround(reveal.index);
+    } else if (!this.#jumpOnRender && !(this.atBottom && this.to === null)) this.#anchor.capture();
+  }
+
+  /** Renders the turns around stored message `index` and scrolls to it once they are drawn. */
+  #windowAround(index: number): void {
+    const turns = this.turns;
+    if (!turns.length) return;
+    const at = turnHolding(turns, index);
+    this.from = turns[Math.max(0, at - 5)]!.index;
+    this.to = turns[at + TURN_PAGE]?.index ?? null;
+    this.atBottom = false;
+    this.#jumpOnRender = false;
+    this.#revealAt = turns[at]!.index;
   }
 
   protected override updated(_changed: PropertyValues<this>): void {
@@ -86,19 +127,36 @@ export class HermesTranscript extends LitElement {
       this.#resize.observe(column);
       this.#observed = column;
     }
-    if (this.#jumpOnRender) {
+    if (this.#revealAt !== null) {
+      const target = this.renderRoot.querySelector<HTMLElement>(`.turn[data-index="${this.#revealAt}"]`);
+      this.#revealAt = null;
+      if (target) {
+        target.scrollIntoView({ block: 'start' });
+        target.setAttribute('data-revealed', '');
+        setTimeout(() => target.removeAttribute('data-revealed'), 2500);
+        this.#anchor.pin(target);
+      }
+    } else if (this.#jumpOnRender) {
       this.#jumpOnRender = false;
       this.scrollToLatest();
-    } else this.#follow();
+    } else if (this.atBottom && this.to === null) this.#follow();
+    else this.#anchor.restore();
+    this.#fill();
   }
 
-  /** Keeps the newest content in view while the reader is at the bottom. */
+  /** Keeps the newest content in view while the reader is at the bottom (unless `auto_scroll_follow` is off). */
   #follow(): void {
     const s = this.#scroller;
-    if (s && this.atBottom) s.scrollTop = s.scrollHeight;
+    if (s && this.atBottom && this.ui?.settings?.auto_scroll_follow !== false) s.scrollTop = s.scrollHeight;
   }
 
   scrollToLatest(): void {
+    if (this.to !== null || this.from >= 0) {
+      // Back to the latest turns; the render scrolls down.
+      this.to = null;
+      this.from = -1;
+      this.#jumpOnRender = true;
+    }
     const s = this.#scroller;
     if (s) s.scrollTop = s.scrollHeight;
     this.atBottom = true;
@@ -107,17 +165,66 @@ export class HermesTranscript extends LitElement {
   #onScroll = () => {
     const s = this.#scroller;
     if (!s) return;
-    const near = s.scrollHeight - s.scrollTop - s.clientHeight <= NEAR_BOTTOM;
+    const fromBottom = s.scrollHeight - s.scrollTop - s.clientHeight;
+    const near = this.to === null && fromBottom <= NEAR_BOTTOM;
     if (near !== this.atBottom) this.atBottom = near;
+    if (!near) {
+      // Scrolled up: the window's top stays where it is as turns arrive below.
+      if (this.from < 0) this.from = this.turns[this.#range(this.turns)[0]]?.index ?? -1;
+      this.#anchor.capture();
+    }
+    if (s.scrollTop < EDGE) void this.#showEarlier();
+    else if (this.to !== null && fromBottom < EDGE) this.#showLater();
   };
 
-  async #showEarlier(): Promise<void> {
+  /** A short window (or a short first page) does not scroll: reach for more until it does. */
+  #fill(): void {
     const s = this.#scroller;
-    const fromBottom = s ? s.scrollHeight - s.scrollTop : 0;
-    this.shown += TURN_PAGE;
-    await this.updateComplete;
-    // Keep the turn the reader was looking at in place.
-    if (s) s.scrollTop = s.scrollHeight - fromBottom;
+    // Not while hidden or detached (no height): it would fetch every page.
+    if (!s || !this.isConnected || s.clientHeight === 0 || this.#extending) return;
+    const more = this.chat?.hasEarlier || this.#range(this.turns)[0] > 0;
+    if (more && s.scrollHeight <= s.clientHeight + EDGE) void this.#showEarlier();
+  }
+
+  /** Renders TURN_PAGE earlier turns, fetching the page before the loaded ones when none are left. */
+  async #showEarlier(): Promise<void> {
+    const chat = this.chat;
+    if (!chat || this.#extending) return;
+    let turns = this.turns;
+    let [start, end] = this.#range(turns);
+    if (start === 0) {
+      if (!chat.hasEarlier) return;
+      this.#extending = true;
+      const first = turns[0]?.index;
+      try {
+        await chat.loadEarlier();
+      } finally {
+        this.#extending = false;
+      }
+      turns = this.turns;
+      // Where the rendered window began, now that turns are regrouped with the new page in front.
+      start = first === undefined ? turns.length : firstAtOrAfter(turns, first);
+      end = this.to === null ? turns.length : firstAtOrAfter(turns, this.to);
+    }
+    this.#anchor.capture();
+    const next = Math.max(0, start - TURN_PAGE);
+    this.from = turns[next]?.index ?? 0;
+    // Past MAX_RENDERED, the turns furthest below go (Jump to latest brings them back).
+    if (end - next > MAX_RENDERED) {
+      this.to = turns[next + MAX_RENDERED]!.index;
+      this.atBottom = false;
+    }
+  }
+
+  /** Renders TURN_PAGE later turns of a window that does not reach the end. */
+  #showLater(): void {
+    const turns = this.turns;
+    const [start, end] = this.#range(turns);
+    this.#anchor.capture();
+    const next = end + TURN_PAGE;
+    this.to = next >= turns.length ? null : turns[next]!.index;
+    const last = this.to === null ? turns.length : next;
+    if (last - start > MAX_RENDERED) this.from = turns[last - MAX_RENDERED]!.index;
   }
 
   #onAction = async (e: HTMLElementEventMap['hermes-message-action']): Promise<void> => {
@@ -132,11 +239,13 @@ export class HermesTranscript extends LitElement {
   };
 
   async #run(chat: ChatStore, d: MessageActionDetail): Promise<void> {
+    // The turns carry stored indexes; the store takes positions in what is loaded.
+    const offset = chat.messageOffset;
     if (d.action === 'fork') {
-      const r = await chat.fork(d.end);
+      const r = await chat.fork(d.end === undefined ? undefined : d.end - offset);
       void this.sessions?.refresh();
       emit(this, 'hermes-open-session', { sessionId: r.session_id });
-    } else if (d.action === 'edit') await chat.edit(d.index, d.text ?? '');
+    } else if (d.action === 'edit') await chat.edit(d.index - offset, d.text ?? '');
     else if (chat.status === 'idle') await chat.retry();
   }
 
@@ -144,10 +253,11 @@ export class HermesTranscript extends LitElement {
     const chat = this.chat;
     if (!chat) return nothing;
     const turns = this.turns;
-    const start = Math.max(0, turns.length - this.shown);
-    const visible = turns.slice(start);
+    const [start, end] = this.#range(turns);
+    const visible = turns.slice(start, end);
     const busy = chat.status !== 'idle';
-    const lastUser = chat.lastUserIndex();
+    const offset = chat.messageOffset;
+    const lastUser = chat.lastUserIndex() < 0 ? -1 : chat.lastUserIndex() + offset;
     const last = turns[turns.length - 1];
     const retryIndex = !chat.live && last?.kind === 'assistant' && lastUser >= 0 ? last.index : -1;
     const sessionId = chat.sessionId ?? '';
@@ -156,11 +266,15 @@ export class HermesTranscript extends LitElement {
     // Where a compression summary begins to stand in for earlier messages (manual or automatic).
     const anchor = chat.session?.compression_anchor_visible_idx;
     const compressedAt = typeof anchor === 'number' && anchor > 0 ? (turns.find((t) => t.index >= anchor)?.index ?? -1) : -1;
-    const live: AssistantTurn | null = chat.live ? { ...chat.live, tools: chat.live.tools.map((t) => ({ ...t })), warnings: [...chat.live.warnings] } : null;
+    // The live turn follows the loaded messages: its stored index is past them (its key is the settled turn's).
+    const live: AssistantTurn | null =
+      chat.live && end === turns.length && this.to === null
+        ? { ...chat.live, index: offset + chat.messages.length, tools: chat.live.tools.map((t) => ({ ...t })), warnings: [...chat.live.warnings] }
+        : null;
     return html`
       <div class="scroller" @scroll=${this.#onScroll} @hermes-message-action=${this.#onAction}>
         <div class="column" role="log" aria-live="polite" aria-relevant="additions">
-          ${start > 0 ? html`<button class="earlier outline" data-role="show-earlier" @click=${this.#showEarlier}>Show earlier messages</button>` : nothing}
+          ${start > 0 || chat.hasEarlier ? html`<button class="earlier outline" data-role="show-earlier" @click=${this.#showEarlier}>Show earlier messages</button>` : nothing}
           ${chat.loading && !turns.length ? html`<div class="meta loading">Loading…</div>` : nothing}
           ${repeat(
             live ? [...visible, live] : visible,
@@ -172,9 +286,10 @@ export class HermesTranscript extends LitElement {
                     .turn=${t} editable ?rewinds=${t.index !== lastUser} ?busy=${busy}></hermes-user-message>`
                   : html`<hermes-assistant-turn class="turn" data-role="message" data-message-role="assistant" data-index=${t.index}
                     data-live=${t === live ? 'true' : nothing} .turn=${t} .sessionId=${sessionId} ?live=${t === live}
-                    ?retryable=${t.index === retryIndex} ?busy=${busy}></hermes-assistant-turn>`
+                    ?retryable=${t.index === retryIndex} ?busy=${busy && t.index === retryIndex}></hermes-assistant-turn>`
               }`,
           )}
+          ${end < turns.length ? html`<button class="earlier outline" data-role="show-later" @click=${this.#showLater}>Show later messages</button>` : nothing}
         </div>
       </div>
       ${
@@ -201,6 +316,9 @@ export class HermesTranscript extends LitElement {
         overflow-y: auto;
         overscroll-behavior: contain;
         scrollbar-gutter: stable both-edges;
+        /* The browser's anchoring absorbs turns resizing above the view (content-visibility), which
+           would otherwise read as the reader scrolling away from the bottom; ScrollAnchor does the rest. */
+        overflow-anchor: auto;
       }
       .column {
         width: 100%;
@@ -215,6 +333,11 @@ export class HermesTranscript extends LitElement {
         /* Off-screen turns skip layout and paint; "auto" remembers their last real height. */
         content-visibility: auto;
         contain-intrinsic-size: auto 160px;
+      }
+      .turn[data-revealed] {
+        outline: var(--hermes-border-width) solid var(--hermes-accent);
+        outline-offset: var(--hermes-space-xs);
+        border-radius: var(--hermes-radius-md);
       }
       .earlier {
         align-self: center;

@@ -162,7 +162,8 @@ export class HermesChat extends LitElement {
     this.#seenSession = id;
     this.#seen = Number.MAX_SAFE_INTEGER;
     await this.chat.open(id);
-    this.#seen = this.chat.messages.filter((m) => !m._optimistic).length;
+    // Stored indexes: earlier pages loaded later are not new messages.
+    this.#seen = this.chat.messageOffset + this.chat.messages.filter((m) => !m._optimistic).length;
     if (id && this.chat.error && !this.chat.session) this.#emit('hermes-error', { message: this.chat.error });
   }
 
@@ -176,10 +177,11 @@ export class HermesChat extends LitElement {
       this.#seen = 0;
     }
     if (sid) {
-      for (let i = this.#seen; i < chat.messages.length; i++) {
+      const offset = chat.messageOffset;
+      for (let i = Math.max(0, this.#seen - offset); i < chat.messages.length; i++) {
         const m = chat.messages[i]!;
         if (m._optimistic) break;
-        this.#seen = i + 1;
+        this.#seen = offset + i + 1;
         if (m.role === 'user' || (m.role === 'assistant' && textOf(m)))
           this.#emit('hermes-message', { sessionId: sid, role: m.role, content: textOf(m), message: m });
       }

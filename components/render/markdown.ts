@@ -81,8 +81,12 @@ function placeMath(root: DocumentFragment, spans: MathSpan[]): void {
   }
 }
 
-const CACHE_MAX = 400;
+// Entries are blocks (render/markdown-blocks.ts), not whole messages: a long transcript has many.
+const CACHE_MAX = 2000;
 const cache = new Map<string, Rendered>();
+
+/** How many texts were actually parsed (cache misses): what tests and benches count. */
+export const markdownStats = { parses: 0 };
 
 /**
  * Markdown to safe HTML: math lifted out, marked, DOMPurify, then KaTeX and highlight.js on the
@@ -95,6 +99,7 @@ export function renderMarkdown(text: string, options: { cache?: boolean } = {}):
     cache.set(text, hit);
     return hit;
   }
+  markdownStats.parses++;
   // An uncached render is a streaming one: a tag still being written waits for its line to end.
   const { source, spans } = extractMath(options.cache === false ? holdOpenMediaTail(text) : text);
   const clean = purify.sanitize(marked.parse(source) as string, PURIFY_CONFIG) as string;

@@ -64,7 +64,9 @@ export class HermesSessionRow extends LitElement {
     // Modified clicks keep the browser's own behaviour (new tab, new window).
     if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
     e.preventDefault();
-    emit(this, 'hermes-open-session', { sessionId: this.row.session_id });
+    // A hit inside the conversation opens it at the matching message.
+    const inContent = !!this.query && !!this.row.match_preview && this.row.match_preview !== this.row.title;
+    emit(this, 'hermes-open-session', { sessionId: this.row.session_id, ...(inContent ? { find: this.query.trim() } : {}) });
   }
 
   #menu(e: Event) {

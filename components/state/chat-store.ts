@@ -7,6 +7,8 @@ import { emptyAssistantTurn, unsend, type AssistantTurn, type Unsent } from './t
 import { Outbox } from './outbox.js';
 import { RunStream } from './run-stream.js';
 import { runHandlers } from './run-handlers.js';
+import { PAGE_SIZE } from './transcript-pages.js';
+import { TranscriptPager } from './transcript-pager.js';
 
 export type RunStatus = 'idle' | 'starting' | 'running' | 'reconnecting';
 
@@ -94,6 +96,8 @@ export class ChatStore extends Store {
     this.streamId = null;
     this.cached = false;
     this.unreachable = false;
+    // A jump asked for in the session shown before is not one for this session.
+    this.reveal = null;
     if (!id) {
       // The empty view shows what was queued there while offline.
       this.messages = this.#withQueued([]);
@@ -110,10 +114,11 @@ export class ChatStore extends Store {
       this.changed();
     });
     try {
-      const session = await api.session(id);
+      // The last page only: earlier ones are fetched as the reader scrolls up (loadEarlier).
+      const session = await api.session(id, { msgLimit: PAGE_SIZE });
       if (token !== this.#openToken) return;
       this.cached = false;
-      this.#adopt(session);
+      this.#adopt(session, true);
       void offlineCache.saveTranscript(session);
     } catch (err) {
       if (token !== this.#openToken) return;
@@ -165,7 +170,7 @@ export class ChatStore extends Store {
   async #startedElsewhere(sid: string, r: Awaited<ReturnType<typeof api.startChat>>): Promise<void> {
     this.onSessionChanged?.(sid, { title: r.title, active_stream_id: r.stream_id, updated_at: Date.now() / 1000 });
     if (this.targetId !== sid) return;
-    const stored = await api.session(sid).catch(() => null);
+    const stored = await api.session(sid, { msgLimit: PAGE_SIZE }).catch(() => null);
     if (!stored || this.targetId !== sid) return;
     this.cached = false;
     this.unreachable = false;
@@ -188,7 +193,8 @@ export class ChatStore extends Store {
   }
 
   /** Takes a stored session; a running turn is replayed from its first event. */
-  #adopt(session: ApiSession): void {
+  #adopt(fetched: ApiSession, fresh = false): void {
+    const session = this.#window(fetched, fresh);
     this.session = session;
     this.todos = session.todo_state?.todos ?? [];
     const running = session.active_stream_id;
@@ -241,7 +247,7 @@ export class ChatStore extends Store {
       });
       if (this.sessionId !== session.session_id) return;
       // Replace the optimistic message with what the server stored.
-      const stored = await api.session(session.session_id);
+      const stored = await api.session(session.session_id, { msgLimit: PAGE_SIZE });
       if (this.sessionId !== session.session_id) return;
       this.onSessionChanged?.(session.session_id, { title: r.title, active_stream_id: r.stream_id, updated_at: Date.now() / 1000 });
       this.#adopt(stored.active_stream_id ? stored : { ...stored, active_stream_id: r.stream_id, pending_started_at: r.pending_started_at });
@@ -409,7 +415,7 @@ export class ChatStore extends Store {
       return;
     }
     if (this.status !== 'idle') return;
-    const session = await api.session(this.sessionId);
+    const session = await api.session(this.sessionId, { msgLimit: PAGE_SIZE });
     if (this.sessionId !== session.session_id) return;
     this.cached = false;
     this.#adopt(session);
@@ -446,6 +452,7 @@ export class ChatStore extends Store {
   /** The turn finished: the transcript is the server's copy from now on. */
   #settle(session: ApiSession | undefined): void {
     if (session && session.session_id === this.sessionId) {
+      session = this.#window(session);
       this.session = session;
       this.messages = this.#withQueued(session.messages);
       void offlineCache.saveTranscript(session);
@@ -462,7 +469,7 @@ export class ChatStore extends Store {
     const id = this.sessionId;
     if (!id) return;
     try {
-      const session = await api.session(id);
+      const session = await api.session(id, { msgLimit: PAGE_SIZE });
       if (this.sessionId !== id) return;
       if (session.active_stream_id) this.#adopt(session);
       else this.#settle(session);
@@ -483,6 +490,55 @@ export class ChatStore extends Store {
     if (!this.session) return;
     this.session = { ...this.session, ...patch };
     this.changed();
+  }
+
+  // ---- Pages of a long transcript (transcript-pager.ts) -------------------------------------
+
+  readonly #pages = new TranscriptPager(this, () => this.changed());
+
+  /** Index in the stored transcript of `messages[0]`: the earlier messages are not loaded yet. */
+  get messageOffset(): number {
+    return this.#pages.offset;
+  }
+
+  get hasEarlier(): boolean {
+    return this.#pages.hasEarlier;
+  }
+
+  /** What the server sent, merged with the pages loaded before (same session, unless `fresh`). */
+  #window(session: ApiSession, fresh = false): ApiSession {
+    return this.#pages.window(session, fresh);
+  }
+
+  /** Fetches the page before the loaded messages (one request at a time); resolves with how many came. */
+  loadEarlier(limit?: number): Promise<number> {
+    return this.#pages.loadEarlier(limit);
+  }
+
+  /** Loads earlier pages until the stored message `index` is loaded (a jump to it). */
+  loadThrough(index: number): Promise<void> {
+    return this.#pages.loadThrough(index);
+  }
+
+  /** A stored message to bring into view (a jump from search); `seq` tells repeated jumps apart. */
+  reveal: { index: number; seq: number } | null = null;
+
+  /** Loads the pages up to stored message `index` and asks the transcript to show it. */
+  async revealMessage(index: number): Promise<void> {
+    await this.loadThrough(index);
+    this.reveal = { index, seq: (this.reveal?.seq ?? 0) + 1 };
+    this.changed();
+  }
+
+  /** Jumps to the first message holding `text` (loaded or not); false when none does. */
+  async revealMatch(text: string): Promise<boolean> {
+    const sid = this.sessionId;
+    if (!sid || !text.trim()) return false;
+    const found = await api.findInSession(sid, text.trim());
+    const index = found.indexes[0];
+    if (index === undefined || this.sessionId !== sid) return false;
+    await this.revealMessage(index);
+    return true;
   }
 
   /** Index of the last user message, or -1. */
