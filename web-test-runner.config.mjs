@@ -28,10 +28,28 @@ export default {
   plugins: [highlightCore, esbuildPlugin({ ts: true, tsconfig: 'components/tsconfig.json', target: 'es2022' })],
   browsers: [
     chromeLauncher({
+      // Each test file in a window of its own: a second tab would be hidden (no animation frames, no lazy loads).
+      createPage: async ({ browser }) => {
+        const context = await browser.createBrowserContext();
+        const page = await context.newPage();
+        page.once('close', () => void context.close().catch(() => {}));
+        return page;
+      },
       launchOptions: {
         executablePath,
         headless: true,
-        args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+        args: [
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--no-first-run',
+          '--disable-sync',
+          // Two test pages run at once: neither may be throttled as a background tab (rAF, timers, lazy loads).
+          '--disable-background-timer-throttling',
+          '--disable-renderer-backgrounding',
+          '--disable-backgrounding-occluded-windows',
+        ],
       },
     }),
   ],
