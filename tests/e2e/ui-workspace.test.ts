@@ -107,7 +107,8 @@ describe('web app: workspaces from the composer', () => {
     await row.locator('[data-role="workspace-up"]').focus();
     await page.keyboard.press('Enter');
     await expect.poll(async () => (await order()).indexOf(beta)).toBe(at - 1);
-    // The focus stays on the moved row, so a second Enter moves it again.
+    // The focus follows the moved row (once the list has been redrawn), so a second Enter moves it again.
+    await expect.poll(() => row.locator('[data-role="workspace-up"]').evaluate((el) => el.matches(':focus'))).toBe(true);
     await page.keyboard.press('Enter');
     await expect.poll(async () => (await order()).indexOf(beta)).toBe(0);
     expect(await row.locator('[data-role="workspace-up"]').isDisabled()).toBe(true);

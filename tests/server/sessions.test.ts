@@ -879,7 +879,7 @@ describe.each(['memory', 'fs'] as const)('session routes (%s storage)', (storage
       const id = await sessionAt(1);
       r = await t.call('GET', `/api/session/export?session_id=${id}&format=xml`);
       expect(r.status).toBe(400);
-      expect(r.body.error).toContain('format must be "json" or "md"');
+      expect(r.body.error).toContain('format must be "json", "md" or "html"');
     });
   });
 
