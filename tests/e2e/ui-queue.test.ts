@@ -60,9 +60,14 @@ describe('web app: messages typed while a turn runs', () => {
     await expect.poll(() => chipTexts(other)).toEqual(['queued via the menu', 'queued via slash']);
 
     ui.model.enqueue([{ text: 'Answer to the menu one.' }], [{ text: 'Answer to the slash one.' }]);
+    // Whichever tab drains the queue, the model is asked for both, after the long job.
+    await expect.poll(() => askedInOrder(ui).length, { timeout: 30_000 }).toBe(3);
+    // The sending tab shows its turns live; the other may settle only when its turn ends: reload to read it whole.
     await expect
-      .poll(async () => (await deepText(page.locator(hooks.message('assistant')).last())).includes('Answer to the slash one.'), { timeout: 30_000 })
-      .toBe(true);
+      .poll(() => ui.api(`/api/session/status?session_id=${new URL(page.url()).pathname.split('/').pop()}`).then((s) => s.agent_running), { timeout: 30_000 })
+      .toBe(false);
+    await page.reload();
+    await expect.poll(async () => (await deepText(page.locator(hooks.message('assistant')).last())).includes('Answer to the slash one.')).toBe(true);
     await expect.poll(() => page.locator(hooks.send).count()).toBe(1);
     await expect.poll(() => page.locator(chip).count()).toBe(0);
     await expect.poll(() => other.locator(chip).count()).toBe(0);
