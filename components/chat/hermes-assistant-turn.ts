@@ -1,6 +1,9 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
+import { consume } from '@lit/context';
 import type { AssistantTurn } from '../state/turns.js';
+import { uiContext } from '../state/contexts.js';
+import type { UiStore } from '../state/ui-store.js';
 import { baseStyles, dividerStyles } from '../shared/styles.js';
 import { icons } from '../shared/icons.js';
 import { copyText } from '../render/clipboard.js';
@@ -20,6 +23,8 @@ import { proseWithSteers } from './hermes-steer-line.js';
 @customElement('hermes-assistant-turn')
 export class HermesAssistantTurn extends LitElement {
   @property({ attribute: false }) turn?: AssistantTurn;
+  /** For `show_thinking` (Settings, or `/reasoning hide`): off keeps the model's reasoning out of sight. */
+  @consume({ context: uiContext, subscribe: true }) ui?: UiStore;
   @property() sessionId = '';
   /** The turn being streamed right now. */
   @property({ type: Boolean }) live = false;
@@ -42,8 +47,9 @@ export class HermesAssistantTurn extends LitElement {
   }
 
   override render() {
-    const turn = this.turn;
-    if (!turn) return nothing;
+    const stored = this.turn;
+    if (!stored) return nothing;
+    const turn = stored.reasoning && this.ui?.settings?.show_thinking === false ? { ...stored, reasoning: '' } : stored;
     const hasActivity = !!turn.reasoning || turn.tools.length > 0;
     const waiting = this.live && !turn.text && !hasActivity && !turn.error;
     return html`

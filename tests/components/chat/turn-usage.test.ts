@@ -76,3 +76,40 @@ describe('hermes-turn-usage', () => {
     expect(el.shadowRoot!.querySelector('hermes-turn-usage')).to.equal(null);
   });
 });
+
+describe('show_thinking', () => {
+  afterEach(() => cleanup());
+
+  /** The context's subscription asks for the update in the app; here the test does. */
+  async function setUi(el: HermesAssistantTurn, settings: Partial<Settings>) {
+    el.ui = uiWith(settings);
+    el.requestUpdate();
+    await el.updateComplete;
+  }
+
+  it('off keeps the reasoning out of the turn (only the tools stay in its activity); on shows it', async () => {
+    const messages = [
+      { role: 'user', content: 'why?' },
+      { role: 'assistant', content: 'Because.', reasoning: 'Let me think it over.' },
+    ];
+    const turn = groupTurns(messages).find((t): t is AssistantTurn => t.kind === 'assistant')!;
+    const el = await fixture<HermesAssistantTurn>('hermes-assistant-turn', { turn, sessionId: 's1' });
+    expect(!!el.shadowRoot!.querySelector('hermes-activity')).to.equal(true);
+    await setUi(el, { show_thinking: false });
+    expect(!!el.shadowRoot!.querySelector('hermes-activity')).to.equal(false);
+
+    const withTools = groupTurns([
+      { role: 'user', content: 'read it' },
+      { ...TRANSCRIPT[1]!, reasoning: 'Reading first.' },
+      TRANSCRIPT[2]!,
+      TRANSCRIPT[3]!,
+    ]).find((t): t is AssistantTurn => t.kind === 'assistant')!;
+    el.turn = withTools;
+    await el.updateComplete;
+    const activity = () => el.shadowRoot!.querySelector<HTMLElement & { turn: AssistantTurn }>('hermes-activity')!;
+    expect(activity().turn.reasoning).to.equal('');
+    expect(activity().turn.tools.length).to.equal(1);
+    await setUi(el, { show_thinking: true });
+    expect(activity().turn.reasoning).to.equal('Reading first.');
+  });
+});
