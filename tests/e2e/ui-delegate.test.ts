@@ -53,7 +53,8 @@ describe('web app: subagents', () => {
     const childId = await row('Deep audit').getAttribute('data-session');
     await row('Deep audit').locator('[data-role="subagent-open"]').click();
     await expect.poll(() => page.url()).toMatch(new RegExp(`/session/${childId}$`));
-    expect(await deepText(page.locator(hooks.message('user')).last())).toContain('Deep audit');
+    // The URL changes first; the child's transcript arrives a moment later.
+    await expect.poll(() => deepText(page.locator(hooks.message('user')).last())).toContain('Deep audit');
     await expect.poll(async () => (await deepText(page.locator(hooks.message('assistant')).last())).includes('Auditing the code')).toBe(true);
     await expect.poll(() => page.locator(hooks.stop).count()).toBe(1);
     await page.locator(hooks.stop).click();
