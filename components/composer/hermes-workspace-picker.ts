@@ -191,12 +191,12 @@ export class HermesWorkspacePicker extends LitElement {
     } else if (e.key === 'Enter') {
       e.preventDefault();
       const chosen = this.suggestions[this.suggestionIndex];
-      void this.#add(chosen ?? this.addPath);
+      void this.#addFolder(chosen ?? this.addPath);
     }
   }
 
   /** Saves the folder in the list (if new) and switches to it. */
-  async #add(typed: string) {
+  async #addFolder(typed: string) {
     const path = typed.trim().replace(/(.)\/+$/, '$1');
     if (!path || this.saving) return;
     this.saving = true;
@@ -342,7 +342,7 @@ export class HermesWorkspacePicker extends LitElement {
           @input=${this.#onAddInput}
           @keydown=${this.#onAddKey}
         />
-        <button class="primary" data-role="workspace-add-confirm" ?disabled=${!this.addPath.trim() || this.saving} @click=${() => void this.#add(this.addPath)}>Add</button>
+        <button class="primary" data-role="workspace-add-confirm" ?disabled=${!this.addPath.trim() || this.saving} @click=${() => void this.#addFolder(this.addPath)}>Add</button>
       </div>
       ${this.addError ? html`<div class="error" role="alert" data-role="workspace-add-error">${this.addError}</div>` : nothing}
       <div id="workspace-suggestions" role="listbox" aria-label="Folders">
