@@ -1,10 +1,10 @@
 import { api, ApiError, type ApiSession, type Message, type PendingApproval, type PendingClarify } from '../api/client.js';
 import { chatControls, type SteerResult } from '../api/chat-controls.js';
-import { sessionOps } from '../api/session-ops.js';
 import { offlineCache, type OutboxItem } from '../offline/cache.js';
 import { Store } from './store.js';
-import { emptyAssistantTurn, unsend, type AssistantTurn, type Unsent } from './turns.js';
+import { emptyAssistantTurn, type AssistantTurn, type Unsent } from './turns.js';
 import { Outbox } from './outbox.js';
+import { ConversationOps } from './conversation-ops.js';
 import { RunStream } from './run-stream.js';
 import { runHandlers } from './run-handlers.js';
 import { PAGE_SIZE } from './transcript-pages.js';
@@ -194,7 +194,7 @@ export class ChatStore extends Store {
 
   /** Takes a stored session; a running turn is replayed from its first event. */
   #adopt(fetched: ApiSession, fresh = false): void {
-    const session = this.#window(fetched, fresh);
+    const session = this.#pages.window(fetched, fresh);
     this.session = session;
     this.todos = session.todo_state?.todos ?? [];
     const running = session.active_stream_id;
@@ -300,72 +300,31 @@ export class ChatStore extends Store {
     return session.session_id;
   }
 
-  // ---- Operations on the conversation ------------------------------------------------------
+  // ---- Operations on the conversation (conversation-ops.ts) --------------------------------
 
-  /** Transcript index (in `messages`) → index in the whole stored transcript. */
-  #absolute(index: number): number {
-    return (this.session?._messages_offset ?? 0) + index;
-  }
+  readonly #ops = new ConversationOps(this);
 
   /** Forks the conversation, keeping its first `end` messages (all when absent); resolves with the fork. */
-  async fork(end?: number): Promise<{ session_id: string; title: string }> {
-    const sid = this.sessionId;
-    if (!sid) throw new Error('Open a conversation first.');
-    return api.branch(sid, end === undefined ? undefined : this.#absolute(end));
+  fork(end?: number): Promise<{ session_id: string; title: string }> {
+    return this.#ops.fork(end);
   }
 
   /** Cuts the transcript before the user message at `index` and sends `text` in its place. */
-  async edit(index: number, text: string): Promise<void> {
-    const original = this.messages[index];
-    if (this.status !== 'idle' || original?.role !== 'user' || !text.trim()) return;
-    const { paths } = unsend(original);
-    await this.#cutAt(index);
-    await this.send(text, paths.length ? { attachments: paths } : {});
+  edit(index: number, text: string): Promise<void> {
+    return this.#ops.edit(index, text);
   }
 
   /** Sends the last user message again, in place of the reply it got. False when there is none. */
-  async retry(): Promise<boolean> {
-    const sid = this.#idleSession();
-    if (!sid) return false;
-    // The server cuts (POST /api/session/retry), so the CLI's /retry and this one agree.
-    const r = await nothingToDo(sessionOps.retry(sid));
-    if (!r) return false;
-    await this.#afterCut(sid);
-    await this.send(r.last_user_text, r.last_user_attachments.length ? { attachments: r.last_user_attachments } : {});
-    return true;
+  retry(): Promise<boolean> {
+    return this.#ops.retry();
   }
 
   /** Drops the last exchange (from its user message on); resolves with what the user had sent. */
-  async undo(): Promise<Unsent | null> {
-    const sid = this.#idleSession();
-    if (!sid) return null;
-    const r = await nothingToDo(sessionOps.undo(sid));
-    if (!r) return null;
-    await this.#afterCut(sid);
-    return { text: r.removed_text, paths: r.removed_attachments };
+  undo(): Promise<Unsent | null> {
+    return this.#ops.undo();
   }
 
-  #idleSession(): string | null {
-    if (this.status !== 'idle') throw new Error('Wait for the current reply to finish (or /stop it).');
-    return this.sessionId;
-  }
-
-  async #afterCut(sid: string): Promise<void> {
-    await this.reload();
-    this.onSessionChanged?.(sid, { message_count: this.session?.message_count ?? this.messages.length });
-  }
-
-  async #cutAt(index: number): Promise<void> {
-    const sid = this.sessionId;
-    if (!sid) return;
-    await api.truncate(sid, this.#absolute(index));
-    await this.#afterCut(sid);
-  }
-
-  /**
-   * Steer text the turn ended without taking (`pending_steer_leftover`): the composer puts it
-   * back into its input once and clears this.
-   */
+  /** Steer text the turn never took (`pending_steer_leftover`): the composer takes it back once. */
   steerLeftover: string | null = null;
 
   /** While a turn runs: hands `text` to it at its next tool step, without interrupting it. */
@@ -452,7 +411,7 @@ export class ChatStore extends Store {
   /** The turn finished: the transcript is the server's copy from now on. */
   #settle(session: ApiSession | undefined): void {
     if (session && session.session_id === this.sessionId) {
-      session = this.#window(session);
+      session = this.#pages.window(session);
       this.session = session;
       this.messages = this.#withQueued(session.messages);
       void offlineCache.saveTranscript(session);
@@ -505,11 +464,6 @@ export class ChatStore extends Store {
     return this.#pages.hasEarlier;
   }
 
-  /** What the server sent, merged with the pages loaded before (same session, unless `fresh`). */
-  #window(session: ApiSession, fresh = false): ApiSession {
-    return this.#pages.window(session, fresh);
-  }
-
   /** Fetches the page before the loaded messages (one request at a time); resolves with how many came. */
   loadEarlier(limit?: number): Promise<number> {
     return this.#pages.loadEarlier(limit);
@@ -532,11 +486,8 @@ export class ChatStore extends Store {
 
   /** Jumps to the first message holding `text` (loaded or not); false when none does. */
   async revealMatch(text: string): Promise<boolean> {
-    const sid = this.sessionId;
-    if (!sid || !text.trim()) return false;
-    const found = await api.findInSession(sid, text.trim());
-    const index = found.indexes[0];
-    if (index === undefined || this.sessionId !== sid) return false;
+    const index = await this.#pages.firstMatch(text);
+    if (index === undefined) return false;
     await this.revealMessage(index);
     return true;
   }
@@ -545,15 +496,5 @@ export class ChatStore extends Store {
   lastUserIndex(): number {
     for (let i = this.messages.length - 1; i >= 0; i--) if (this.messages[i]!.role === 'user') return i;
     return -1;
-  }
-}
-
-/** A retry or undo with no user message to act on answers 400: that is "nothing to do", not a failure. */
-async function nothingToDo<T>(call: Promise<T>): Promise<T | null> {
-  try {
-    return await call;
-  } catch (err) {
-    if (err instanceof ApiError && err.status === 400 && /^(Nothing to undo|No previous message)/.test(err.message)) return null;
-    throw err;
   }
 }

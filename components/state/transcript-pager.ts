@@ -27,6 +27,14 @@ export class TranscriptPager {
     return this.chat.session?._messages_offset ?? 0;
   }
 
+  /** The stored index of the first message holding `text` (GET /api/session/find), loaded or not. */
+  async firstMatch(text: string): Promise<number | undefined> {
+    const sid = this.chat.session?.session_id;
+    if (!sid || !text.trim()) return undefined;
+    const found = await api.findInSession(sid, text.trim());
+    return this.chat.session?.session_id === sid ? found.indexes[0] : undefined;
+  }
+
   get hasEarlier(): boolean {
     return this.offset > 0 && !this.chat.cached;
   }
