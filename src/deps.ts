@@ -20,6 +20,7 @@ import type { Compressor } from './ports/compression.js';
 import type { Context } from 'hono';
 import type { McpService } from './agent/mcp/service.js';
 import type { AgentConfigSource } from './agent/config-source.js';
+import type { HermesHomes } from './ports/hermes-home.js';
 
 /** Everything the app needs from its runtime; entry files build it from adapters. */
 export interface AppDeps {
@@ -47,7 +48,15 @@ export interface AppDeps {
   };
   /** The Hermes Agent's own sessions (state.db), listed read-only when the setting is on; absent where there is none. */
   agentSessions?: AgentSessionSource;
-  /** The active profile's config.yaml and .env (GET|POST /api/reasoning edit it); absent: those answer 404. */
+  /**
+   * Hermes' profiles: each request resolves its own (`requestHome(c, deps)`, from the browser's
+   * `hermes_profile` cookie) and passes that home to what it calls.
+   */
+  homes: HermesHomes;
+  /**
+   * The default profile's config.yaml and .env, where the deployment has editable ones; absent:
+   * the routes that edit config (GET|POST /api/reasoning …) answer 404. Routes use the request's home.
+   */
   agentConfig?: AgentConfigSource;
   /** MCP servers of each Hermes profile (config.yaml `mcp_servers`) and their connections; absent: /api/mcp answers 404. */
   mcp?: McpService;

@@ -17,7 +17,7 @@ import { NodeAttachmentStore } from '../adapters/platform/node-attachments.js';
 import { NodeMediaFiles } from '../adapters/platform/node-media-files.js';
 import { NodeCompressor } from '../adapters/platform/node-compression.js';
 import { NodeAssetSource } from '../adapters/platform/node-assets.js';
-import { NodeAgentConfigSource } from '../adapters/platform/node-agent-config.js';
+import { NodeHermesHomes } from '../adapters/platform/node-hermes-homes.js';
 import { NodeToolHost } from '../adapters/platform/node-tool-host.js';
 import { FsRunJournal } from '../adapters/storage/fs/fs-run-journal.js';
 import { MemoryRunJournal } from '../runs/journal.js';
@@ -110,16 +110,12 @@ export async function composeNodeDeps(
   // Turns that were running when the process last died are closed and marked before serving.
   await recoverInterruptedTurns({ sessions, journal, logger, now });
   const hub = new InteractionHub(now);
-  const agentConfig = new NodeAgentConfigSource(config.hermesHome, { ...env });
-  // One config source per profile home, so every write to one file goes through one lock.
-  const profileConfigs = new Map<string, NodeAgentConfigSource>([[config.hermesHome, agentConfig]]);
+  // One HermesHome per profile home, so every write to one file goes through one lock.
+  const homes = new NodeHermesHomes(config.hermesHome, env);
+  const agentConfig = homes.defaultHome.config;
   const mcp = new McpService({
     hermesHome: config.hermesHome,
-    filesFor: (home) => {
-      let source = profileConfigs.get(home);
-      if (!source) profileConfigs.set(home, (source = new NodeAgentConfigSource(home, { ...env })));
-      return source;
-    },
+    filesFor: (home) => homes.homeAt(home).config,
     homeExists: async (home) => (await stat(home).catch(() => null))?.isDirectory() ?? false,
     connections: new McpConnections({ connector: new NodeMcpConnector(logger, overrides.mcpChildEnv ?? {}), logger, ...overrides.mcp }),
   });
@@ -182,6 +178,7 @@ export async function composeNodeDeps(
     },
     sessions,
     settings,
+    homes,
     agentConfig,
     mcp,
     projects: fs ? new FsProjectStore(config.stateDir, logger) : new MemoryProjectStore(),

@@ -14,6 +14,7 @@ import type { D1Database } from '../storage/d1/d1-types.js';
 import { WorkersAssetSource, type AssetsBinding } from './assets.js';
 import { DocumentAgentConfigSource } from './document-config-source.js';
 import { DocumentMemoryHost } from './memory-host.js';
+import { DocumentHermesHomes } from './document-hermes-homes.js';
 import { UnavailableAttachments, UnavailableWorkspaceFiles } from './unavailable-files.js';
 
 /** What wrangler.toml binds, plus the deployment's variables and secrets. */
@@ -75,8 +76,10 @@ export function buildWorkerDeps(
       readTimeoutMs: config.gateway.readTimeoutMs,
     });
   const sessions = new D1SessionStore(db, clock);
+  const agentConfig = new DocumentAgentConfigSource(docs('config.yaml'), vars);
+  const homes = new DocumentHermesHomes(HERMES_HOME, agentConfig, docs);
   const builtin = new BuiltinAgentRuntime({
-    config: new DocumentAgentConfigSource(docs('config.yaml'), vars),
+    config: agentConfig,
     host: new DocumentMemoryHost(HERMES_HOME, docs),
     // session_search reads this deployment's sessions through D1 (there is no state.db here). The web
     // tools need only fetch; offered when config.yaml names a web backend (no DNS here: web_extract judges literal addresses only).
@@ -97,6 +100,7 @@ export function buildWorkerDeps(
     agent: { runtime, backend, registry: new RunRegistry({ journal, now }), hub },
     sessions,
     settings,
+    homes,
     projects: new D1ProjectStore(db),
     workspaces: new D1WorkspaceStore(db),
     files: new UnavailableWorkspaceFiles(),

@@ -1,0 +1,23 @@
+import { LitElement, html } from 'lit';
+import { customElement } from 'lit/decorators.js';
+import { baseStyles } from '../../shared/styles.js';
+import { panelStyles } from '../panel-styles.js';
+
+/** The Skills panel of the control center (its own lazily loaded chunk). */
+@customElement('hermes-skills-panel')
+export class HermesSkillsPanel extends LitElement {
+  static override styles = [baseStyles, panelStyles];
+
+  override render() {
+    return html`<section data-role="panel" data-panel="skills">
+      <header class="panel-head"><h2>Skills</h2></header>
+      <div class="panel-body"></div>
+    </section>`;
+  }
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'hermes-skills-panel': HermesSkillsPanel;
+  }
+}

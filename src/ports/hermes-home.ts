@@ -1,0 +1,60 @@
+import type { AgentConfigSource } from '../agent/config-source.js';
+
+/** Hermes' rule for profile names (`hermes profile create`); `default` is the home itself. */
+export const PROFILE_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+export const DEFAULT_PROFILE = 'default';
+
+/** What a path is, as `lstat` sees it (a symlink is reported as one, never followed). */
+export interface HermesFileStat {
+  kind: 'file' | 'dir' | 'symlink' | 'other';
+  size: number;
+  /** Modification time, epoch seconds with fractions (the incumbent's `*_mtime`). */
+  mtime: number;
+  /** This process may write it (for a missing file: its nearest existing folder). */
+  writable: boolean;
+}
+
+/**
+ * Text files of a Hermes home and the folders Hermes reads beside it (skills' external_dirs).
+ * Paths are absolute. Node: the file system; Workers: only the memory files, kept in D1.
+ */
+export interface HermesFiles {
+  stat(path: string): Promise<HermesFileStat | null>;
+  /** The file's text; null when it does not exist. Throws for a folder. */
+  readText(path: string): Promise<string | null>;
+  /** Replaces the file atomically (a temporary file renamed over it), creating parent folders. */
+  writeText(path: string, text: string): Promise<void>;
+  /** The folder's entries (not recursive), sorted by name; [] when it does not exist. */
+  list(dir: string): Promise<{ name: string; kind: HermesFileStat['kind'] }[]>;
+  /** Removes a file, or a folder and everything in it; nothing when it does not exist. */
+  remove(path: string): Promise<void>;
+  /** The path with every symlink followed (a missing tail kept as given). */
+  realPath(path: string): Promise<string>;
+}
+
+/** One Hermes profile's home: `default` is `$HERMES_HOME`, another `$HERMES_HOME/profiles/<name>`. */
+export interface HermesHome {
+  readonly profile: string;
+  /** Absolute path of the home (config.yaml, .env, memories/, skills/, cron/, logs/, state.db). */
+  readonly root: string;
+  /** Its config.yaml and .env; the same object for the same home, so writes to a file are serialised. */
+  readonly config: AgentConfigSource;
+  readonly files: HermesFiles;
+}
+
+/**
+ * The profiles of this server. Each request resolves one (http/request-home.ts) and passes its
+ * home down; nothing reads a global home.
+ */
+export interface HermesHomes {
+  /** Whether profiles other than `default` exist here (false on Workers: one profile). */
+  readonly multiProfile: boolean;
+  /** `$HERMES_HOME` itself. */
+  readonly defaultHome: HermesHome;
+  /** The profile's home: BadRequest for a name Hermes would not create, NotFound when it does not exist. */
+  get(profile: string): Promise<HermesHome>;
+  /** `default` first, then the profiles under `$HERMES_HOME/profiles/` that are folders, by name. */
+  list(): Promise<string[]>;
+  /** Where a profile's home is or would be (no check that it exists). BadRequest for a bad name. */
+  pathOf(profile: string): string;
+}
