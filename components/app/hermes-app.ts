@@ -15,10 +15,18 @@ import { bucketize } from '../sidebar/date-buckets.js';
 import '../sidebar/hermes-sidebar.js';
 import '../chat/hermes-chat-view.js';
 import './hermes-update-prompt.js';
+import '../panels/hermes-panel-host.js';
+import { isPanelName, type PanelName } from '../panels/registry.js';
 
 const MOBILE = '(max-width: 639px)';
 /** How long the first paint waits for the onboarding check before showing the app anyway. */
 const ONBOARDING_CHECK_MS = 4000;
+
+/** The control-center panel a path names (`/panel/<name>`), or null for the chat. */
+function panelFromPath(path: string): PanelName | null {
+  const m = /^\/panel\/([a-z]+)\/?$/.exec(path);
+  return m && isPanelName(m[1]!) ? m[1] : null;
+}
 
 function sessionFromPath(path: string): string | null {
   const m = /^\/session\/([^/?#]+)/.exec(path);
@@ -228,13 +236,19 @@ export class HermesApp extends LitElement {
             <button class="icon-button" title="Workspace" aria-label="Toggle workspace panel" aria-pressed=${ui.panelOpen} @click=${() => ui.togglePanel()}>${icons.panel()}</button>
             <button class="icon-button" title="Settings" aria-label="Settings" data-role="open-settings" @click=${() => this.#openSettings()}>${icons.settings()}</button>
           </header>
-          <hermes-chat-view></hermes-chat-view>
+          ${this.#mainView()}
         </main>
         ${ui.panelOpen ? html`<aside class="panel" data-role="workspace-panel">${this.#panel()}</aside>` : nothing}
       </div>
       ${ui.settingsOpen ? this.#settings() : nothing}
       ${ui.toast ? html`<div class="toast" role="status" data-kind=${ui.toast.kind}>${ui.toast.message}</div>` : nothing}
     `;
+  }
+
+  /** The chat, or the control-center panel the URL names. */
+  #mainView() {
+    const panel = panelFromPath(this.#route);
+    return panel ? html`<hermes-panel-host .name=${panel}></hermes-panel-host>` : html`<hermes-chat-view></hermes-chat-view>`;
   }
 
   #openSettings() {

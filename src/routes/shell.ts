@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import type { AppDeps } from '../deps.js';
 import { NotFound } from '../ports/errors.js';
 
-/** The app shell for `/`, `/session/<id>` and `/login`, and the built front end's static files. */
+/** The app shell for `/`, `/session/<id>`, `/panel/<name>` and `/login`, and the built front end's static files. */
 export function shellRoutes(deps: AppDeps) {
   const app = new Hono();
   const shell = async () => {
@@ -18,6 +18,7 @@ export function shellRoutes(deps: AppDeps) {
   app.get('/session/:id{.+}', shell);
   // The sign-in page is a view of the same app.
   app.get('/login', shell);
+  app.get('/panel/:name', shell);
   // The service worker: always revalidated (a new build must reach the browser's update check at
   // once) and allowed to control the whole origin.
   app.get('/sw.js', async () => {
