@@ -20,7 +20,7 @@ import type { Compressor } from './ports/compression.js';
 import type { Context } from 'hono';
 import type { McpService } from './agent/mcp/service.js';
 import type { AgentConfigSource } from './agent/config-source.js';
-import type { HermesHomes } from './ports/hermes-home.js';
+import type { HermesHome, HermesHomes } from './ports/hermes-home.js';
 
 /** Everything the app needs from its runtime; entry files build it from adapters. */
 export interface AppDeps {
@@ -58,6 +58,11 @@ export interface AppDeps {
    * the routes that edit config (GET|POST /api/reasoning …) answer 404. Routes use the request's home.
    */
   agentConfig?: AgentConfigSource;
+  /**
+   * A named profile's own workspace list (`<profile home>/webui_state/`, as the incumbent keeps
+   * it); `default` uses `workspaces`. Absent: one list for every profile.
+   */
+  workspacesFor?: (home: HermesHome) => WorkspaceStore;
   /** MCP servers of each Hermes profile (config.yaml `mcp_servers`) and their connections; absent: /api/mcp answers 404. */
   mcp?: McpService;
   /** Password login's keys, signed-in sessions and failed-login ledger. */

@@ -3,6 +3,7 @@ import type { SessionPatch } from '../ports/session-store.js';
 import type { Catalog } from './catalog/catalog.js';
 import type { AgentSetup } from './setup.js';
 import type { RunEventBody, RunEventName, RunEventPayloads } from '../shared/run-events.js';
+import type { HermesHome } from '../ports/hermes-home.js';
 
 export interface TurnInput {
   /** The session as stored, ending with the user message this turn answers. */
@@ -12,12 +13,15 @@ export interface TurnInput {
   model: string | null;
   workspace: string;
   signal: AbortSignal;
+  /** The session's profile home (its config, .env, memories, skills); absent: the runtime's default home. */
+  home?: HermesHome;
 }
 
 export interface CompressInput {
   session: Session;
   focusTopic: string | null;
   signal: AbortSignal;
+  home?: HermesHome;
 }
 
 /** POST /api/session/title/regenerate: a title from the first exchange, or the latest with `preferLatest`. */
@@ -25,6 +29,7 @@ export interface TitleInput {
   session: Session;
   preferLatest: boolean;
   signal: AbortSignal;
+  home?: HermesHome;
 }
 
 export interface CompressOutput {
@@ -103,14 +108,16 @@ export type EmitEvent = <K extends RunEventName>(event: K, data: RunEventPayload
 export interface AgentRuntime {
   readonly kind: string;
   /** Throws a BadRequest saying how to fix it when no usable model is configured. */
-  check(model: string | null): Promise<void>;
+  check(model: string | null, home?: HermesHome): Promise<void>;
   startTurn(input: TurnInput): AsyncIterable<TurnOutput>;
   /** The models a person can pick from (GET /api/models), grouped by provider; absent where the agent cannot say. */
-  models?(options?: { refresh?: boolean }): Promise<Catalog>;
+  models?(options?: { refresh?: boolean; home?: HermesHome }): Promise<Catalog>;
   /** Configuring the agent from the browser (first-run wizard, Settings → Providers); absent when it is configured elsewhere. */
   readonly setup?: AgentSetup;
+  /** The same for one profile's home (Settings → Providers edits the browser's profile); absent: `setup` serves all. */
+  setupFor?(home: HermesHome): AgentSetup | undefined;
   /** Makes `model` the default for new turns (config.yaml's model.default for the builtin agent). */
-  setDefaultModel?(model: string): Promise<void>;
+  setDefaultModel?(model: string, home?: HermesHome): Promise<void>;
   /**
    * Manual compression (POST /api/session/compress): summarises everything before the last
    * exchange. Returns the session fields to store (the anchor and its summary), or null when

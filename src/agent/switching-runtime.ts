@@ -16,6 +16,7 @@ import type {
 export const NO_MANUAL_COMPRESSION = 'Manual compression needs the built-in agent; the Hermes gateway compresses its context on its own.';
 /** Titles come from a model call of our own; through the gateway there is none to make. */
 export const NO_TITLE_GENERATION = 'Title generation needs the built-in agent; the Hermes gateway has no call for it.';
+import type { HermesHome } from '../ports/hermes-home.js';
 import type { AgentSetup } from './setup.js';
 import type { BackendChoice } from './backend-choice.js';
 
@@ -58,6 +59,10 @@ export class SwitchingRuntime implements AgentRuntime {
     return this.builtin.setup;
   }
 
+  setupFor(home: HermesHome): AgentSetup | undefined {
+    return this.builtin.setupFor?.(home) ?? this.builtin.setup;
+  }
+
   async current(): Promise<AgentRuntime> {
     const choice = await this.choose();
     if (choice.backend === 'builtin') return (this.#last = this.builtin);
@@ -66,8 +71,8 @@ export class SwitchingRuntime implements AgentRuntime {
     return (this.#last = runtime);
   }
 
-  async check(model: string | null): Promise<void> {
-    await (await this.current()).check(model);
+  async check(model: string | null, home?: HermesHome): Promise<void> {
+    await (await this.current()).check(model, home);
   }
 
   async *startTurn(input: TurnInput): AsyncIterable<TurnOutput> {
@@ -87,16 +92,16 @@ export class SwitchingRuntime implements AgentRuntime {
     return runtime.steer(input);
   }
 
-  async models(options?: { refresh?: boolean }): Promise<Catalog> {
+  async models(options?: { refresh?: boolean; home?: HermesHome }): Promise<Catalog> {
     const runtime = await this.current();
     if (runtime.models) return runtime.models(options);
     return { active_provider: null, default_model: null, groups: [], fetched_at: null, stale: false };
   }
 
-  async setDefaultModel(model: string): Promise<void> {
+  async setDefaultModel(model: string, home?: HermesHome): Promise<void> {
     const runtime = await this.current();
     if (!runtime.setDefaultModel) throw new Error('This agent cannot change its default model');
-    await runtime.setDefaultModel(model);
+    await runtime.setDefaultModel(model, home);
   }
 
   async canCompress(): Promise<boolean> {

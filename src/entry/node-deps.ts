@@ -79,6 +79,17 @@ function socketAddress(c: Context): string | undefined {
   }
 }
 
+/** One value per key, made on first use and kept (one store per profile home, so writes to a file are serialised). */
+function keyedBy<A, V>(key: (arg: A) => string, make: (arg: A) => V): (arg: A) => V {
+  const made = new Map<string, V>();
+  return (arg) => {
+    const k = key(arg);
+    let value = made.get(k);
+    if (!value) made.set(k, (value = make(arg)));
+    return value;
+  };
+}
+
 /**
  * The one place the Node dependencies are built from a configuration — by the server
  * (src/entry/node.ts) and by the tests (tests/helpers/app.ts), so tests run the wiring
@@ -183,6 +194,11 @@ export async function composeNodeDeps(
     mcp,
     projects: fs ? new FsProjectStore(config.stateDir, logger) : new MemoryProjectStore(),
     workspaces: fs ? new FsWorkspaceStore(config.stateDir, logger) : new MemoryWorkspaceStore(),
+    // A named profile's list lives in its home, where the incumbent keeps it (webui_state/).
+    workspacesFor: keyedBy(
+      (home) => home.root,
+      (home) => (fs ? new FsWorkspaceStore(join(home.root, 'webui_state'), logger) : new MemoryWorkspaceStore()),
+    ),
     files,
     // "Add folder…" completes under the user's home as well as the saved workspaces (as the incumbent).
     folders: new NodeFolderSuggestions(homedir()),

@@ -1,3 +1,4 @@
+import { requestWorkspaces, sessionHome } from '../http/request-home.js';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
@@ -63,7 +64,9 @@ export function chatRoutes(deps: AppDeps) {
     if (active) return c.json({ error: 'session already has an active stream', active_stream_id: active.streamId }, 409);
     const workspace = b.workspace ? await deps.files.checkWorkspace(b.workspace) : session.workspace || deps.options.defaultWorkspace;
     const model = b.model ?? session.model ?? null;
-    await runtime.check(model);
+    // The session's profile: its config, keys, memories and skills, whichever profile the browser is in now.
+    const home = await sessionHome(deps, session);
+    await runtime.check(model, home);
     // Read once per turn: the turn's events (sessions, tool output, titles) are redacted as they are emitted.
     const present = await presenter(deps.settings);
 
@@ -94,13 +97,14 @@ export function chatRoutes(deps: AppDeps) {
       await registry.end(run, 'errored');
       throw err;
     }
-    if (b.workspace) await deps.workspaces.setLast(workspace);
+    if (b.workspace) await (await requestWorkspaces(c, deps)).setLast(workspace);
     const turn = driveTurn({ sessions: deps.sessions, registry, logger: deps.logger, now: () => deps.clock.now(), present }, runtime, run, {
       session: stored,
       streamId,
       model,
       workspace,
       signal: run.abort.signal,
+      home,
     });
     // The turn outlives this request; a runtime that ends work with the response (a Durable Object) is told.
     deps.background?.(turn);

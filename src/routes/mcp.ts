@@ -1,4 +1,5 @@
 import { Hono, type Context } from 'hono';
+import { requestHome } from '../http/request-home.js';
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
 import { jsonBody, queryParams } from '../http/validate.js';
@@ -61,7 +62,7 @@ function serverName(c: Context): string {
 /**
  * `/api/mcp/*` in the incumbent's shapes: the servers of a profile's config.yaml with their
  * status and tool count, the tools of live connections, and edits of `mcp_servers`. Reads never
- * start a server. `?profile=<name>` picks the Hermes profile (default: `default`).
+ * start a server. `?profile=<name>` picks the Hermes profile (default: the browser's).
  */
 export function mcpRoutes(deps: AppDeps) {
   const app = new Hono();
@@ -70,12 +71,15 @@ export function mcpRoutes(deps: AppDeps) {
     return deps.mcp;
   };
 
-  app.get('/api/mcp/servers', async (c) => c.json(await mcp().servers(queryParams(c, Profile).profile)));
-  app.get('/api/mcp/tools', async (c) => c.json(await mcp().tools(queryParams(c, Profile).profile)));
+  // `?profile=` names one; else the browser's profile.
+  const profileOf = async (c: Context) => queryParams(c, Profile).profile ?? (await requestHome(c, deps)).profile;
+
+  app.get('/api/mcp/servers', async (c) => c.json(await mcp().servers(await profileOf(c))));
+  app.get('/api/mcp/tools', async (c) => c.json(await mcp().tools(await profileOf(c))));
 
   app.put('/api/mcp/servers/:name', async (c) => {
     const name = serverName(c);
-    const { profile } = queryParams(c, Profile);
+    const profile = await profileOf(c);
     const b = await jsonBody(c, ServerBody);
     for (const k of Object.keys(b.headers ?? {}))
       if (!HEADER_NAME.test(k)) throw new BadRequest(`headers: ${JSON.stringify(k)}: header names are letters, digits and -`);
@@ -106,7 +110,7 @@ export function mcpRoutes(deps: AppDeps) {
 
   app.patch('/api/mcp/servers/:name', async (c) => {
     const name = serverName(c);
-    const { profile } = queryParams(c, Profile);
+    const profile = await profileOf(c);
     const b: Record<string, unknown> = await jsonBody(c, z.object({}).passthrough());
     if (b.enabled === undefined) throw new BadRequest('enabled field is required');
     if (typeof b.enabled !== 'boolean') throw new BadRequest('enabled must be true or false');
@@ -115,7 +119,7 @@ export function mcpRoutes(deps: AppDeps) {
 
   app.delete('/api/mcp/servers/:name', async (c) => {
     const name = serverName(c);
-    return c.json(await mcp().remove(queryParams(c, Profile).profile, name));
+    return c.json(await mcp().remove(await profileOf(c), name));
   });
 
   return app;

@@ -1,4 +1,5 @@
 import { Hono, type Context } from 'hono';
+import { requestHome } from '../http/request-home.js';
 import type { AppDeps } from '../deps.js';
 import { z } from 'zod';
 import { BadRequest } from '../ports/errors.js';
@@ -28,7 +29,7 @@ export function modelRoutes(deps: AppDeps) {
     const runtime = deps.agent.runtime;
     if (!runtime.models) return c.json(present(EMPTY));
     try {
-      return c.json(present(await runtime.models({ refresh })));
+      return c.json(present(await runtime.models({ refresh, home: await requestHome(c, deps) })));
     } catch (err) {
       if (!(err instanceof BadRequest)) throw err;
       return c.json(present(EMPTY, err.message));
@@ -43,7 +44,7 @@ export function modelRoutes(deps: AppDeps) {
     const b = await jsonBody(c, DefaultModelBody);
     const runtime = deps.agent.runtime;
     if (!runtime.setDefaultModel) throw new BadRequest('This agent cannot change its default model');
-    await runtime.setDefaultModel(b.model.trim());
+    await runtime.setDefaultModel(b.model.trim(), await requestHome(c, deps));
     return c.json({ ok: true, default_model: b.model.trim() });
   });
 

@@ -1,4 +1,5 @@
 import { Hono, type Context } from 'hono';
+import { requestSetup, requestWorkspaces } from '../http/request-home.js';
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
 import type { AuthService } from '../auth/auth-service.js';
@@ -95,7 +96,7 @@ export function onboardingRoutes(deps: AppDeps, auth: AuthService) {
 
   const status = async (c: Context) => {
     const settings: Record<string, unknown> = { ...SETTINGS_DEFAULTS, ...(await deps.settings.read()) };
-    const setup = deps.agent.runtime.setup;
+    const setup = await requestSetup(c, deps);
     const backend = deps.agent.backend;
     const choice = await backend.current();
     const onGateway = choice.backend === 'gateway';
@@ -130,7 +131,7 @@ export function onboardingRoutes(deps: AppDeps, auth: AuthService) {
       imports_ok: true,
       default_workspace:
         typeof settings.default_workspace === 'string' && settings.default_workspace ? settings.default_workspace : deps.options.defaultWorkspace,
-      workspaces: await deps.workspaces.list(),
+      workspaces: await (await requestWorkspaces(c, deps)).list(),
       password_enabled: await auth.enabled(),
       bot_name: settings.bot_name,
     };
@@ -142,7 +143,7 @@ export function onboardingRoutes(deps: AppDeps, auth: AuthService) {
     requireSetupAllowed(c, deps);
     const b = await jsonBody(c, ProbeBody);
     if (b.provider === 'gateway') return c.json(await probeGateway(deps, b.base_url, b.api_key));
-    const setup = deps.agent.runtime.setup;
+    const setup = await requestSetup(c, deps);
     if (!setup) throw new NotFound('This agent is configured outside Hermes WebUI');
     return c.json(await setup.probe(b));
   });
@@ -152,7 +153,7 @@ export function onboardingRoutes(deps: AppDeps, auth: AuthService) {
     const b = await jsonBody(c, SetupBody);
     const backend = deps.agent.backend;
     if (b.provider === 'gateway' && backend.fixed) throw new Conflict(BACKEND_FIXED);
-    const setup = deps.agent.runtime.setup;
+    const setup = await requestSetup(c, deps);
     if (!setup) throw new NotFound('This agent is configured outside Hermes WebUI');
     // Everything that can be refused is checked before anything is written.
     const workspace = b.workspace ? await deps.files.checkWorkspace(b.workspace, { create: true }) : null;
@@ -173,7 +174,7 @@ export function onboardingRoutes(deps: AppDeps, auth: AuthService) {
     }
     if (workspace) patch.default_workspace = workspace;
     if (Object.keys(patch).length) await deps.settings.write({ ...(await deps.settings.read()), ...patch });
-    if (workspace) await deps.workspaces.setLast(workspace);
+    if (workspace) await (await requestWorkspaces(c, deps)).setLast(workspace);
     if (b.password !== undefined) {
       await auth.setStoredPassword(b.password);
       c.header('Set-Cookie', auth.sessionCookie(await auth.openSession(), secureRequest(c, auth.config)));

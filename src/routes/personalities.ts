@@ -1,4 +1,6 @@
+import type { HermesHome } from '../ports/hermes-home.js';
 import { Hono } from 'hono';
+import { requestHome, sessionHome } from '../http/request-home.js';
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
 import { BadRequest, NotFound } from '../ports/errors.js';
@@ -14,10 +16,10 @@ const SetBody = z.object({ session_id: SessionId, name: z.string({ error: 'name 
  */
 export function personalityRoutes(deps: AppDeps) {
   const app = new Hono();
-  const list = async (): Promise<Personality[]> => (deps.agentConfig ? ((await deps.agentConfig.load()).personalities ?? []) : []);
+  const list = async (home: HermesHome): Promise<Personality[]> => (deps.agentConfig ? ((await home.config.load()).personalities ?? []) : []);
 
   app.get('/api/personalities', async (c) => {
-    return c.json({ personalities: (await list()).map((p) => ({ name: p.name, description: p.description })) });
+    return c.json({ personalities: (await list(await requestHome(c, deps))).map((p) => ({ name: p.name, description: p.description })) });
   });
 
   app.post('/api/personality/set', async (c) => {
@@ -27,7 +29,8 @@ export function personalityRoutes(deps: AppDeps) {
     const name = b.name.trim();
     let prompt = '';
     if (name) {
-      const found = (await list()).find((p) => p.name === name);
+      // The session's own profile decides which personalities it can take.
+      const found = (await list(await sessionHome(deps, session))).find((p) => p.name === name);
       if (!found) throw new NotFound(`Personality "${name}" not found in config.yaml`);
       prompt = found.prompt;
     }

@@ -1,4 +1,6 @@
 import { Hono } from 'hono';
+import { requestWorkspaces } from '../http/request-home.js';
+import type { WorkspaceStore } from '../ports/workspace-store.js';
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
 import { AppError, BadRequest, NotFound } from '../ports/errors.js';
@@ -87,7 +89,7 @@ export function projectBindRoutes(deps: AppDeps) {
       if (err instanceof BindingConflict) throw new BadRequest(err.message);
       throw err;
     }
-    if (Array.isArray(plan.set.workspaces)) await register(deps, plan.set.workspaces as string[]);
+    if (Array.isArray(plan.set.workspaces)) await register(deps, await requestWorkspaces(c, deps), plan.set.workspaces as string[]);
     const saved = await deps.projects.patchKeys(project.project_id, plan.set, plan.unset);
     return c.json({ ok: true, project: saved });
   });
@@ -99,9 +101,9 @@ export function projectBindRoutes(deps: AppDeps) {
  * Bound paths join the saved workspace list (so one outside the default root is bound in one
  * step). An empty saved list reads as Home, as GET /api/workspaces shows it, and Home is kept.
  */
-async function register(deps: AppDeps, paths: string[]): Promise<void> {
-  const saved = await deps.workspaces.list();
+async function register(deps: AppDeps, store: WorkspaceStore, paths: string[]): Promise<void> {
+  const saved = await store.list();
   const list = saved.length ? saved : [{ path: deps.options.defaultWorkspace, name: 'Home' }];
   const fresh = paths.filter((p) => !list.some((w) => w.path === p));
-  if (fresh.length) await deps.workspaces.save([...list, ...fresh.map((path) => ({ path, name: baseName(path) }))]);
+  if (fresh.length) await store.save([...list, ...fresh.map((path) => ({ path, name: baseName(path) }))]);
 }

@@ -1,4 +1,6 @@
 import { Hono } from 'hono';
+import type { Context } from 'hono';
+import { requestSetup } from '../http/request-home.js';
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
 import { jsonBody } from '../http/validate.js';
@@ -23,31 +25,32 @@ const SelfHostedBody = z
 /** Settings → Providers: configured providers with status; keys only ever leave masked. */
 export function providerRoutes(deps: AppDeps) {
   const app = new Hono();
-  const setup = () => {
-    const s = deps.agent.runtime.setup;
+  // The browser's profile's providers.
+  const setup = async (c: Context) => {
+    const s = await requestSetup(c, deps);
     if (!s) throw new NotFound('This agent is configured outside Hermes WebUI');
     return s;
   };
 
-  app.get('/api/providers', async (c) => c.json(await setup().providers()));
+  app.get('/api/providers', async (c) => c.json(await (await setup(c)).providers()));
 
   app.post('/api/providers', async (c) => {
     requireSetupAllowed(c, deps);
     const b = await jsonBody(c, z.object({ provider: ProviderId, api_key: Key }).strict());
-    return c.json({ ok: true, provider: await setup().saveKey(b.provider, b.api_key) });
+    return c.json({ ok: true, provider: await (await setup(c)).saveKey(b.provider, b.api_key) });
   });
 
   app.post('/api/providers/delete', async (c) => {
     requireSetupAllowed(c, deps);
     const b = await jsonBody(c, z.object({ provider: ProviderId }).strict());
-    await setup().removeProvider(b.provider);
+    await (await setup(c)).removeProvider(b.provider);
     return c.json({ ok: true });
   });
 
   app.post('/api/providers/self-hosted', async (c) => {
     requireSetupAllowed(c, deps);
     const b = await jsonBody(c, SelfHostedBody);
-    return c.json({ ok: true, provider: await setup().addCustomProvider(b) });
+    return c.json({ ok: true, provider: await (await setup(c)).addCustomProvider(b) });
   });
 
   return app;

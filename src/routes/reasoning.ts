@@ -1,4 +1,6 @@
+import type { Context } from 'hono';
 import { Hono } from 'hono';
+import { requestHome } from '../http/request-home.js';
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
 import { jsonBody, queryParams } from '../http/validate.js';
@@ -41,26 +43,29 @@ const Body = z
  */
 export function reasoningRoutes(deps: AppDeps) {
   const app = new Hono();
-  const source = () => {
+  // The browser's profile's config.yaml.
+  const source = async (c: Context) => {
     if (!deps.agentConfig) throw new NotFound('Reasoning settings are not available on this server (no config.yaml)');
-    return deps.agentConfig;
+    return (await requestHome(c, deps)).config;
   };
-  const status = async (target: { model?: string | undefined; provider?: string | undefined }) => {
-    const { configYaml } = await source().readFiles();
+  const status = async (c: Context, target: { model?: string | undefined; provider?: string | undefined }) => {
+    const config = await source(c);
+    const { configYaml } = await config.readFiles();
     try {
       return reasoningStatus(configYaml, target);
     } catch (err) {
-      if (err instanceof ConfigSyntaxError) throw new Conflict(`${err.message}. Fix ${source().paths.config} by hand.`);
+      if (err instanceof ConfigSyntaxError) throw new Conflict(`${err.message}. Fix ${config.paths.config} by hand.`);
       throw err;
     }
   };
 
-  app.get('/api/reasoning', async (c) => c.json(await status(queryParams(c, Query))));
+  app.get('/api/reasoning', async (c) => c.json(await status(c, queryParams(c, Query))));
 
   app.post('/api/reasoning', async (c) => {
     const b = await jsonBody(c, Body);
+    const config = await source(c);
     try {
-      await source().updateConfigYaml((text) => {
+      await config.updateConfigYaml((text) => {
         let next = text;
         if (b.display !== undefined) next = setShowReasoning(next, DISPLAY[b.display]!);
         if (b.effort !== undefined) next = setReasoningEffort(next, b.effort === '' ? null : (b.effort as (typeof REASONING_EFFORTS)[number]));
@@ -68,10 +73,10 @@ export function reasoningRoutes(deps: AppDeps) {
       });
     } catch (err) {
       // A malformed file is never rewritten.
-      if (err instanceof ConfigSyntaxError) throw new Conflict(`${err.message}. Fix ${source().paths.config} by hand (or move it aside); it was not changed.`);
+      if (err instanceof ConfigSyntaxError) throw new Conflict(`${err.message}. Fix ${config.paths.config} by hand (or move it aside); it was not changed.`);
       throw err;
     }
-    return c.json(await status(b));
+    return c.json(await status(c, b));
   });
 
   return app;

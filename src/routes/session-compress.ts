@@ -1,3 +1,4 @@
+import { sessionHome } from '../http/request-home.js';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
@@ -56,7 +57,7 @@ export function sessionCompressRoutes(deps: AppDeps) {
   const run = async (sid: string, focus: string | null) => {
     const { session, compress } = await admit(sid);
     const before = conversationLength(session);
-    const done = await compress({ session, focusTopic: focus, signal: new AbortController().signal });
+    const done = await compress({ session, focusTopic: focus, signal: new AbortController().signal, home: await sessionHome(deps, session) });
     if (!done) throw new Conflict('Nothing to compress: everything before the last exchange is already summarised.');
     // A turn that started meanwhile changed the transcript: refuse rather than store a stale anchor.
     const saved = await deps.sessions.update(sid, done.patch, { ifUpdatedAt: session.updated_at });

@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { requestWorkspaces } from '../http/request-home.js';
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
 import { BadRequest, Conflict, NotFound } from '../ports/errors.js';
@@ -52,7 +53,7 @@ export function sessionOpRoutes(deps: AppDeps) {
     if (b.model !== undefined) patch.model = b.model;
     if (b.model_provider !== undefined) patch.model_provider = b.model_provider?.trim().toLowerCase() || null;
     const session = await s.update(b.session_id, patch, { ifUpdatedAt: b.expected_updated_at });
-    if (typeof patch.workspace === 'string') await deps.workspaces.setLast(patch.workspace);
+    if (typeof patch.workspace === 'string') await (await requestWorkspaces(c, deps)).setLast(patch.workspace);
     return c.json({ session: await present(presentSession(session)) });
   });
 

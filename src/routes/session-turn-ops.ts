@@ -1,3 +1,4 @@
+import { sessionHome } from '../http/request-home.js';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
@@ -96,8 +97,8 @@ export function sessionTurnOpRoutes(deps: AppDeps) {
         title: s.title,
         model: s.model ?? null,
         profile: s.profile || 'default',
-        // The folder of the active profile's config.yaml (absent where the agent's files are elsewhere).
-        hermes_home: deps.agentConfig?.paths.config.replace(/[\\/][^\\/]+$/, '') ?? '',
+        // The session's profile home (empty where the agent's files are elsewhere).
+        hermes_home: deps.agentConfig ? (await sessionHome(deps, s)).root : '',
         workspace: s.workspace ?? null,
         personality: typeof s.personality === 'string' && s.personality ? s.personality : null,
         message_count: s.messages.length,
@@ -122,7 +123,7 @@ export function sessionTurnOpRoutes(deps: AppDeps) {
       throw new BadRequest('Title generation needs the built-in agent; the Hermes gateway has no call for it');
     }
     if (!session.messages.some((m) => m.role === 'user')) throw new AppError(422, 'Could not generate a better title (no user message yet)');
-    const title = await runtime.generateTitle({ session, preferLatest: !!b.prefer_latest, signal: c.req.raw.signal });
+    const title = await runtime.generateTitle({ session, preferLatest: !!b.prefer_latest, signal: c.req.raw.signal, home: await sessionHome(deps, session) });
     if (!title) throw new AppError(422, 'Could not generate a better title (empty)');
     const updated = await deps.sessions.update(session.session_id, { title, llm_title_generated: true, manual_title: false });
     return c.json({

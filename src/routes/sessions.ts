@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { requestWorkspaces } from '../http/request-home.js';
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
 import { NotFound } from '../ports/errors.js';
@@ -105,7 +106,7 @@ export function sessionRoutes(deps: AppDeps) {
 
   app.post('/api/session/new', async (c) => {
     const body = await jsonBody(c, NewBody);
-    const workspace = body.workspace ? await deps.files.checkWorkspace(body.workspace) : await defaultWorkspaceFor(deps);
+    const workspace = body.workspace ? await deps.files.checkWorkspace(body.workspace) : await defaultWorkspaceFor(deps, await requestWorkspaces(c, deps));
     if (body.project_id && !(await deps.projects.get(body.project_id))) throw new NotFound('Project not found');
     // No project named: an auto-assign project bound to this workspace files the session.
     const projectId = body.project_id || autoAssignProject(await deps.projects.list(), workspace, body.profile ?? null);
@@ -138,7 +139,7 @@ export function sessionRoutes(deps: AppDeps) {
 
   app.post('/api/session/import', async (c) => {
     const body = await jsonBody(c, ImportBody);
-    const workspace = body.workspace ? await deps.files.checkWorkspace(body.workspace) : await defaultWorkspaceFor(deps);
+    const workspace = body.workspace ? await deps.files.checkWorkspace(body.workspace) : await defaultWorkspaceFor(deps, await requestWorkspaces(c, deps));
     const session = await deps.sessions.create(
       blankSession(deps, {
         title: body.title?.trim() || 'Imported session',

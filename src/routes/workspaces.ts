@@ -1,4 +1,6 @@
 import { Hono } from 'hono';
+import { requestWorkspaces } from '../http/request-home.js';
+import type { WorkspaceStore } from '../ports/workspace-store.js';
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
 import { BadRequest, NotFound } from '../ports/errors.js';
@@ -23,8 +25,8 @@ const SUGGEST_LIMIT = 12;
 const baseName = (path: string) => path.replace(/\/+$/, '').split('/').pop() || path;
 
 /** The registered workspaces; an empty list reads as the default workspace, named "Home". */
-async function listWorkspaces(deps: AppDeps): Promise<WorkspaceEntry[]> {
-  const list = await deps.workspaces.list();
+async function listWorkspaces(deps: AppDeps, store: WorkspaceStore): Promise<WorkspaceEntry[]> {
+  const list = await store.list();
   return list.length ? list : [{ path: deps.options.defaultWorkspace, name: 'Home' }];
 }
 
@@ -32,8 +34,8 @@ async function listWorkspaces(deps: AppDeps): Promise<WorkspaceEntry[]> {
  * Where a new session works: the last workspace used if it still exists, else the
  * `default_workspace` setting, else the server's default.
  */
-export async function defaultWorkspaceFor(deps: AppDeps): Promise<string> {
-  const last = await deps.workspaces.getLast();
+export async function defaultWorkspaceFor(deps: AppDeps, store: WorkspaceStore): Promise<string> {
+  const last = await store.getLast();
   const settings = await deps.settings.read();
   for (const candidate of [last, settings.default_workspace]) {
     if (typeof candidate === 'string' && candidate) {
@@ -47,56 +49,65 @@ export async function defaultWorkspaceFor(deps: AppDeps): Promise<string> {
 export function workspaceRoutes(deps: AppDeps) {
   const app = new Hono();
   // An emptied list reads as Home here too, as GET /api/workspaces reads it.
-  const reply = async (entries?: WorkspaceEntry[]) => ({ ok: true, workspaces: entries?.length ? entries : await listWorkspaces(deps) });
+  const reply = async (store: WorkspaceStore, entries?: WorkspaceEntry[]) => ({
+    ok: true,
+    workspaces: entries?.length ? entries : await listWorkspaces(deps, store),
+  });
 
-  app.get('/api/workspaces', async (c) =>
-    c.json({ workspaces: await listWorkspaces(deps), last: (await deps.workspaces.getLast()) ?? deps.options.defaultWorkspace }),
-  );
+  // Each profile has its own list (the browser's profile).
+  app.get('/api/workspaces', async (c) => {
+    const store = await requestWorkspaces(c, deps);
+    return c.json({ workspaces: await listWorkspaces(deps, store), last: (await store.getLast()) ?? deps.options.defaultWorkspace });
+  });
 
   // "Add folder…" path completion, the incumbent's shape: {suggestions, prefix}.
   app.get('/api/workspaces/suggest', async (c) => {
     const { prefix = '' } = queryParams(c, SuggestQuery);
-    const roots = [deps.options.defaultWorkspace, ...(await deps.workspaces.list()).map((w) => w.path)];
+    const roots = [deps.options.defaultWorkspace, ...(await (await requestWorkspaces(c, deps)).list()).map((w) => w.path)];
     const suggestions = (await deps.folders?.suggest(prefix, { roots, limit: SUGGEST_LIMIT })) ?? [];
     return c.json({ suggestions, prefix });
   });
 
   app.post('/api/workspaces/add', async (c) => {
     const b = await jsonBody(c, AddBody);
+    const store = await requestWorkspaces(c, deps);
     const path = await deps.files.checkWorkspace(b.path, { create: b.create ?? false });
-    const list = await listWorkspaces(deps);
+    const list = await listWorkspaces(deps, store);
     if (list.some((w) => w.path === path)) throw new BadRequest('Workspace already in list');
     list.push({ path, name: b.name ?? baseName(path) });
-    await deps.workspaces.save(list);
-    return c.json(await reply(list));
+    await store.save(list);
+    return c.json(await reply(store, list));
   });
 
   app.post('/api/workspaces/remove', async (c) => {
     const b = await jsonBody(c, RemoveBody);
-    const list = (await listWorkspaces(deps)).filter((w) => w.path !== b.path);
-    await deps.workspaces.save(list);
-    return c.json(await reply(list));
+    const store = await requestWorkspaces(c, deps);
+    const list = (await listWorkspaces(deps, store)).filter((w) => w.path !== b.path);
+    await store.save(list);
+    return c.json(await reply(store, list));
   });
 
   app.post('/api/workspaces/rename', async (c) => {
     const b = await jsonBody(c, RenameBody);
-    const list = await listWorkspaces(deps);
+    const store = await requestWorkspaces(c, deps);
+    const list = await listWorkspaces(deps, store);
     const entry = list.find((w) => w.path === b.path);
     if (!entry) throw new NotFound('Workspace not found');
     entry.name = b.name;
-    await deps.workspaces.save(list);
-    return c.json(await reply(list));
+    await store.save(list);
+    return c.json(await reply(store, list));
   });
 
   app.post('/api/workspaces/reorder', async (c) => {
     const b = await jsonBody(c, ReorderBody);
-    const list = await listWorkspaces(deps);
+    const store = await requestWorkspaces(c, deps);
+    const list = await listWorkspaces(deps, store);
     const byPath = new Map(list.map((w) => [w.path, w]));
     const ordered = [...new Set(b.paths)].flatMap((p) => byPath.get(p) ?? []);
     const rest = list.filter((w) => !ordered.includes(w));
     const next = [...ordered, ...rest];
-    await deps.workspaces.save(next);
-    return c.json(await reply(next));
+    await store.save(next);
+    return c.json(await reply(store, next));
   });
 
   return app;

@@ -15,6 +15,8 @@ import {
 import type { SteerInput, SteerOutcome } from '../runtime.js';
 import { ModelCatalogService, type Catalog } from '../catalog/catalog.js';
 import { BuiltinSetup } from './setup.js';
+import type { AgentConfigSource } from '../config-source.js';
+import type { HermesHome } from '../../ports/hermes-home.js';
 import { ProviderConfigError, resolveProvider } from '../providers/resolve.js';
 import { resolveFallbacks } from '../providers/fallback.js';
 import { builtinTools } from '../tools/index.js';
@@ -56,6 +58,7 @@ export class BuiltinAgentRuntime implements AgentRuntime {
   /** Steer text waiting for each running turn's next tool boundary. */
   #steers = new PendingSteers();
   readonly catalog: ModelCatalogService;
+  #setups = new Map<string, BuiltinSetup>();
   readonly setup: BuiltinSetup;
 
   constructor(private readonly options: BuiltinRuntimeOptions) {
@@ -67,10 +70,15 @@ export class BuiltinAgentRuntime implements AgentRuntime {
     this.setup = new BuiltinSetup(options.config, this.catalog, (model) => this.check(model));
   }
 
-  async #resolve(model: string | null) {
+  /** The profile home a call works in: the one it names, else this runtime's default. */
+  #home(home: HermesHome | undefined): { root: string; config: AgentConfigSource } {
+    return home ?? { root: this.options.hermesHome, config: this.options.config };
+  }
+
+  async #resolve(model: string | null, home?: HermesHome) {
     let config: AgentConfig;
     try {
-      config = await this.options.config.load();
+      config = await this.#home(home).config.load();
     } catch (err) {
       if (err instanceof AgentConfigError) throw new BadRequest(err.message);
       throw err;
@@ -83,13 +91,13 @@ export class BuiltinAgentRuntime implements AgentRuntime {
     }
   }
 
-  async check(model: string | null): Promise<void> {
-    await this.#resolve(model);
+  async check(model: string | null, home?: HermesHome): Promise<void> {
+    await this.#resolve(model, home);
   }
 
   async compress(input: CompressInput): Promise<CompressOutput | null> {
     const { session } = input;
-    const { config, provider, model } = await this.#resolve(typeof session.model === 'string' ? session.model : null);
+    const { config, provider, model } = await this.#resolve(typeof session.model === 'string' ? session.model : null, input.home);
     const anchor = session.compression_anchor_visible_idx;
     const summary = session.compression_anchor_summary;
     const previous: CompressionAnchor | null = typeof anchor === 'number' && typeof summary === 'string' && summary ? { anchor, summary } : null;
@@ -121,7 +129,7 @@ export class BuiltinAgentRuntime implements AgentRuntime {
 
   async generateTitle(input: TitleInput): Promise<string | null> {
     const { session } = input;
-    const { provider, model } = await this.#resolve(typeof session.model === 'string' ? session.model : null);
+    const { provider, model } = await this.#resolve(typeof session.model === 'string' ? session.model : null, input.home);
     return generateTitle({ provider, model, messages: session.messages, signal: input.signal, preferLatest: input.preferLatest });
   }
 
@@ -157,7 +165,8 @@ export class BuiltinAgentRuntime implements AgentRuntime {
   async #turn(input: TurnInput, emit: (out: TurnOutput) => void, loopDone: () => void): Promise<void> {
     const { session, signal } = input;
     const sid = session.session_id;
-    const { config, provider, model, contextLength } = await this.#resolve(input.model);
+    const { config, provider, model, contextLength } = await this.#resolve(input.model, input.home);
+    const hermesHome = this.#home(input.home).root;
     emit({ type: 'patch', patch: contextWindowPatch(config, contextLength, model) });
     const webTools = config.web ? webToolsEnabled(config.web) : false;
     const tools = builtinTools({
@@ -173,7 +182,7 @@ export class BuiltinAgentRuntime implements AgentRuntime {
     );
     if (this.options.mcp && !this.options.toolNames) {
       // A server that cannot be reached only costs its own tools, never the turn.
-      const mcpTools = await this.options.mcp.toolsForTurn(session.profile ?? null).catch((err) => {
+      const mcpTools = await this.options.mcp.toolsForTurn(input.home?.profile ?? session.profile ?? null).catch((err) => {
         this.options.logger.info({ msg: 'mcp tools unavailable', session_id: sid, error: String((err as Error)?.message ?? err) });
         return [];
       });
@@ -191,7 +200,7 @@ export class BuiltinAgentRuntime implements AgentRuntime {
     );
     const knowledge = knowledgeContext({
       config,
-      hermesHome: this.options.hermesHome,
+      hermesHome,
       host: this.options.host,
       main: { provider, model },
       sessions: this.options.sessions ?? null,
@@ -208,14 +217,14 @@ export class BuiltinAgentRuntime implements AgentRuntime {
       const prompt = await sessionSystemPrompt({
         session,
         host: this.options.host,
-        hermesHome: this.options.hermesHome,
+        hermesHome,
         workspace: input.workspace,
         model,
         provider: provider.id,
         toolNames,
         memory: config.memory,
         // Walked only when the prompt is (re)built.
-        skillsIndex: () => skillsPromptBlock({ host: this.options.host, knowledge, hermesHome: this.options.hermesHome, toolNames }),
+        skillsIndex: () => skillsPromptBlock({ host: this.options.host, knowledge, hermesHome, toolNames }),
       });
       if (prompt.store) emit({ type: 'patch', patch: { [SESSION_PROMPT_KEY]: prompt.store } });
       // The chosen personality is an ephemeral layer over the stored prompt, as in Hermes.
@@ -286,6 +295,7 @@ export class BuiltinAgentRuntime implements AgentRuntime {
     const sid = input.session.session_id;
     const { hub } = this.options;
     const event: EmitEvent = (name, data) => emit(runEvent(name, data));
+    const home = this.#home(input.home);
     if (!this.#todos.has(sid)) {
       const stored = input.session.todo_state as { todos?: TodoItem[] } | undefined;
       this.#todos.set(sid, Array.isArray(stored?.todos) ? stored.todos : []);
@@ -293,7 +303,7 @@ export class BuiltinAgentRuntime implements AgentRuntime {
     return {
       sessionId: sid,
       workspace: input.workspace,
-      hermesHome: this.options.hermesHome,
+      hermesHome: home.root,
       host: this.options.host ?? unavailableHost,
       signal: input.signal,
       writeSafeRoots: parseWriteSafeRoots(config.env.HERMES_WRITE_SAFE_ROOT, (this.options.host ?? unavailableHost).homeDir),
@@ -316,8 +326,8 @@ export class BuiltinAgentRuntime implements AgentRuntime {
             streamId: input.streamId,
             signal: input.signal,
             event,
-            hermesHome: this.options.hermesHome,
-            addToAllowlist: (keys) => this.options.config.addToAllowlist(keys),
+            hermesHome: home.root,
+            addToAllowlist: (keys) => home.config.addToAllowlist(keys),
             smartNoted: this.#smartNoted,
             // Nobody watches a subagent's prompt: Hermes' delegation.subagent_auto_approve decides.
             ...(child
@@ -350,8 +360,9 @@ export class BuiltinAgentRuntime implements AgentRuntime {
                 model: input.model,
                 depth: child?.depth ?? 0,
                 toolNames,
-                profile: input.session.profile,
+                profile: input.home?.profile ?? input.session.profile,
                 projectId: input.session.project_id,
+                ...(input.home ? { home: input.home } : {}),
               },
               config: config.delegation,
               now: this.options.now,
@@ -379,20 +390,28 @@ export class BuiltinAgentRuntime implements AgentRuntime {
    * The configured default plus every `custom_providers[].models` key as `custom:<name>:<model>`
    * (the id resolveProvider accepts). Read fresh, like a turn, so config edits show at once.
    */
-  async models(options: { refresh?: boolean } = {}): Promise<Catalog> {
+  async models(options: { refresh?: boolean; home?: HermesHome } = {}): Promise<Catalog> {
     let config: AgentConfig;
     try {
-      config = await this.options.config.load();
+      config = await this.#home(options.home).config.load();
     } catch (err) {
       if (err instanceof AgentConfigError) throw new BadRequest(err.message);
       throw err;
     }
-    return this.catalog.get(config, options);
+    return this.catalog.get(config, { ...(options.refresh ? { refresh: true } : {}) });
   }
 
-  async setDefaultModel(model: string): Promise<void> {
+  /** Settings → Providers and the wizard for one profile; one setup per home, kept. */
+  setupFor(home: HermesHome): BuiltinSetup {
+    if (home.root === this.options.hermesHome) return this.setup;
+    let setup = this.#setups.get(home.root);
+    if (!setup) this.#setups.set(home.root, (setup = new BuiltinSetup(home.config, this.catalog, (model) => this.check(model, home))));
+    return setup;
+  }
+
+  async setDefaultModel(model: string, home?: HermesHome): Promise<void> {
     try {
-      await this.options.config.setDefaultModel(model);
+      await this.#home(home).config.setDefaultModel(model);
     } catch (err) {
       // A config.yaml that does not parse is left exactly as it is.
       throw new BadRequest((err as Error).message);

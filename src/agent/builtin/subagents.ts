@@ -1,4 +1,5 @@
 import { DEFAULT_TITLE, messageText, newSessionId, provisionalTitle } from '../../domain/session-rows.js';
+import type { HermesHome } from '../../ports/hermes-home.js';
 import type { Logger } from '../../ports/platform.js';
 import type { SessionStore } from '../../ports/session-store.js';
 import type { RunRegistry } from '../../runs/registry.js';
@@ -91,7 +92,17 @@ export interface SpawnerOptions {
   deps: ChildRunDeps;
   /** The runtime the children's turns run on (the builtin agent itself). */
   runtime: AgentRuntime;
-  parent: { sessionId: string; workspace: string; model: string | null; depth: number; toolNames: string[]; profile?: unknown; projectId?: unknown };
+  /** `home`: the parent's profile home, which the children work in too. */
+  parent: {
+    sessionId: string;
+    workspace: string;
+    model: string | null;
+    depth: number;
+    toolNames: string[];
+    profile?: unknown;
+    projectId?: unknown;
+    home?: HermesHome;
+  };
   config: DelegationConfig;
   now: () => number;
   /** The parent turn's events: the tree's `subagent` rows go there. */
@@ -200,7 +211,7 @@ async function runChild(o: SpawnerOptions, task: SubagentTask, index: number, co
   };
   const tapped: AgentRuntime = {
     kind: o.runtime.kind,
-    check: (m) => o.runtime.check(m),
+    check: (m, home) => o.runtime.check(m, home),
     startTurn: (input) => tap(o.runtime.startTurn(input), observe),
   };
 
@@ -213,6 +224,7 @@ async function runChild(o: SpawnerOptions, task: SubagentTask, index: number, co
       model,
       workspace: o.parent.workspace,
       signal: run.abort.signal,
+      ...(o.parent.home ? { home: o.parent.home } : {}),
     });
   } finally {
     signal.removeEventListener('abort', stop);
