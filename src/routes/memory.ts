@@ -93,7 +93,7 @@ export function memoryRoutes(deps: AppDeps) {
       await guard();
       const st = await home.files.stat(path);
       if (b.mtime !== undefined && (st?.mtime ?? null) !== b.mtime)
-        throw new Conflict(`${path.split('/').pop()} changed elsewhere since it was loaded — reload to see it (your text was not saved)`, {
+        throw new Conflict(`${path.split('/').pop()} changed elsewhere since it was read — reload it; nothing was saved`, {
           mtime: st?.mtime ?? null,
         });
       const before = (await home.files.readText(path)) ?? '';

@@ -119,7 +119,7 @@ describe('memory routes', () => {
     await utimes(memFile(), new Date(), new Date(Date.now() + 5000));
     const r = await write({ section: 'memory', content: 'mine', mtime });
     expect(r.status).toBe(409);
-    expect(r.body.error).toMatch(/MEMORY\.md changed elsewhere since it was loaded — reload/);
+    expect(r.body.error).toMatch(/MEMORY\.md changed elsewhere since it was read — reload it; nothing was saved/);
     expect(r.body.mtime).toBe((await stat(memFile())).mtimeMs / 1000);
     expect(await readFile(memFile(), 'utf8')).toBe('theirs');
     // A missing file read as null: creating it elsewhere is a change too.
@@ -181,7 +181,7 @@ describe('memory routes', () => {
     await writeFile(memFile(), original);
     const r = await get();
     expect(r.body.memory).not.toContain(KEY);
-    const [masked, tea] = r.body.sections.memory.entries as string[];
+    const [masked, tea] = r.body.sections.memory.entries as [string, string];
     expect(masked).toMatch(/sk-proj-\*\*\*/);
     expect(r.body.sections.memory.used).toBe(original.length);
 
