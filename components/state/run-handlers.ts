@@ -5,6 +5,9 @@ import type { RunEventHandlers } from './run-stream.js';
 import type { AssistantTurn } from './turns.js';
 import { applySubagentEvent } from './subagents.js';
 
+/** The window event a `state_saved` run event becomes (detail: its data). */
+export const STATE_SAVED_EVENT = 'hermes-state-saved';
+
 type TurnEvents = 'token' | 'reasoning' | 'tool' | 'tool_complete' | 'compressing' | 'compressed' | 'warning' | 'retrying' | 'subagent' | 'steer_applied';
 
 /**
@@ -99,6 +102,10 @@ export function runHandlers(
     todo_state: (d) => {
       chat.todos = d.todos;
       changed.now();
+    },
+    // The agent wrote a memory file or a skill: whichever panel shows it reloads (window event).
+    state_saved: (d) => {
+      window.dispatchEvent(new CustomEvent(STATE_SAVED_EVENT, { detail: d }));
     },
     title: (d) => {
       if (chat.session) chat.session = { ...chat.session, title: d.title };

@@ -142,6 +142,12 @@ export const RUN_EVENT_SCHEMAS = {
     /** The child's final answer (cut), once it ended. */
     summary: str.optional(),
   }),
+  /**
+   * The agent changed one of Hermes' files the control center shows (the incumbent's event):
+   * `kind: 'memory'` after the memory tool wrote MEMORY.md or USER.md, `skill` with the skill's
+   * `name`. An open panel reloads.
+   */
+  state_saved: z.strictObject({ session_id: str, kind: z.enum(['memory', 'skill']), action: str, name: str.optional() }),
   /** Something the person should know that does not stop the turn (`type` names it). */
   warning: z.strictObject({ type: str, message: str }),
   /**
@@ -208,6 +214,7 @@ export const RUN_EVENT_NAMES = Object.keys({
   title: 0,
   metering: 0,
   todo_state: 0,
+  state_saved: 0,
   subagent: 0,
   warning: 0,
   retrying: 0,

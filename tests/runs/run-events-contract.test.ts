@@ -64,13 +64,14 @@ describe('run-event contract: the builtin agent', () => {
     expect(frames.map((f) => f.event)).toEqual(expect.arrayContaining(['reasoning', 'token', 'metering', 'done', 'title', 'stream_end']));
   });
 
-  it('tools, one failing; todo_state', async () => {
+  it('tools, one failing; todo_state; state_saved', async () => {
     const sid = await t.newSession();
     t.model.enqueue(
       [
         { toolCall: { id: 'c1', name: 'write_file', args: { path: 'a.txt', content: 'alpha\n'.repeat(30) } } },
         { toolCall: { id: 'c2', name: 'read_file', args: { path: 'missing/nope.txt' } } },
         { toolCall: { id: 'c3', name: 'todo', args: { todos: [{ id: '1', content: 'Plan', status: 'in_progress' }] } } },
+        { toolCall: { id: 'c4', name: 'memory', args: { action: 'add', target: 'memory', content: 'Uses pnpm' } } },
       ],
       [{ text: 'Done.' }],
     );
@@ -78,6 +79,7 @@ describe('run-event contract: the builtin agent', () => {
     const completes = frames.filter((f) => f.event === 'tool_complete');
     expect(completes.map((f) => f.data.is_error)).toEqual(expect.arrayContaining([true, false]));
     expect(frames.some((f) => f.event === 'todo_state')).toBe(true);
+    expect(frames.find((f) => f.event === 'state_saved')?.data).toEqual({ session_id: sid, kind: 'memory', action: 'saved' });
   });
 
   it('the iteration cap warns', async () => {

@@ -48,6 +48,8 @@ export function wrongPayloads(): void {
   push({ type: 'event', event: 'thinking', data: { text: 'x' } });
   // @ts-expect-error a tool may not emit a todo_state without its summary
   ctx.emit('todo_state', { todos: [], version: 1 });
+  // @ts-expect-error state_saved names a kind of file the control center shows
+  ctx.emit('state_saved', { session_id: 's', kind: 'config', action: 'saved' });
   // @ts-expect-error runEvent checks the same way
   runEvent('warning', { message: 'no type' });
   // @ts-expect-error warning text is a string

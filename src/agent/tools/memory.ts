@@ -25,7 +25,10 @@ interface Op {
 }
 type Result = Record<string, unknown>;
 
-/** Calls on one file run one after another: parallel tool calls must not lose each other's edits. */
+/**
+ * Calls on one file run one after another: parallel tool calls — and the Memory panel's saves
+ * (`withMemoryFile`) — must not lose each other's edits.
+ */
 const queues = new Map<string, Promise<unknown>>();
 function serialized<T>(key: string, fn: () => Promise<T>): Promise<T> {
   const run = (queues.get(key) ?? Promise.resolve()).then(fn, fn);
@@ -36,6 +39,10 @@ function serialized<T>(key: string, fn: () => Promise<T>): Promise<T> {
   });
   return run;
 }
+
+/** Runs `fn` in the same queue as the memory tool's calls on that home's file (`soul` too: SOUL.md). */
+export const withMemoryFile = <T>(hermesHome: string, target: MemoryTarget | 'soul', fn: () => Promise<T>): Promise<T> =>
+  serialized(`${hermesHome}\0${target}`, fn);
 
 /**
  * Refusals that ask the model to consolidate, counted per turn (a turn has its own abort
@@ -78,6 +85,8 @@ function match(entries: string[], oldText: string): number | { none: true } | { 
 }
 
 class MemoryFile {
+  /** Whether this call changed the file (the open UI is told: `state_saved`). */
+  written = false;
   constructor(
     private readonly ctx: ToolContext,
     readonly target: MemoryTarget,
@@ -91,6 +100,7 @@ class MemoryFile {
   }
   async write(entries: string[]): Promise<void> {
     await this.ctx.host.writeText(this.path, serializeEntries(entries));
+    this.written = true;
   }
   done(entries: string[], message: string): Result {
     // Terminal on purpose (as Hermes): no entry list, so the model does not go looking for more to change.
@@ -265,9 +275,12 @@ export function createMemoryTool(config: MemoryConfig = DEFAULT_MEMORY_CONFIG): 
         work = () => single(file, op);
       }
       try {
-        return json(counted(ctx.signal, await serialized(`${ctx.hermesHome}\0${target}`, work)));
+        return json(counted(ctx.signal, await withMemoryFile(ctx.hermesHome, target, work)));
       } catch (err) {
         return json({ success: false, error: `Memory update failed: ${errorMessage(err)}` });
+      } finally {
+        // The incumbent's event, so an open Memory panel reloads the file.
+        if (file.written) ctx.emit('state_saved', { session_id: ctx.sessionId, kind: 'memory', action: 'saved' });
       }
     },
   };

@@ -190,3 +190,16 @@ describe('renderMemorySnapshot', () => {
     expect(renderMemorySnapshot({ memory: 'ok\n§\nsneaky\u200Btext', user: null }, DEFAULT_MEMORY_CONFIG)).toMatch(/ok\n§\n\[BLOCKED: MEMORY\.md entry/);
   });
 });
+
+describe('memory: state_saved', () => {
+  it('tells the open UI after a write, and only then', async () => {
+    const f = fakeContext(box);
+    await memoryTool.run({ action: 'add', target: 'user', content: 'Likes tea' }, f.ctx);
+    expect(f.emits).toEqual([{ event: 'state_saved', data: { session_id: f.ctx.sessionId, kind: 'memory', action: 'saved' } }]);
+    // The same entry again changes nothing; a refusal neither.
+    await memoryTool.run({ action: 'add', target: 'user', content: 'Likes tea' }, f.ctx);
+    await memoryTool.run({ action: 'remove', target: 'user', old_text: 'coffee' }, f.ctx);
+    expect(f.emits).toHaveLength(1);
+    expect(readFileSync(userFile(), 'utf8')).toBe('Likes tea');
+  });
+});
