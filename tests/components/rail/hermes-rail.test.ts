@@ -41,20 +41,36 @@ describe('hermes-rail', () => {
 
   it('marks only the active entry aria-current="page" and moves the mark with `active`', async () => {
     const rail = await fixture<HermesRail>('hermes-rail', { active: 'skills' });
-    expect(items(rail).filter((b) => b.getAttribute('aria-current') === 'page').map((b) => b.dataset.panel)).to.deep.equal(['skills']);
+    expect(
+      items(rail)
+        .filter((b) => b.getAttribute('aria-current') === 'page')
+        .map((b) => b.dataset.panel),
+    ).to.deep.equal(['skills']);
     rail.active = 'logs';
     await rail.updateComplete;
-    expect(items(rail).filter((b) => b.hasAttribute('aria-current')).map((b) => b.dataset.panel)).to.deep.equal(['logs']);
+    expect(
+      items(rail)
+        .filter((b) => b.hasAttribute('aria-current'))
+        .map((b) => b.dataset.panel),
+    ).to.deep.equal(['logs']);
   });
 
   it('is one tab stop (the active entry) with Up/Down/Home/End moving focus, wrapping at the ends', async () => {
     const rail = await fixture<HermesRail>('hermes-rail', { active: 'memory' });
-    expect(items(rail).filter((b) => b.tabIndex === 0).map((b) => b.dataset.panel)).to.deep.equal(['memory']);
+    expect(
+      items(rail)
+        .filter((b) => b.tabIndex === 0)
+        .map((b) => b.dataset.panel),
+    ).to.deep.equal(['memory']);
     item(rail, 'memory').focus();
     press(item(rail, 'memory'), 'ArrowDown');
     await rail.updateComplete;
     expect(focused(rail)?.dataset.panel).to.equal('todos');
-    expect(items(rail).filter((b) => b.tabIndex === 0).map((b) => b.dataset.panel)).to.deep.equal(['todos']);
+    expect(
+      items(rail)
+        .filter((b) => b.tabIndex === 0)
+        .map((b) => b.dataset.panel),
+    ).to.deep.equal(['todos']);
     press(focused(rail)!, 'ArrowUp');
     await rail.updateComplete;
     press(focused(rail)!, 'ArrowUp');
