@@ -236,7 +236,7 @@ export class HermesApp extends LitElement {
     // The workspace panel belongs to the chat: it waits while a control-center panel is open.
     const workspace = ui.panelOpen && !this.#nav.panel;
     return html`
-      <div class="shell">
+      <div class="shell" ?inert=${this.railSheet}>
       ${mobile ? nothing : html`<hermes-rail .active=${this.#nav.active}></hermes-rail>`}
       <div class="layout" ?data-sidebar=${ui.sidebarOpen} ?data-panel=${workspace}>
         <aside class="sidebar" ?inert=${!ui.sidebarOpen}>
