@@ -13,6 +13,8 @@ import { RAIL_ENTRIES, type RailTarget } from './rail-entries.js';
  * @fires hermes-rail-select - an entry was chosen
  * @fires hermes-rail-close - (sheet, local) the scrim was clicked or Escape pressed
  */
+const SHEET_COLUMNS = 3;
+
 @customElement('hermes-rail')
 export class HermesRail extends LitElement {
   /** The entry for what the main view shows now (`aria-current="page"`). */
@@ -44,7 +46,9 @@ export class HermesRail extends LitElement {
     const names = RAIL_ENTRIES.map((entry) => entry.name);
     const at = names.indexOf((e.target as HTMLElement).dataset.panel as RailTarget);
     if (at < 0) return;
-    const step: Record<string, number> = { ArrowDown: 1, ArrowRight: 1, ArrowUp: -1, ArrowLeft: -1 };
+    // The sheet is a 3-column grid: Up/Down move a row there.
+    const row = this.variant === 'sheet' ? SHEET_COLUMNS : 1;
+    const step: Record<string, number> = { ArrowDown: row, ArrowRight: 1, ArrowUp: -row, ArrowLeft: -1 };
     let next: number;
     if (e.key in step) next = (at + step[e.key]! + names.length) % names.length;
     else if (e.key === 'Home') next = 0;
@@ -65,7 +69,7 @@ export class HermesRail extends LitElement {
     const list = html`<div
       class="list"
       role="toolbar"
-      aria-orientation="vertical"
+      aria-orientation=${sheet ? nothing : 'vertical'}
       aria-label="Control center"
       data-role="rail"
       @keydown=${this.#onKeyDown}
@@ -161,6 +165,7 @@ export class HermesRail extends LitElement {
       }
       :host([variant='sheet']) .list {
         display: grid;
+        /* SHEET_COLUMNS */
         grid-template-columns: repeat(3, minmax(0, 1fr));
         gap: var(--hermes-space-xs);
       }

@@ -116,6 +116,16 @@ describe('hermes-rail', () => {
     ]);
     expect(rail.renderRoot.querySelector('[role="dialog"] [data-role="rail"]')).to.exist;
     expect(focused(rail)?.dataset.panel).to.equal('profiles');
+    // A grid of three columns: Down goes a row down, Right to the next entry.
+    press(item(rail, 'profiles'), 'ArrowUp');
+    await rail.updateComplete;
+    expect(focused(rail)?.dataset.panel).to.equal('memory');
+    press(focused(rail)!, 'ArrowRight');
+    await rail.updateComplete;
+    expect(focused(rail)?.dataset.panel).to.equal('todos');
+    press(focused(rail)!, 'ArrowDown');
+    await rail.updateComplete;
+    expect(focused(rail)?.dataset.panel).to.equal('logs');
     let closes = 0;
     rail.addEventListener('hermes-rail-close', () => closes++);
     press(item(rail, 'profiles'), 'Escape');
