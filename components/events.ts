@@ -1,6 +1,7 @@
 import type { Message, OnboardingStatus, PendingApproval } from './api/client.js';
 import type { MessageActionDetail } from './render/message-actions.js';
 import type { SessionAction } from './sidebar/session-actions.js';
+import type { RailTarget } from './rail/rail-entries.js';
 
 /**
  * Every DOM event the app's elements fire, one map, all named `hermes-…`: elements announce
@@ -14,6 +15,10 @@ export interface HermesEventMap {
   'hermes-open-session': { sessionId: string | null; replace?: boolean; find?: string };
   /** Open a file from the transcript or the tree in the workspace panel. */
   'hermes-open-file': { path: string };
+  /** A rail entry (or the phone's panels sheet) was chosen: the chat, a panel or settings. */
+  'hermes-rail-select': { name: RailTarget };
+  /** The phone's panels sheet wants to close (scrim, Escape). Local. */
+  'hermes-rail-close': null;
   /** On `window`: providers or the default model changed; whoever shows the model list fetches it again. */
   'hermes-models-changed': null;
 

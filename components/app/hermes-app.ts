@@ -1,4 +1,4 @@
-import { LitElement, css, html, nothing } from 'lit';
+import { LitElement, html, nothing } from 'lit';
 import { customElement, state } from 'lit/decorators.js';
 import { provide } from '@lit/context';
 import { ChatStore } from '../state/chat-store.js';
@@ -8,6 +8,7 @@ import { ConnectionStore } from '../state/connection-store.js';
 import { chatContext, sessionsContext, uiContext } from '../state/contexts.js';
 import { StoreController } from '../state/store.js';
 import { baseStyles } from '../shared/styles.js';
+import { appStyles } from './app-styles.js';
 import { icons } from '../shared/icons.js';
 import { emit } from '../events.js';
 import { api, authEvents, type OnboardingStatus } from '../api/client.js';
@@ -16,26 +17,18 @@ import '../sidebar/hermes-sidebar.js';
 import '../chat/hermes-chat-view.js';
 import './hermes-update-prompt.js';
 import '../panels/hermes-panel-host.js';
-import { isPanelName, type PanelName } from '../panels/registry.js';
+import '../rail/hermes-rail.js';
+import { RailNav } from '../rail/rail-nav.js';
+import { railMemory } from '../rail/rail-entries.js';
 
 const MOBILE = '(max-width: 639px)';
 /** How long the first paint waits for the onboarding check before showing the app anyway. */
 const ONBOARDING_CHECK_MS = 4000;
 
-/** The control-center panel a path names (`/panel/<name>`), or null for the chat. */
-function panelFromPath(path: string): PanelName | null {
-  const m = /^\/panel\/([a-z]+)\/?$/.exec(path);
-  return m && isPanelName(m[1]!) ? m[1] : null;
-}
-
-function sessionFromPath(path: string): string | null {
-  const m = /^\/session\/([^/?#]+)/.exec(path);
-  return m ? decodeURIComponent(m[1]!) : null;
-}
-
 /**
  * The application shell: sidebar, chat and the workspace panel; owns the stores (provided as
- * contexts), the URL (`/`, `/session/<id>`, `/login`) and the global keyboard shortcuts.
+ * contexts), the URL (`/`, `/session/<id>`, `/panel/<name>`, `/login`, through RailNav) and the
+ * global keyboard shortcuts.
  *
  * @fires hermes-open-session - listened for, from any descendant
  */
@@ -49,7 +42,13 @@ export class HermesApp extends LitElement {
 
   #stores = new StoreController(this, () => [this.ui, this.chat, this.connection]);
   #mobile = window.matchMedia(MOBILE);
-  #route = location.pathname;
+  #nav = new RailNav(
+    this,
+    () => this.chat,
+    () => this.#openSettings(),
+  );
+  /** The phones' panels sheet (the rail's entries; desktop has the rail itself). */
+  @state() railSheet = false;
   /**
    * The first-run wizard: `checking` while GET /api/onboarding/status is asked (once, at `/`),
    * the status while the wizard shows, `null` for the normal app.
@@ -87,7 +86,7 @@ export class HermesApp extends LitElement {
 
   /** The server no longer knows this browser (signed out elsewhere, expired): sign in again, then come back. */
   #onSignedOut = () => {
-    if (this.#route === '/login' || this.#leaving) return;
+    if (this.#nav.route === '/login' || this.#leaving) return;
     this.#leaving = true;
     this.navigate(`/login?next=${encodeURIComponent(location.pathname + location.search)}`);
   };
@@ -99,12 +98,13 @@ export class HermesApp extends LitElement {
     window.addEventListener('keydown', this.#onKeyDown);
     this.addEventListener('hermes-open-session', this.#onOpenSession);
     this.addEventListener('hermes-open-file', this.#onOpenFile);
+    this.addEventListener('hermes-rail-select', this.#onRailSelect);
     this.#mobile.addEventListener('change', this.#onMobileChange);
-    if (this.#route === '/login') return;
-    if (this.#route === '/') void this.#checkOnboarding();
+    if (this.#nav.route === '/login') return;
+    if (this.#nav.route === '/') void this.#checkOnboarding();
     void this.ui.load();
     void this.sessions.refresh();
-    void this.chat.open(sessionFromPath(location.pathname));
+    void this.chat.open(this.#nav.initialSession());
     void this.chat.loadOutbox().then(() => {
       if (this.chat.outbox.length) void this.chat.drainOutbox();
     });
@@ -117,6 +117,7 @@ export class HermesApp extends LitElement {
     window.removeEventListener('keydown', this.#onKeyDown);
     this.removeEventListener('hermes-open-session', this.#onOpenSession);
     this.removeEventListener('hermes-open-file', this.#onOpenFile);
+    this.removeEventListener('hermes-rail-select', this.#onRailSelect);
     this.#mobile.removeEventListener('change', this.#onMobileChange);
   }
 
@@ -128,18 +129,27 @@ export class HermesApp extends LitElement {
     void this.updateComplete.then(() => requestAnimationFrame(() => emit(window, 'hermes-open-file', e.detail, { local: true })));
   };
 
-  #onMobileChange = () => this.ui.toggleSidebar(!this.#mobile.matches);
+  #onMobileChange = () => {
+    this.railSheet = false;
+    this.ui.toggleSidebar(!this.#mobile.matches);
+  };
 
-  #onPopState = () => {
-    this.#route = location.pathname;
-    void this.chat.open(sessionFromPath(location.pathname));
+  #onPopState = () => this.#nav.popped();
+
+  #onRailSelect = (e: HTMLElementEventMap['hermes-rail-select']) => {
+    this.railSheet = false;
+    this.#nav.go(e.detail.name);
   };
 
   #onOpenSession = (e: HTMLElementEventMap['hermes-open-session']) => {
     const id = e.detail.sessionId;
     const path = id ? `/session/${encodeURIComponent(id)}` : '/';
-    if (path !== location.pathname) history[e.detail.replace ? 'replaceState' : 'pushState'](null, '', path);
-    this.#route = path;
+    // A queued message got its session while a panel is open: the chat follows, the panel stays.
+    if (this.#nav.panel && e.detail.replace) railMemory.setLastChat(path);
+    else {
+      if (path !== location.pathname) history[e.detail.replace ? 'replaceState' : 'pushState'](null, '', path);
+      this.#nav.set(path);
+    }
     const opened = id !== this.chat.sessionId ? this.chat.open(id) : Promise.resolve();
     const find = e.detail.find;
     if (find) void opened.then(() => this.chat.revealMatch(find)).catch((err: Error) => this.ui.notify(err.message, 'error'));
@@ -166,8 +176,14 @@ export class HermesApp extends LitElement {
       this.#focusComposer();
     } else if (e.key === 'Escape') {
       if (this.ui.settingsOpen) this.ui.openSettings(false);
+      else if (this.railSheet) this.railSheet = false;
       else if (this.#mobile.matches && this.ui.sidebarOpen) this.ui.toggleSidebar(false);
-    } else if (!mod && !typing && (e.key === 'j' || e.key === 'k')) {
+    } else if (!mod && !e.altKey && !typing && !this.ui.settingsOpen && (e.key === '[' || e.key === ']' || e.key === '\\')) {
+      // The control center: `[`/`]` previous/next rail entry, `\` between the chat and the last panel.
+      e.preventDefault();
+      if (e.key === '\\') this.#nav.toggleControlCenter();
+      else this.#nav.cycle(e.key === ']' ? 1 : -1);
+    } else if (!mod && !typing && !this.#nav.panel && (e.key === 'j' || e.key === 'k')) {
       // The sidebar's own order: pinned first, then by date.
       const rows = bucketize(this.sessions.visible).flatMap((it) => (it.kind === 'session' ? [it.row] : []));
       const at = rows.findIndex((r) => r.session_id === this.chat.sessionId);
@@ -209,7 +225,7 @@ export class HermesApp extends LitElement {
   }
 
   override render() {
-    if (this.#route === '/login') {
+    if (this.#nav.route === '/login') {
       void import('../settings/hermes-login.js');
       return html`<hermes-login></hermes-login>`;
     }
@@ -217,8 +233,12 @@ export class HermesApp extends LitElement {
     if (this.onboarding) return html`<hermes-onboarding .status=${this.onboarding} @hermes-onboarding-done=${this.#onOnboardingDone}></hermes-onboarding>`;
     const ui = this.ui;
     const mobile = this.#mobile.matches;
+    // The workspace panel belongs to the chat: it waits while a control-center panel is open.
+    const workspace = ui.panelOpen && !this.#nav.panel;
     return html`
-      <div class="layout" ?data-sidebar=${ui.sidebarOpen} ?data-panel=${ui.panelOpen}>
+      <div class="shell" ?inert=${this.railSheet}>
+      ${mobile ? nothing : html`<hermes-rail .active=${this.#nav.active}></hermes-rail>`}
+      <div class="layout" ?data-sidebar=${ui.sidebarOpen} ?data-panel=${workspace}>
         <aside class="sidebar" ?inert=${!ui.sidebarOpen}>
           <hermes-sidebar></hermes-sidebar>
         </aside>
@@ -226,29 +246,42 @@ export class HermesApp extends LitElement {
         <main class="main">
           <header class="topbar">
             <button class="icon-button" title="Toggle sidebar (Ctrl+B)" aria-label="Toggle sidebar" @click=${() => ui.toggleSidebar()}>${icons.sidebar()}</button>
-            <span class="title">${this.chat.session?.title ?? (this.chat.loading ? '' : 'New chat')}</span>
+            <span class="title">${this.#nav.title ?? this.chat.session?.title ?? (this.chat.loading ? '' : 'New chat')}</span>
             <hermes-update-prompt .busy=${this.#reloadRisk}></hermes-update-prompt>
             ${
               this.connection.online
                 ? nothing
                 : html`<span class="offline" role="status" data-role="offline-indicator" title="The server cannot be reached; messages you send are queued">Offline</span>`
             }
-            <button class="icon-button" title="Workspace" aria-label="Toggle workspace panel" aria-pressed=${ui.panelOpen} @click=${() => ui.togglePanel()}>${icons.panel()}</button>
+            ${
+              mobile
+                ? html`<button class="icon-button" title="Panels" aria-label="Panels" aria-haspopup="dialog" aria-expanded=${this.railSheet} data-role="open-panels" @click=${() => (this.railSheet = !this.railSheet)}>${icons.grid()}</button>`
+                : nothing
+            }
+            ${this.#nav.panel ? nothing : html`<button class="icon-button" title="Workspace" aria-label="Toggle workspace panel" aria-pressed=${ui.panelOpen} @click=${() => ui.togglePanel()}>${icons.panel()}</button>`}
             <button class="icon-button" title="Settings" aria-label="Settings" data-role="open-settings" @click=${() => this.#openSettings()}>${icons.settings()}</button>
           </header>
           ${this.#mainView()}
         </main>
-        ${ui.panelOpen ? html`<aside class="panel" data-role="workspace-panel">${this.#panel()}</aside>` : nothing}
+        ${workspace ? html`<aside class="panel" data-role="workspace-panel">${this.#panel()}</aside>` : nothing}
       </div>
+      </div>
+      ${mobile && this.railSheet ? html`<hermes-rail variant="sheet" .active=${this.#nav.active} @hermes-rail-close=${() => (this.railSheet = false)}></hermes-rail>` : nothing}
       ${ui.settingsOpen ? this.#settings() : nothing}
       ${ui.toast ? html`<div class="toast" role="status" data-kind=${ui.toast.kind}>${ui.toast.message}</div>` : nothing}
     `;
   }
 
-  /** The chat, or the control-center panel the URL names. */
+  /**
+   * The chat, or the control-center panel the URL names over it: the chat view stays mounted
+   * (hidden, inert) so leaving the panel finds it as it was, scroll and draft included.
+   */
   #mainView() {
-    const panel = panelFromPath(this.#route);
-    return panel ? html`<hermes-panel-host .name=${panel}></hermes-panel-host>` : html`<hermes-chat-view></hermes-chat-view>`;
+    const panel = this.#nav.panel;
+    return html`<div class="views">
+      <hermes-chat-view ?data-hidden=${!!panel} ?inert=${!!panel}></hermes-chat-view>
+      ${panel ? html`<hermes-panel-host .name=${panel}></hermes-panel-host>` : nothing}
+    </div>`;
   }
 
   #openSettings() {
@@ -267,138 +300,7 @@ export class HermesApp extends LitElement {
     return html`<hermes-workspace-panel @hermes-panel-close=${() => this.ui.togglePanel(false)}></hermes-workspace-panel>`;
   }
 
-  static override styles = [
-    baseStyles,
-    css`
-      :host {
-        display: block;
-        height: 100dvh;
-        background: var(--hermes-bg);
-        color: var(--hermes-fg);
-      }
-      hermes-onboarding {
-        height: 100%;
-      }
-      .layout {
-        display: grid;
-        grid-template-columns: 0 minmax(0, 1fr) 0;
-        height: 100%;
-      }
-      .layout[data-sidebar] {
-        grid-template-columns: var(--hermes-sidebar-width) minmax(0, 1fr) 0;
-      }
-      .layout[data-panel] {
-        grid-template-columns: 0 minmax(0, 1fr) var(--hermes-panel-width);
-      }
-      .layout[data-sidebar][data-panel] {
-        grid-template-columns: var(--hermes-sidebar-width) minmax(0, 1fr) var(--hermes-panel-width);
-      }
-      .sidebar {
-        overflow: hidden;
-        background: var(--hermes-panel);
-        border-right: var(--hermes-border-width) solid var(--hermes-border);
-        min-height: 0;
-      }
-      .layout:not([data-sidebar]) .sidebar {
-        visibility: hidden;
-      }
-      .main {
-        display: flex;
-        flex-direction: column;
-        min-width: 0;
-        min-height: 0;
-      }
-      .topbar {
-        display: flex;
-        align-items: center;
-        gap: var(--hermes-space-xs);
-        padding: var(--hermes-space-xs) var(--hermes-space-sm);
-        padding-top: max(var(--hermes-space-xs), env(safe-area-inset-top));
-        border-bottom: var(--hermes-border-width) solid var(--hermes-border);
-        min-height: 44px;
-      }
-      .topbar .title {
-        flex: 1;
-        min-width: 0;
-        overflow: hidden;
-        text-overflow: ellipsis;
-        white-space: nowrap;
-        font-size: var(--hermes-text-body);
-        color: var(--hermes-fg-muted);
-      }
-      .offline {
-        font-size: var(--hermes-text-label);
-        color: var(--hermes-fg-muted);
-        border: var(--hermes-border-width) solid var(--hermes-border);
-        border-radius: var(--hermes-radius-md);
-        padding: 0 var(--hermes-space-sm);
-      }
-      hermes-chat-view {
-        flex: 1;
-        min-height: 0;
-      }
-      .panel {
-        min-width: 0;
-        min-height: 0;
-        border-left: var(--hermes-border-width) solid var(--hermes-border);
-        background: var(--hermes-panel-subtle);
-      }
-      .toast {
-        position: fixed;
-        left: 50%;
-        /* Under the top bar: never over the composer or an approval card. */
-        top: calc(56px + env(safe-area-inset-top));
-        transform: translateX(-50%);
-        background: var(--hermes-panel);
-        border: var(--hermes-border-width) solid var(--hermes-border);
-        border-radius: var(--hermes-radius-md);
-        padding: var(--hermes-space-sm) var(--hermes-space-md);
-        box-shadow: var(--hermes-shadow-popover);
-        max-width: min(90vw, 480px);
-        /* /status and /help speak in a few lines. */
-        white-space: pre-line;
-        z-index: 30;
-      }
-      .toast[data-kind='error'] {
-        border-color: var(--hermes-color-error);
-      }
-      .scrim {
-        position: fixed;
-        inset: 0;
-        background: var(--hermes-scrim);
-        z-index: 10;
-      }
-      @media (max-width: 639px) {
-        .layout,
-        .layout[data-sidebar],
-        .layout[data-panel],
-        .layout[data-sidebar][data-panel] {
-          grid-template-columns: minmax(0, 1fr);
-        }
-        .sidebar {
-          position: fixed;
-          inset: 0 auto 0 0;
-          width: min(86vw, var(--hermes-sidebar-width));
-          z-index: 20;
-          transform: translateX(-100%);
-          transition: transform var(--hermes-duration);
-          padding-top: env(safe-area-inset-top);
-          padding-bottom: env(safe-area-inset-bottom);
-        }
-        .layout[data-sidebar] .sidebar {
-          transform: none;
-        }
-        .main {
-          grid-column: 1;
-        }
-        .panel {
-          position: fixed;
-          inset: 0;
-          z-index: 20;
-        }
-      }
-    `,
-  ];
+  static override styles = [baseStyles, appStyles];
 }
 
 declare global {

@@ -28,7 +28,8 @@ export const icons = {
   tool: () => icon(svg`<path d="M14 7a4 4 0 0 0-5 5l-5 5 3 3 5-5a4 4 0 0 0 5-5l-2 2-2-2z"/>`),
   check: () => icon(svg`<path d="m5 12 5 5 9-10"/>`),
   alert: () => icon(svg`<path d="M12 4 2 20h20z"/><path d="M12 10v4M12 17h.01"/>`),
-  settings: () => icon(svg`<circle cx="12" cy="12" r="3"/><path d="M12 2v3M12 19v3M2 12h3M19 12h3M4.9 4.9l2.1 2.1M17 17l2.1 2.1M4.9 19.1 7 17M17 7l2.1-2.1"/>`),
+  settings: (size?: number) =>
+    icon(svg`<circle cx="12" cy="12" r="3"/><path d="M12 2v3M12 19v3M2 12h3M19 12h3M4.9 4.9l2.1 2.1M17 17l2.1 2.1M4.9 19.1 7 17M17 7l2.1-2.1"/>`, size),
   panel: () => icon(svg`<rect x="3" y="4" width="18" height="16" rx="2"/><path d="M15 4v16"/>`),
   sidebar: () => icon(svg`<rect x="3" y="4" width="18" height="16" rx="2"/><path d="M9 4v16"/>`),
   download: () => icon(svg`<path d="M12 4v12M6 10l6 6 6-6M5 20h14"/>`),
@@ -39,4 +40,22 @@ export const icons = {
       svg`<path d="M12 3a9 9 0 1 0 9 9"><animateTransform attributeName="transform" type="rotate" from="0 12 12" to="360 12 12" dur="0.9s" repeatCount="indefinite"/></path>`,
     ),
   think: () => icon(svg`<path d="M9 18h6M10 21h4M12 3a6 6 0 0 0-4 10.5V16h8v-2.5A6 6 0 0 0 12 3z"/>`),
+  // The control center's rail (20 px there; `size` is optional like every icon's default).
+  chat: (size?: number) => icon(svg`<path d="M4 5h16v11H10l-6 4z"/>`, size),
+  tasks: (size?: number) => icon(svg`<circle cx="12" cy="12" r="8"/><path d="M12 8v4l3 2"/>`, size),
+  skills: (size?: number) => icon(svg`<path d="M5 4h12a2 2 0 0 1 2 2v14H7a2 2 0 0 1-2-2z"/><path d="M5 18a2 2 0 0 1 2-2h12M9 8h6"/>`, size),
+  memory: (size?: number) =>
+    icon(
+      svg`<path d="M12 5a3 3 0 0 0-5.6-1.5A3 3 0 0 0 4 8a3 3 0 0 0 0 6 3 3 0 0 0 3 5 3 3 0 0 0 5 1z"/><path d="M12 5a3 3 0 0 1 5.6-1.5A3 3 0 0 1 20 8a3 3 0 0 1 0 6 3 3 0 0 1-3 5 3 3 0 0 1-5 1"/>`,
+      size,
+    ),
+  todos: (size?: number) => icon(svg`<path d="M10 6h10M10 12h10M10 18h10M4 6l1.5 1.5L8 5M4 12l1.5 1.5L8 11M4 18l1.5 1.5L8 17"/>`, size),
+  insights: (size?: number) => icon(svg`<path d="M4 20h16M7 16v-5M12 16V6M17 16v-8"/>`, size),
+  profiles: (size?: number) => icon(svg`<circle cx="12" cy="8" r="4"/><path d="M4 21a8 8 0 0 1 16 0"/>`, size),
+  logs: (size?: number) => icon(svg`<rect x="5" y="3" width="14" height="18" rx="2"/><path d="M9 8h6M9 12h6M9 16h3"/>`, size),
+  grid: (size?: number) =>
+    icon(
+      svg`<rect x="4" y="4" width="6" height="6" rx="1"/><rect x="14" y="4" width="6" height="6" rx="1"/><rect x="4" y="14" width="6" height="6" rx="1"/><rect x="14" y="14" width="6" height="6" rx="1"/>`,
+      size,
+    ),
 };

@@ -97,7 +97,7 @@ describe('web app: layout, sidebar at scale, workspace, mobile', () => {
 
   it('settings open and change the theme', async () => {
     const { page } = await ui.open('/');
-    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.locator('[data-role="open-settings"]').click();
     await expect.poll(() => page.locator(hooks.settings).count()).toBe(1);
     await ui.screenshot(page, 'settings');
     await page.locator(hooks.settings).getByRole('radiogroup', { name: 'theme' }).getByText('Light', { exact: true }).click();
