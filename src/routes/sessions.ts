@@ -13,6 +13,7 @@ import { MSG_LIMIT_MAX, SessionId, presentSession, requireSession } from './sess
 import { defaultWorkspaceFor } from './workspaces.js';
 import { sessionListRoutes } from './session-list.js';
 import { autoAssignProject } from '../domain/project-bindings.js';
+import { requestHome } from '../http/request-home.js';
 
 const GetQuery = z.object({
   session_id: SessionId,
@@ -105,17 +106,19 @@ export function sessionRoutes(deps: AppDeps) {
 
   app.post('/api/session/new', async (c) => {
     const body = await jsonBody(c, NewBody);
+    // The session belongs to the browser's profile (its turns run in that profile's home).
+    const profile = (await requestHome(c, deps)).profile;
     const workspace = body.workspace ? await deps.files.checkWorkspace(body.workspace) : await defaultWorkspaceFor(deps);
     if (body.project_id && !(await deps.projects.get(body.project_id))) throw new NotFound('Project not found');
     // No project named: an auto-assign project bound to this workspace files the session.
-    const projectId = body.project_id || autoAssignProject(await deps.projects.list(), workspace, body.profile ?? null);
+    const projectId = body.project_id || autoAssignProject(await deps.projects.list(), workspace, profile);
     const session = await deps.sessions.create(
       blankSession(deps, {
         workspace,
         model: body.model ?? null,
         model_provider: body.model_provider?.trim().toLowerCase() || null,
         project_id: projectId,
-        ...(body.profile ? { profile: body.profile } : {}),
+        profile,
       }),
     );
     return c.json({ session: (await presenter(deps.settings))(presentSession(session)) });
