@@ -99,7 +99,9 @@ async function skillFolders(files: HermesFiles, dir: string, depth = 0): Promise
   if (depth > 6) return [];
   const entries = await files.list(dir);
   const found = entries.some((e) => e.name === 'SKILL.md' && e.kind === 'file') ? [dir.slice(dir.lastIndexOf('/') + 1)] : [];
-  const nested = await Promise.all(entries.filter((e) => e.kind === 'dir' && !e.name.startsWith('.')).map((e) => skillFolders(files, join(dir, e.name), depth + 1)));
+  const nested = await Promise.all(
+    entries.filter((e) => e.kind === 'dir' && !e.name.startsWith('.')).map((e) => skillFolders(files, join(dir, e.name), depth + 1)),
+  );
   return [...found, ...nested.flat()];
 }
 

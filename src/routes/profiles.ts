@@ -88,8 +88,7 @@ export function profileRoutes(deps: AppDeps, auth: AuthService) {
     const { name } = await jsonBody(c, NameBody);
     if (name === DEFAULT_PROFILE) throw new BadRequest('The default profile cannot be deleted');
     // Only this browser's choice counts: another browser on the profile falls back to default.
-    if ((await cookieProfile(c, deps)) === name)
-      throw new Conflict(`'${name}' is this browser's active profile: switch to default first, then delete it`);
+    if ((await cookieProfile(c, deps)) === name) throw new Conflict(`'${name}' is this browser's active profile: switch to default first, then delete it`);
     await deps.homes.remove(name);
     return c.json({ ok: true, name });
   });
