@@ -78,11 +78,11 @@ export class DocumentHermesHomes implements HermesHomes {
     return this.defaultHome.root;
   }
 
-  async create(): Promise<HermesHome> {
+  async create(_profile: string): Promise<HermesHome> {
     throw new NotAvailable(ONE_PROFILE);
   }
 
-  async remove(): Promise<void> {
+  async remove(_profile: string): Promise<void> {
     throw new NotAvailable(ONE_PROFILE);
   }
 }
