@@ -149,6 +149,7 @@ export function sessionRoutes(deps: AppDeps) {
         model: body.model ?? null,
         model_provider: body.model_provider?.trim().toLowerCase() || null,
         pinned: body.pinned ?? false,
+        profile: (await requestHome(c, deps)).profile,
         messages: body.messages,
         tool_calls: body.tool_calls ?? [],
       }),
