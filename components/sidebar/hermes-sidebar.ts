@@ -304,6 +304,11 @@ export class HermesSidebar extends LitElement {
       .count {
         padding-right: var(--hermes-space-xs);
       }
+      /* Three controls share the footer when profiles exist: none wraps its words. */
+      .archived,
+      .count {
+        white-space: nowrap;
+      }
       @media (max-width: 639px) {
         .new,
         .search input,
