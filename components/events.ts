@@ -21,6 +21,8 @@ export interface HermesEventMap {
   'hermes-rail-close': null;
   /** On `window`: providers or the default model changed; whoever shows the model list fetches it again. */
   'hermes-models-changed': null;
+  /** On `window`: this browser switched Hermes profile; lists of that profile's things load again. */
+  'hermes-profile-changed': { name: string };
 
   // Chat
   /** A message's action button: edit, retry or fork (the transcript asks the chat store). */

@@ -40,6 +40,7 @@ import { providerRoutes } from './routes/providers.js';
 import { redactingLogger } from './http/redacting-logger.js';
 import { mcpRoutes } from './routes/mcp.js';
 import { memoryRoutes } from './routes/memory.js';
+import { profileRoutes } from './routes/profiles.js';
 
 export type { AppDeps, AppOptions } from './deps.js';
 
@@ -118,6 +119,7 @@ export function createApp(appDeps: AppDeps): Hono {
   app.route('/', providerRoutes(deps));
   app.route('/', mcpRoutes(deps));
   app.route('/', memoryRoutes(deps));
+  app.route('/', profileRoutes(deps, auth));
   app.route('/', embedRoutes(deps, embedTokens));
   app.route('/', shellRoutes(deps));
 

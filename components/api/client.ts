@@ -286,6 +286,8 @@ export interface SessionListPage {
   next_cursor?: string | null;
   total: number;
   archived_count: number;
+  /** The profile whose rows these are (or the browser's, with all_profiles). */
+  active_profile?: string;
 }
 
 /**
@@ -294,12 +296,14 @@ export interface SessionListPage {
  */
 async function sessionPage(o: {
   includeArchived?: boolean;
+  /** Every profile's rows, not only the active one's. */
+  allProfiles?: boolean;
   limit: number;
   cursor?: string | null;
   etag?: string | null;
 }): Promise<{ page: SessionListPage | null; etag: string | null }> {
   let etag: string | null = null;
-  const path = `/api/sessions?${q({ include_archived: o.includeArchived ? 1 : undefined, limit: o.limit, cursor: o.cursor })}`;
+  const path = `/api/sessions?${q({ include_archived: o.includeArchived ? 1 : undefined, all_profiles: o.allProfiles ? 1 : undefined, limit: o.limit, cursor: o.cursor })}`;
   const page = await request<SessionListPage | undefined>('GET', path, undefined, o.etag ? { headers: { 'If-None-Match': o.etag } } : {}, {
     seen: (res) => (etag = res.headers.get('ETag')),
   });
@@ -336,7 +340,7 @@ export const api = {
   exportUrl: (id: string, format: 'json' | 'md' | 'html') => apiLinkUrl(`/api/session/export?${q({ session_id: id, format })}`),
   importSession: (data: unknown) => post<{ session: ApiSession }>('/api/session/import', data).then((r) => r.session),
 
-  projects: () => get<{ projects: Project[] }>('/api/projects').then((r) => r.projects),
+  projects: (allProfiles = false) => get<{ projects: Project[] }>(`/api/projects${allProfiles ? '?all_profiles=1' : ''}`).then((r) => r.projects),
   createProject: (name: string, color: string | null) => post<{ project: Project }>('/api/projects/create', { name, color }).then((r) => r.project),
   renameProject: (id: string, name: string, color?: string | null) =>
     post<{ project: Project }>('/api/projects/rename', { project_id: id, name, ...(color !== undefined ? { color } : {}) }).then((r) => r.project),

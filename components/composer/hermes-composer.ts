@@ -20,6 +20,7 @@ import './hermes-attachment-chip.js';
 import './hermes-model-picker.js';
 import './hermes-agent-badge.js';
 import './hermes-reasoning-chip.js';
+import './hermes-profile-chip.js';
 import './hermes-context-ring.js';
 import './hermes-workspace-picker.js';
 import { rememberWorkspaces, switchWorkspace } from './workspace-switch.js';
@@ -91,11 +92,13 @@ export class HermesComposer extends LitElement {
       () => {},
     );
     window.addEventListener('hermes-models-changed', this.#onModelsChanged);
+    window.addEventListener('hermes-profile-changed', this.#onProfileChanged);
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     window.removeEventListener('hermes-models-changed', this.#onModelsChanged);
+    window.removeEventListener('hermes-profile-changed', this.#onProfileChanged);
   }
 
   #loadModels() {
@@ -107,6 +110,12 @@ export class HermesComposer extends LitElement {
 
   /** Providers changed (Settings → Providers): the list is fetched again. */
   #onModelsChanged = () => this.#loadModels();
+  /** Another profile has its own workspace list and last workspace (its models come with hermes-models-changed). */
+  #onProfileChanged = () =>
+    api.workspaces().then(
+      (w) => ((this.lastWorkspace = w.last || null), rememberWorkspaces(w.workspaces)),
+      () => {},
+    );
 
   /** The picker's Refresh: the server asks every provider again. */
   async #refreshModels() {
@@ -417,6 +426,7 @@ export class HermesComposer extends LitElement {
             @hermes-models-refresh=${() => void this.#refreshModels()}
           ></hermes-model-picker>
           <hermes-reasoning-chip .model=${this.#model ?? this.catalog?.default_model ?? null}></hermes-reasoning-chip>
+          <hermes-profile-chip></hermes-profile-chip>
           <hermes-agent-badge></hermes-agent-badge>
           <span class="spacer"></span>
           <hermes-context-ring></hermes-context-ring>

@@ -119,6 +119,7 @@ export class HermesSessionRow extends LitElement {
               ? html`<span class="count" data-role="subagent-count" title="Subagent sessions: open them from the chat's Activity">${r.subagent_count}<span class="visually-hidden"> subagent sessions</span></span>`
               : nothing
           }
+          ${r.other_profile ? html`<span class="profile" data-role="row-profile" title="Profile ${r.other_profile}">${r.other_profile}</span>` : nothing}
           ${r.archived ? html`<span class="badge" title="Archived">${icons.archive()}<span class="visually-hidden">Archived</span></span>` : nothing}
           ${r.attention ? html`<span class="dot attention" data-role="attention-dot" title="Waiting for your answer"><span class="visually-hidden">Needs attention</span></span>` : nothing}
           ${r.active_stream_id ? html`<span class="spinner" data-role="row-spinner" title="Running">${icons.spinner()}<span class="visually-hidden">Running</span></span>` : nothing}
@@ -219,6 +220,18 @@ export class HermesSessionRow extends LitElement {
         background: var(--hermes-color-warning);
       }
       .spinner,
+      .profile {
+        flex: none;
+        max-width: 8em;
+        overflow: hidden;
+        text-overflow: ellipsis;
+        white-space: nowrap;
+        padding: 0 var(--hermes-space-xs);
+        border: var(--hermes-border-width) solid var(--hermes-border);
+        border-radius: var(--hermes-radius-sm);
+        color: var(--hermes-fg-muted);
+        font-size: var(--hermes-text-meta);
+      }
       .badge {
         flex: none;
         display: inline-grid;

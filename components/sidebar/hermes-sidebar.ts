@@ -16,6 +16,7 @@ import './hermes-session-list.js';
 import './hermes-session-menu.js';
 import './hermes-project-chips.js';
 import './hermes-agent-sessions.js';
+import './hermes-all-profiles-toggle.js';
 import type { HermesEvent } from '../events.js';
 
 /**
@@ -190,6 +191,7 @@ export class HermesSidebar extends LitElement {
         <button class="archived" data-role="archived-toggle" aria-pressed=${s.showArchived} @click=${() => void s.setShowArchived(!s.showArchived)}>
           ${icons.archive()}<span>${s.showArchived ? 'Hide archived' : 'Show archived'}</span>
         </button>
+        <hermes-all-profiles-toggle></hermes-all-profiles-toggle>
         <span class="meta count" data-role="session-count">${count.toLocaleString()} ${count === 1 ? 'chat' : 'chats'}</span>
       </footer>
       ${
@@ -301,6 +303,11 @@ export class HermesSidebar extends LitElement {
       }
       .count {
         padding-right: var(--hermes-space-xs);
+      }
+      /* Three controls share the footer when profiles exist: none wraps its words. */
+      .archived,
+      .count {
+        white-space: nowrap;
       }
       @media (max-width: 639px) {
         .new,

@@ -2,7 +2,8 @@ import { api, ApiError, type Project, type SessionRow } from '../api/client.js';
 import { offlineCache, type ListState } from '../offline/cache.js';
 import { Store } from './store.js';
 
-export type SessionListRow = SessionRow & { attention?: boolean; match_preview?: string };
+/** `other_profile`: the row's profile, when the list shows all profiles and it is not the active one. */
+export type SessionListRow = SessionRow & { attention?: boolean; match_preview?: string; other_profile?: string };
 
 const SEARCH_DEBOUNCE_MS = 200;
 /** Rows per page as the list scrolls; a refresh asks for as many as are loaded, up to the server's cap. */
@@ -22,6 +23,8 @@ export class SessionsStore extends Store {
   projects: Project[] = [];
   projectFilter: string | null = null;
   showArchived = false;
+  /** Every profile's sessions and projects, not only the active profile's. */
+  allProfiles = false;
   query = '';
   results: SessionListRow[] | null = null;
   searching = false;
@@ -47,6 +50,16 @@ export class SessionsStore extends Store {
   #retryAt = 0;
   /** Bumped whenever the list starts over (archived toggle), so a late page is dropped. */
   #generation = 0;
+
+  constructor() {
+    super();
+    // Another profile: another list (its rows, its projects).
+    if (typeof window !== 'undefined')
+      window.addEventListener('hermes-profile-changed', () => {
+        this.projectFilter = null;
+        void this.#restart();
+      });
+  }
 
   /** More rows than the loaded ones exist on the server. */
   get hasMore(): boolean {
@@ -74,7 +87,7 @@ export class SessionsStore extends Store {
       });
     }
     try {
-      let [{ page, etag: tag }, projects] = await Promise.all([this.#firstPages(etag), api.projects()]);
+      let [{ page, etag: tag }, projects] = await Promise.all([this.#firstPages(etag), api.projects(this.allProfiles)]);
       if (!page && stored) {
         // A 304 for the stored tag: the stored rows are current, if IndexedDB holds that tag's rows.
         const { rows, state } = await stored;
@@ -90,7 +103,7 @@ export class SessionsStore extends Store {
         const attention = new Set(this.rows.filter((r) => r.attention).map((r) => r.session_id));
         const pinned = page.pinned ?? [];
         const pinnedIds = new Set(pinned.map((r) => r.session_id));
-        const fresh = [...pinned, ...page.sessions.filter((r) => !pinnedIds.has(r.session_id))];
+        const fresh = this.#marked([...pinned, ...page.sessions.filter((r) => !pinnedIds.has(r.session_id))], page.active_profile);
         this.rows = fresh.map((r) => (attention.has(r.session_id) ? { ...r, attention: true } : r));
         this.#next = page.next_cursor ?? null;
         this.total = page.total;
@@ -115,7 +128,13 @@ export class SessionsStore extends Store {
   #firstPages(etag: string | null) {
     const unpinned = this.rows.reduce((n, r) => n + (r.pinned ? 0 : 1), 0);
     const limit = Math.min(MAX_PAGE_ROWS, Math.max(PAGE_ROWS, unpinned));
-    return api.sessionPage({ includeArchived: this.showArchived, limit, etag });
+    return api.sessionPage({ includeArchived: this.showArchived, allProfiles: this.allProfiles, limit, etag });
+  }
+
+  /** In the all-profiles view, rows of another profile carry its name. */
+  #marked(rows: SessionRow[], active: string | undefined): SessionListRow[] {
+    if (!this.allProfiles || !active) return rows;
+    return rows.map((r) => ((r.profile || 'default') === active ? r : { ...r, other_profile: r.profile || 'default' }));
   }
 
   /** Shows the rows IndexedDB kept, until the server has answered. */
@@ -139,10 +158,16 @@ export class SessionsStore extends Store {
     this.changed();
     this.#more = (async () => {
       try {
-        const { page } = await api.sessionPage({ includeArchived: this.showArchived, limit: PAGE_ROWS, cursor });
+        const { page } = await api.sessionPage({ includeArchived: this.showArchived, allProfiles: this.allProfiles, limit: PAGE_ROWS, cursor });
         if (!page || generation !== this.#generation || cursor !== this.#next) return;
         const have = new Set(this.rows.map((r) => r.session_id));
-        this.rows = [...this.rows, ...page.sessions.filter((r) => !have.has(r.session_id))];
+        this.rows = [
+          ...this.rows,
+          ...this.#marked(
+            page.sessions.filter((r) => !have.has(r.session_id)),
+            page.active_profile,
+          ),
+        ];
         this.#next = page.next_cursor ?? null;
         this.total = page.total;
         this.#persist();
@@ -160,7 +185,7 @@ export class SessionsStore extends Store {
 
   /** Keeps the list for an offline start (the unarchived view only: that is what startup shows). */
   #persist(): void {
-    if (!this.showArchived)
+    if (!this.showArchived && !this.allProfiles)
       offlineCache.saveRows(
         this.rows.map(({ attention: _a, match_preview: _m, ...r }) => r),
         { etag: this.#etag, next: this.#next, ...(this.total !== null ? { total: this.total } : {}) },
@@ -211,6 +236,15 @@ export class SessionsStore extends Store {
 
   async setShowArchived(show: boolean): Promise<void> {
     this.showArchived = show;
+    await this.#restart();
+  }
+
+  async setAllProfiles(all: boolean): Promise<void> {
+    this.allProfiles = all;
+    await this.#restart();
+  }
+
+  async #restart(): Promise<void> {
     // Another list: its pages start over.
     this.#generation++;
     this.rows = [];

@@ -3,6 +3,10 @@ import type { AgentConfigSource } from '../agent/config-source.js';
 /** Hermes' rule for profile names (`hermes profile create`); `default` is the home itself. */
 export const PROFILE_NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 export const DEFAULT_PROFILE = 'default';
+/** Names `hermes profile create` refuses: they collide with the install or common commands. */
+export const RESERVED_PROFILE_NAMES: ReadonlySet<string> = new Set(['hermes', 'default', 'test', 'tmp', 'root', 'sudo']);
+/** The folders Hermes makes in every new profile (`home` is its tool subprocesses' HOME). */
+export const PROFILE_DIRS = ['memories', 'sessions', 'skills', 'skins', 'logs', 'plans', 'workspace', 'cron', 'home'] as const;
 
 /** What a path is, as `lstat` sees it (a symlink is reported as one, never followed). */
 export interface HermesFileStat {
@@ -57,4 +61,12 @@ export interface HermesHomes {
   list(): Promise<string[]>;
   /** Where a profile's home is or would be (no check that it exists). BadRequest for a bad name. */
   pathOf(profile: string): string;
+  /**
+   * Makes a new, empty profile with Hermes' folders (memories/, sessions/, skills/, skins/, logs/,
+   * plans/, workspace/, cron/, home/). BadRequest for a bad or reserved name or `default`,
+   * Conflict when it exists, NotAvailable where there is one profile (Workers).
+   */
+  create(profile: string): Promise<HermesHome>;
+  /** Removes a profile's folder and everything in it. BadRequest for `default`, NotFound when missing. */
+  remove(profile: string): Promise<void>;
 }

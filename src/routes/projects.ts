@@ -3,7 +3,9 @@ import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
 import { NotFound } from '../ports/errors.js';
 import { newSessionId } from '../domain/session-rows.js';
-import { jsonBody } from '../http/validate.js';
+import { jsonBody, queryFlag, queryParams } from '../http/validate.js';
+import { requestHome } from '../http/request-home.js';
+import { scopeByProfile } from '../domain/profile-scope.js';
 
 const Name = z.string().trim().min(1, 'name must not be empty').max(128, 'name must be at most 128 characters');
 const Color = z
@@ -15,14 +17,18 @@ const ProjectId = z.string().min(1).max(64);
 const CreateBody = z.object({ name: Name, color: Color.optional() });
 const RenameBody = z.object({ project_id: ProjectId, name: Name.optional(), color: Color.optional() });
 const DeleteBody = z.object({ project_id: ProjectId });
+const ListQuery = z.object({ all_profiles: queryFlag });
 
 /** Project groups. Deleting one leaves its sessions in place, unassigned. */
 export function projectRoutes(deps: AppDeps) {
   const app = new Hono();
 
-  app.get('/api/projects', async (c) =>
-    c.json({ projects: await deps.projects.list(), all_profiles: false, active_profile: 'default', other_profile_count: 0 }),
-  );
+  app.get('/api/projects', async (c) => {
+    const q = queryParams(c, ListQuery);
+    const active = (await requestHome(c, deps)).profile;
+    const { items, ...fields } = scopeByProfile(await deps.projects.list(), active, q.all_profiles ?? false);
+    return c.json({ projects: items, ...fields });
+  });
 
   app.post('/api/projects/create', async (c) => {
     const b = await jsonBody(c, CreateBody);
@@ -30,7 +36,7 @@ export function projectRoutes(deps: AppDeps) {
       project_id: newSessionId(),
       name: b.name,
       color: b.color ?? null,
-      profile: 'default',
+      profile: (await requestHome(c, deps)).profile,
       created_at: deps.clock.now(),
     });
     return c.json({ ok: true, project });

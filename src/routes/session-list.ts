@@ -5,10 +5,13 @@ import type { SessionPage, StoreProblem } from '../ports/session-store.js';
 import { DEFAULT_PAGE_ROWS, MAX_PAGE_ROWS, decodeCursor, encodeCursor, pageRows, type ListCursor } from '../domain/session-pages.js';
 import { queryFlag, queryInt, queryIntIn, queryParams } from '../http/validate.js';
 import { presenter, redactRowTitles, type Presenter } from '../http/redaction.js';
+import { requestHome } from '../http/request-home.js';
+import { profileScope } from '../domain/profile-scope.js';
 
 const ListQuery = z
   .object({
     include_archived: queryFlag,
+    all_profiles: queryFlag,
     limit: queryIntIn(1, MAX_PAGE_ROWS),
     offset: queryInt(),
     cursor: z
@@ -38,6 +41,10 @@ const BODY_VARIANTS = 32;
 class ListBodyCache {
   #revision = '';
   #byVariant = new Map<string, Uint8Array<ArrayBuffer>>();
+
+  has(revision: string, variant: string): boolean {
+    return revision === this.#revision && this.#byVariant.has(variant);
+  }
 
   body(revision: string, variant: string, build: () => string): Uint8Array<ArrayBuffer> {
     if (revision !== this.#revision) {
@@ -76,18 +83,25 @@ export function sessionListRoutes(deps: AppDeps) {
     const archived = q.include_archived ? 1 : 0;
     const present = await presenter(deps.settings);
     const redaction = present.redacting ? 'r' : 'p';
+    // The active profile's rows, or every profile's (the incumbent's `all_profiles=1`).
+    const active = (await requestHome(c, deps)).profile;
+    const allProfiles = q.all_profiles ?? false;
+    const who = allProfiles ? '*' : encodeURIComponent(active);
+    const scoped = async (page: SessionPage) => profileScope(deps.sessions, page, active, allProfiles);
 
     if (q.limit === undefined && q.cursor === undefined && q.offset === undefined) {
       const page = await deps.sessions.list({ includeArchived: q.include_archived ?? false });
       // Turning redaction on or off changes the body, so it changes the variant (and the ETag).
-      const variant = `${archived}...${redaction}`;
+      const variant = `${archived}...${redaction}.${who}`;
       const etag = `W/"${page.revision}.${variant}"`;
       if (c.req.header('If-None-Match') === etag) return c.body(null, 304, { ETag: etag });
       const problems = await deps.sessions.problems();
+      const scope = cache.has(page.revision, variant) ? null : await scoped(page);
       const body = cache.body(
         page.revision,
         variant,
-        () => `{"sessions":${rowsJson(page.rows, present)},"total":${page.total},"archived_count":${page.archivedCount}${problemsField(problems, present)}}`,
+        () =>
+          `{"sessions":${rowsJson(scope!.rows, present)},"total":${scope!.rows.length},"archived_count":${scope!.archivedCount}${problemsField(problems, present)}${scope!.fields}}`,
       );
       return c.body(body, 200, { 'Content-Type': 'application/json; charset=utf-8', ETag: etag });
     }
@@ -95,20 +109,21 @@ export function sessionListRoutes(deps: AppDeps) {
     const list = await deps.sessions.list({ includeArchived: q.include_archived ?? false });
     // Every page of one list state shares a tag: it names the store's revision, so a client may
     // revalidate the rows it loaded, however it paged them, with one request.
-    const etag = `W/"${list.revision}.${archived}.page.${redaction}"`;
+    const etag = `W/"${list.revision}.${archived}.page.${redaction}.${who}"`;
     if (c.req.header('If-None-Match') === etag) return c.body(null, 304, { ETag: etag });
     const limit = q.limit ?? DEFAULT_PAGE_ROWS;
     const at = q.cursor ? `c${encodeCursor(q.cursor)}` : `o${q.offset ?? 0}`;
-    const variant = `${archived}.${limit}.${at}.${redaction}`;
+    const variant = `${archived}.${limit}.${at}.${redaction}.${who}`;
     const first = !q.cursor && !q.offset;
     const problems = first ? await deps.sessions.problems() : [];
+    const scope = cache.has(list.revision, variant) ? null : await scoped(list);
     const body = cache.body(list.revision, variant, () => {
-      const page = pageRows(list.rows, { limit, ...(q.cursor ? { cursor: q.cursor } : {}), ...(q.offset ? { offset: q.offset } : {}) });
+      const page = pageRows(scope!.rows, { limit, ...(q.cursor ? { cursor: q.cursor } : {}), ...(q.offset ? { offset: q.offset } : {}) });
       return (
         `{"sessions":${rowsJson(page.rows, present)}` +
         (page.pinned ? `,"pinned":${rowsJson(page.pinned, present)}` : '') +
         `,"next_cursor":${page.next ? JSON.stringify(encodeCursor(page.next)) : 'null'}` +
-        `,"total":${list.total},"archived_count":${list.archivedCount}${problemsField(problems, present)}}`
+        `,"total":${scope!.rows.length},"archived_count":${scope!.archivedCount}${problemsField(problems, present)}${scope!.fields}}`
       );
     });
     return c.body(body, 200, { 'Content-Type': 'application/json; charset=utf-8', ETag: etag });

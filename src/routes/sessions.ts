@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { requestWorkspaces } from '../http/request-home.js';
+import { requestHome, requestWorkspaces } from '../http/request-home.js';
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
 import { NotFound } from '../ports/errors.js';
@@ -106,17 +106,19 @@ export function sessionRoutes(deps: AppDeps) {
 
   app.post('/api/session/new', async (c) => {
     const body = await jsonBody(c, NewBody);
+    // The session belongs to the browser's profile (its turns run in that profile's home).
+    const profile = (await requestHome(c, deps)).profile;
     const workspace = body.workspace ? await deps.files.checkWorkspace(body.workspace) : await defaultWorkspaceFor(deps, await requestWorkspaces(c, deps));
     if (body.project_id && !(await deps.projects.get(body.project_id))) throw new NotFound('Project not found');
     // No project named: an auto-assign project bound to this workspace files the session.
-    const projectId = body.project_id || autoAssignProject(await deps.projects.list(), workspace, body.profile ?? null);
+    const projectId = body.project_id || autoAssignProject(await deps.projects.list(), workspace, profile);
     const session = await deps.sessions.create(
       blankSession(deps, {
         workspace,
         model: body.model ?? null,
         model_provider: body.model_provider?.trim().toLowerCase() || null,
         project_id: projectId,
-        ...(body.profile ? { profile: body.profile } : {}),
+        profile,
       }),
     );
     return c.json({ session: (await presenter(deps.settings))(presentSession(session)) });
@@ -147,6 +149,7 @@ export function sessionRoutes(deps: AppDeps) {
         model: body.model ?? null,
         model_provider: body.model_provider?.trim().toLowerCase() || null,
         pinned: body.pinned ?? false,
+        profile: (await requestHome(c, deps)).profile,
         messages: body.messages,
         tool_calls: body.tool_calls ?? [],
       }),

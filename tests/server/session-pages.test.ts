@@ -99,10 +99,10 @@ describe.each(['memory', 'fs'] as const)('GET /api/sessions paging (%s storage)'
     const ids = await sessions(5);
     await pin(ids[1]!);
     const r = await t.call('GET', '/api/sessions');
-    expect(Object.keys(r.body)).toEqual(['sessions', 'total', 'archived_count']);
+    expect(Object.keys(r.body)).toEqual(['sessions', 'total', 'archived_count', 'all_profiles', 'active_profile', 'other_profile_count']);
     expect(r.body.sessions.map((s: any) => s.session_id)).toEqual([ids[1], ids[4], ids[3], ids[2], ids[0]]);
     expect(r.body.total).toBe(5);
-    expect(r.res.headers.get('etag')).toMatch(/^W\/"[^"]+\.0\.\.\.r"$/);
+    expect(r.res.headers.get('etag')).toMatch(/^W\/"[^"]+\.0\.\.\.r\.default"$/);
   });
 
   it('walks every unpinned row once, in order; pinned rows come beside the first page only', async () => {
@@ -120,7 +120,16 @@ describe.each(['memory', 'fs'] as const)('GET /api/sessions paging (%s storage)'
     expect(pages.map((p) => p.sessions.length)).toEqual([5, 5, 5, 4]);
     expect(pages.every((p) => p.total === 23 && p.archived_count === 0)).toBe(true);
     expect(pages.at(-1).next_cursor).toBeNull();
-    expect(Object.keys(pages[0])).toEqual(['sessions', 'pinned', 'next_cursor', 'total', 'archived_count']);
+    expect(Object.keys(pages[0])).toEqual([
+      'sessions',
+      'pinned',
+      'next_cursor',
+      'total',
+      'archived_count',
+      'all_profiles',
+      'active_profile',
+      'other_profile_count',
+    ]);
   });
 
   it('a session added or updated between pages neither repeats nor pushes another row out', async () => {
@@ -152,7 +161,7 @@ describe.each(['memory', 'fs'] as const)('GET /api/sessions paging (%s storage)'
     await sessions(8);
     const first = await t.call('GET', '/api/sessions?limit=3');
     const etag = first.res.headers.get('etag')!;
-    expect(etag).toMatch(/^W\/"[^"]+\.0\.page\.r"$/);
+    expect(etag).toMatch(/^W\/"[^"]+\.0\.page\.r\.default"$/);
     const second = await t.call('GET', `/api/sessions?limit=3&cursor=${first.body.next_cursor}`);
     expect(second.res.headers.get('etag')).toBe(etag);
     // The loaded rows (six) are revalidated in one request with that tag.

@@ -339,10 +339,10 @@ describe.each(['memory', 'fs'] as const)('session routes (%s storage)', (storage
       expect(r.body.session.project_id).toBe(p.body.project.project_id);
     });
 
-    it('keeps the model, lowercases and trims model_provider, and takes a profile', async () => {
+    it("keeps the model, lowercases and trims model_provider, and records the browser's profile (not the body's)", async () => {
       const r = await t.call('POST', '/api/session/new', { model: 'GPT-X', model_provider: '  OpenRouter ', profile: 'work' });
       expect(r.status).toBe(200);
-      expect(r.body.session).toMatchObject({ model: 'GPT-X', model_provider: 'openrouter', profile: 'work' });
+      expect(r.body.session).toMatchObject({ model: 'GPT-X', model_provider: 'openrouter', profile: 'default' });
 
       const blank = await t.call('POST', '/api/session/new', { model_provider: '   ' });
       expect(blank.body.session.model_provider).toBeNull();

@@ -112,6 +112,19 @@ describe('on workerd (wrangler dev)', () => {
     expect(models.body.groups[0].models.map((m: any) => m.id)).toContain('scripted-model');
   });
 
+  it('has one profile, default, and says so when asked for another', async () => {
+    const list = await api('GET', '/api/profiles');
+    expect(list.body).toMatchObject({ active: 'default', single_profile_mode: true });
+    expect(list.body.profiles.map((p: any) => p.name)).toEqual(['default']);
+    expect((await api('GET', '/api/profile/active')).body).toMatchObject({ name: 'default', is_default: true, multi_profile: false });
+    const create = await api('POST', '/api/profile/create', { name: 'work' });
+    expect(create.status).toBe(501);
+    expect(create.body.error).toMatch(/one profile/);
+    expect((await api('POST', '/api/profile/switch', { name: 'work' })).status).toBe(404);
+    expect((await api('POST', '/api/profile/delete', { name: 'work' })).status).toBe(501);
+    expect((await api('GET', '/api/sessions')).body).toMatchObject({ active_profile: 'default', all_profiles: false });
+  });
+
   /** Queues the model's answers (one script per model call, in order) and starts a turn. */
   it('answers the session, project, workspace, search, export and embed-token API as on Node', async () => {
     const sid = (await api('POST', '/api/session/new', {})).body.session.session_id as string;

@@ -52,6 +52,8 @@ class DocumentHermesFiles implements HermesFiles {
   }
 }
 
+const ONE_PROFILE = 'This deployment has one profile, default: profiles cannot be created or deleted here';
+
 /** Workers run one profile, `default`: there is no profiles folder to hold others. */
 export class DocumentHermesHomes implements HermesHomes {
   readonly multiProfile = false;
@@ -72,7 +74,15 @@ export class DocumentHermesHomes implements HermesHomes {
   }
 
   pathOf(profile: string): string {
-    if ((profile.trim() || DEFAULT_PROFILE) !== DEFAULT_PROFILE) throw new NotAvailable('This deployment has one profile, default');
+    if ((profile.trim() || DEFAULT_PROFILE) !== DEFAULT_PROFILE) throw new NotAvailable(ONE_PROFILE);
     return this.defaultHome.root;
+  }
+
+  async create(_profile: string): Promise<HermesHome> {
+    throw new NotAvailable(ONE_PROFILE);
+  }
+
+  async remove(_profile: string): Promise<void> {
+    throw new NotAvailable(ONE_PROFILE);
   }
 }
