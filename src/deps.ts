@@ -20,7 +20,7 @@ import type { Compressor } from './ports/compression.js';
 import type { Context } from 'hono';
 import type { McpService } from './agent/mcp/service.js';
 import type { AgentConfigSource } from './agent/config-source.js';
-import type { HermesHomes } from './ports/hermes-home.js';
+import type { HermesHome, HermesHomes } from './ports/hermes-home.js';
 
 /** Everything the app needs from its runtime; entry files build it from adapters. */
 export interface AppDeps {
@@ -48,6 +48,8 @@ export interface AppDeps {
   };
   /** The Hermes Agent's own sessions (state.db), listed read-only when the setting is on; absent where there is none. */
   agentSessions?: AgentSessionSource;
+  /** The same for any profile's home (its own state.db): Insights reads the request's. Absent: none. */
+  agentSessionsFor?: (home: HermesHome) => AgentSessionSource;
   /**
    * Hermes' profiles: each request resolves its own (`requestHome(c, deps)`, from the browser's
    * `hermes_profile` cookie) and passes that home to what it calls.

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import type { Logger } from '../../ports/platform.js';
-import type { AgentSessionHit, AgentSessionMessage, AgentSessionRow, AgentSessionSearch } from '../../ports/agent-sessions.js';
+import type { AgentSessionHit, AgentSessionMessage, AgentSessionRow, AgentSessionSearch, AgentUsageRow, UsageWindow } from '../../ports/agent-sessions.js';
 import { likeTerms, searchStateDb } from './node-hermes-state-search.js';
 import type { Message } from '../../shared/session.js';
 
@@ -110,6 +110,34 @@ export class NodeHermesStateDb implements AgentSessionSearch {
     return (rows ?? []).map(toRow);
   }
 
+  /**
+   * Token use per session in the window: one pass over `sessions` (no message rows), with the
+   * columns this version of Hermes has (older ones lack `cache_read_tokens`).
+   */
+  async usage(window: UsageWindow): Promise<AgentUsageRow[]> {
+    const rows = await this.#read((db, columns) => {
+      const s = columns('sessions');
+      const col = (name: string, fallback = '0') => (s.has(name) ? name : fallback);
+      const at = `COALESCE(${col('ended_at', 'NULL')}, ${col('started_at', 'NULL')}, 0)`;
+      const sql = `SELECT id, source, ${col('model', 'NULL')} AS model, ${col('message_count')} AS message_count,
+        ${col('input_tokens')} AS input_tokens, ${col('output_tokens')} AS output_tokens, ${col('cache_read_tokens')} AS cache_read_tokens,
+        ${col('estimated_cost_usd', 'NULL')} AS cost, ${at} AS ts
+        FROM sessions WHERE ${at} >= ? AND ${at} ${window.toInclusive ? '<=' : '<'} ? AND COALESCE(source, '') <> 'webui'`;
+      return db.prepare(sql).all(window.from, window.to) as Array<Record<string, unknown>>;
+    });
+    return (rows ?? []).map((r) => ({
+      session_id: String(r.id),
+      source: String(r.source ?? ''),
+      model: typeof r.model === 'string' && r.model ? r.model : null,
+      message_count: usageNumber(r.message_count),
+      input_tokens: usageNumber(r.input_tokens),
+      output_tokens: usageNumber(r.output_tokens),
+      cache_read_tokens: usageNumber(r.cache_read_tokens),
+      cost: usageNumber(r.cost, false),
+      ts: typeof r.ts === 'number' ? r.ts : Number(r.ts) || 0,
+    }));
+  }
+
   /** FTS5 (or LIKE without an index) over conversation messages; see node-hermes-state-search.ts. */
   async search(query: string, options: { roles: string[]; limit: number }): Promise<AgentSessionHit[]> {
     if (!likeTerms(query).length) return [];
@@ -161,6 +189,13 @@ export class NodeHermesStateDb implements AgentSessionSearch {
       return { row: toRow(raw), messages, truncated: total > rows.length };
     });
   }
+}
+
+/** A count (whole, ≥ 0) or a cost (≥ 0) from a column that may hold text or NULL. */
+function usageNumber(v: unknown, whole = true): number {
+  const n = typeof v === 'number' ? v : typeof v === 'string' ? Number(v.trim().replace(/[$,]/g, '')) : 0;
+  if (!Number.isFinite(n) || n <= 0) return 0;
+  return whole ? Math.trunc(n) : n;
 }
 
 interface RawRow {
