@@ -247,10 +247,15 @@ describe('GET /api/insights', () => {
     stateDb(join(t.hermesHome, 'state.db'), [{ id: 'home-cli', source: 'cli', started_at: NOW - 7200, input: 100, output: 10, cost: 1, count: 2 }]);
     stateDb(join(work, 'state.db'), [{ id: 'work-cli', source: 'cli', started_at: NOW - 7200, input: 200, output: 20, cost: 2, count: 2 }]);
     expect((await get('?days=1')).total_input_tokens).toBe(110);
+    // What Hermes writes later is read on the next request (the kept rows follow the file).
+    const db = new Database(join(t.hermesHome, 'state.db'));
+    db.prepare('UPDATE sessions SET input_tokens = 1100').run();
+    db.close();
+    expect((await get('?days=1')).total_input_tokens).toBe(1110);
     const cookie = { Cookie: 'hermes_profile=work' };
     expect((await get('?days=1', cookie)).total_input_tokens).toBe(220);
     const all = await get('?days=1&all_profiles=1', cookie);
-    expect([all.total_sessions, all.total_input_tokens, all.total_cost]).toEqual([4, 330, 3]);
+    expect([all.total_sessions, all.total_input_tokens, all.total_cost]).toEqual([4, 1330, 3]);
   });
 
   it('counts a gateway turn of this WebUI once (Hermes records it as api_server)', async () => {

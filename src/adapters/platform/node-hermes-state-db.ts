@@ -6,6 +6,9 @@ import type { Message } from '../../shared/session.js';
 
 type Database = import('better-sqlite3').Database;
 
+/** How many state.db sessions Insights keeps between requests (about 150 bytes each). */
+const USAGE_CACHE_ROWS = 200_000;
+
 /** Sources that are not conversations a person had (a tool's one-off run, a delegated subagent). */
 const HIDDEN_SOURCES = ['tool', 'subagent'];
 
@@ -111,21 +114,33 @@ export class NodeHermesStateDb implements AgentSessionSearch {
   }
 
   /**
-   * Token use per session in the window: one pass over `sessions` (no message rows), with the
-   * columns this version of Hermes has (older ones lack `cache_read_tokens`).
+   * Token use per session in the window. All of `sessions` is read once (its usage columns
+   * only, no message rows) and kept while state.db and its WAL are unchanged (size and mtime),
+   * so opening Insights again does not reopen SQLite; any write by Hermes reads it afresh.
    */
   async usage(window: UsageWindow): Promise<AgentUsageRow[]> {
-    const rows = await this.#read((db, columns) => {
+    const rows = await this.#usageRows();
+    return rows.filter((r) => r.ts >= window.from && (window.toInclusive ? r.ts <= window.to : r.ts < window.to));
+  }
+
+  #usageCache: { signature: string; rows: AgentUsageRow[] } | null = null;
+
+  async #usageRows(): Promise<AgentUsageRow[]> {
+    const [db, wal] = await Promise.all([stat(this.path).catch(() => null), stat(`${this.path}-wal`).catch(() => null)]);
+    if (!db?.isFile()) return [];
+    const signature = `${db.size}:${db.mtimeMs}:${wal?.size ?? -1}:${wal?.mtimeMs ?? -1}`;
+    if (this.#usageCache?.signature === signature) return this.#usageCache.rows;
+    const raw = await this.#read((conn, columns) => {
       const s = columns('sessions');
       const col = (name: string, fallback = '0') => (s.has(name) ? name : fallback);
-      const at = `COALESCE(${col('ended_at', 'NULL')}, ${col('started_at', 'NULL')}, 0)`;
       const sql = `SELECT id, source, ${col('model', 'NULL')} AS model, ${col('message_count')} AS message_count,
         ${col('input_tokens')} AS input_tokens, ${col('output_tokens')} AS output_tokens, ${col('cache_read_tokens')} AS cache_read_tokens,
-        ${col('estimated_cost_usd', 'NULL')} AS cost, ${at} AS ts
-        FROM sessions WHERE ${at} >= ? AND ${at} ${window.toInclusive ? '<=' : '<'} ? AND COALESCE(source, '') <> 'webui'`;
-      return db.prepare(sql).all(window.from, window.to) as Array<Record<string, unknown>>;
+        ${col('estimated_cost_usd', 'NULL')} AS cost, COALESCE(${col('ended_at', 'NULL')}, ${col('started_at', 'NULL')}, 0) AS ts
+        FROM sessions WHERE COALESCE(source, '') <> 'webui'`;
+      return conn.prepare(sql).all() as Array<Record<string, unknown>>;
     });
-    return (rows ?? []).map((r) => ({
+    if (!raw) return [];
+    const rows = raw.map((r) => ({
       session_id: String(r.id),
       source: String(r.source ?? ''),
       model: typeof r.model === 'string' && r.model ? r.model : null,
@@ -136,6 +151,9 @@ export class NodeHermesStateDb implements AgentSessionSearch {
       cost: usageNumber(r.cost, false),
       ts: typeof r.ts === 'number' ? r.ts : Number(r.ts) || 0,
     }));
+    // A very large history is not held in memory; it is read again next time.
+    this.#usageCache = rows.length <= USAGE_CACHE_ROWS ? { signature, rows } : null;
+    return rows;
   }
 
   /** FTS5 (or LIKE without an index) over conversation messages; see node-hermes-state-search.ts. */
