@@ -39,14 +39,22 @@ export function insightsRoutes(deps: AppDeps) {
 
     const { rows } = await deps.sessions.list({ includeArchived: true });
     const profile = home.profile;
+    // A session on the configured default names no model: it counts under its profile's default.
+    const defaults = new Map<string, string | null>();
     for (const r of rows) {
       // The incumbent's usage time: the last update, else the creation.
       const ts = r.updated_at || r.created_at || 0;
       if (!tally.admits(ts)) continue;
       if (!all && (r.profile || DEFAULT_PROFILE) !== profile) continue;
+      let model = r.model;
+      if (!model) {
+        const owner = r.profile || DEFAULT_PROFILE;
+        if (!defaults.has(owner)) defaults.set(owner, await configuredModel(owner === profile ? home : await deps.homes.get(owner).catch(() => null)));
+        model = defaults.get(owner) ?? null;
+      }
       tally.add(
         ts,
-        r.model,
+        model,
         usageInt(r.message_count),
         usageInt(r.input_tokens),
         usageInt(r.output_tokens),
@@ -72,6 +80,16 @@ export function insightsRoutes(deps: AppDeps) {
     return c.json(tally.report());
   });
   return app;
+}
+
+/** The profile's `model.default` (null when unset or config.yaml cannot be read). */
+async function configuredModel(home: HermesHome | null): Promise<string | null> {
+  if (!home) return null;
+  try {
+    return (await home.config.load()).model.default || null;
+  } catch {
+    return null;
+  }
 }
 
 /** Every profile's home (one that vanished meanwhile is skipped). */

@@ -268,6 +268,17 @@ describe('GET /api/insights', () => {
     expect((await get('?days=1')).total_input_tokens).toBe(15);
   });
 
+  it("counts a session that names no model under its profile's configured default", async () => {
+    t = await makeTestApp({ configYaml: 'model:\n  default: my/default-model\n  provider: custom\n' });
+    t.deps.clock.now = () => NOW;
+    await webui(t, { id: 'plain', at: NOW - 60, model: null, input: 3, output: 1 });
+    await webui(t, { id: 'named', at: NOW - 60, model: 'openai/gpt-5', input: 5, output: 1 });
+    expect((await get('?days=1')).models.map((m: any) => [m.model, m.input_tokens])).toEqual([
+      ['my/default-model', 3],
+      ['openai/gpt-5', 5],
+    ]);
+  });
+
   it('reads an older state.db without cache or cost columns', async () => {
     await open();
     const path = join(t.hermesHome, 'state.db');
