@@ -41,6 +41,7 @@ import { redactingLogger } from './http/redacting-logger.js';
 import { mcpRoutes } from './routes/mcp.js';
 import { memoryRoutes } from './routes/memory.js';
 import { profileRoutes } from './routes/profiles.js';
+import { insightsRoutes } from './routes/insights.js';
 
 export type { AppDeps, AppOptions } from './deps.js';
 
@@ -120,6 +121,7 @@ export function createApp(appDeps: AppDeps): Hono {
   app.route('/', mcpRoutes(deps));
   app.route('/', memoryRoutes(deps));
   app.route('/', profileRoutes(deps, auth));
+  app.route('/', insightsRoutes(deps));
   app.route('/', embedRoutes(deps, embedTokens));
   app.route('/', shellRoutes(deps));
 

@@ -48,6 +48,8 @@ export interface AppDeps {
   };
   /** The Hermes Agent's own sessions (state.db), listed read-only when the setting is on; absent where there is none. */
   agentSessions?: AgentSessionSource;
+  /** The same for any profile's home (its own state.db): Insights reads the request's. Absent: none. */
+  agentSessionsFor?: (home: HermesHome) => AgentSessionSource;
   /**
    * Hermes' profiles: each request resolves its own (`requestHome(c, deps)`, from the browser's
    * `hermes_profile` cookie) and passes that home to what it calls.

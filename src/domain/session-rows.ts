@@ -64,6 +64,7 @@ export function toRow(session: Session): SessionRow {
     output_tokens: typeof session.output_tokens === 'number' ? session.output_tokens : 0,
     estimated_cost: session.estimated_cost ?? null,
   };
+  if (typeof session.cache_read_tokens === 'number' && session.cache_read_tokens > 0) row.cache_read_tokens = session.cache_read_tokens;
   if (session.parent_session_id) row.parent_session_id = session.parent_session_id;
   if (typeof session.session_source === 'string' && session.session_source) row.session_source = session.session_source;
   row.user_message_count = messages.filter((m) => m.role === 'user').length;

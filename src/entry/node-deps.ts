@@ -132,6 +132,13 @@ export async function composeNodeDeps(
   });
   // Hermes' own sessions (CLI, Telegram …), read-only: the sidebar lists them, session_search searches them.
   const agentSessions = new NodeHermesStateDb(join(config.hermesHome, 'state.db'), logger);
+  // Each profile's own state.db (Insights covers the request's profile).
+  const stateDbs = new Map<string, NodeHermesStateDb>([[config.hermesHome, agentSessions]]);
+  const agentSessionsFor = (home: { root: string }) => {
+    let db = stateDbs.get(home.root);
+    if (!db) stateDbs.set(home.root, (db = new NodeHermesStateDb(join(home.root, 'state.db'), logger)));
+    return db;
+  };
   // One journal write and one socket write per watcher for each event-loop turn's frames.
   const registry = new RunRegistry({
     journal,
@@ -211,6 +218,7 @@ export async function composeNodeDeps(
     auth: fs ? new FsAuthStore(config.stateDir, logger) : new MemoryAuthStore(),
     // Listed when show_cli_sessions is on.
     agentSessions,
+    agentSessionsFor,
     clientAddress: overrides.clientAddress ?? socketAddress,
     clock,
     logger,

@@ -15,6 +15,28 @@ export interface AgentSessionRow {
   read_only: true;
 }
 
+/** One Hermes session's token use, for Insights (state.db's `sessions` row, nothing else). */
+export interface AgentUsageRow {
+  session_id: string;
+  source: string;
+  model: string | null;
+  message_count: number;
+  input_tokens: number;
+  output_tokens: number;
+  cache_read_tokens: number;
+  /** `estimated_cost_usd`; 0 when unknown. */
+  cost: number;
+  /** When its usage counts: `ended_at`, else `started_at` (epoch seconds). */
+  ts: number;
+}
+
+/** Sessions whose usage time is ≥ `from` and < `to` (≤ when `toInclusive`). */
+export interface UsageWindow {
+  from: number;
+  to: number;
+  toInclusive: boolean;
+}
+
 /**
  * The agent's own session store, read-only (Hermes' `$HERMES_HOME/state.db` on Node). Nothing
  * here ever writes: Hermes may be running and owns the file.
@@ -26,6 +48,11 @@ export interface AgentSessionSource {
   list(options: { limit: number }): Promise<AgentSessionRow[]>;
   /** The session and its last `limit` messages in this project's message shape; null when unknown. */
   get(id: string, options: { limit: number }): Promise<{ row: AgentSessionRow; messages: Message[]; truncated: boolean } | null>;
+  /**
+   * Token use of the sessions in the window, left out: what the WebUI mirrored there itself
+   * (`source = 'webui'`, the incumbent's sync_to_insights). [] when there is no store.
+   */
+  usage?(window: UsageWindow): Promise<AgentUsageRow[]>;
 }
 
 /** One message of a Hermes session as session_search shows it (`id` is state.db's message id). */

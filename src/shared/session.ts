@@ -71,6 +71,7 @@ export const SESSION_ROW_KEYS = [
   'input_tokens',
   'output_tokens',
   'estimated_cost',
+  'cache_read_tokens',
   'parent_session_id',
   'session_source',
   'user_message_count',
@@ -95,6 +96,8 @@ export type SessionRow = {
   input_tokens?: number;
   output_tokens?: number;
   estimated_cost?: number | null;
+  /** Prompt-cache reads (Insights' cache hit rate); present when the session has a count. */
+  cache_read_tokens?: number;
   parent_session_id?: string | null;
   /** `subagent` for a delegate_task child (the sidebar folds it under its parent). */
   session_source?: string | null;

@@ -1,10 +1,13 @@
 import { stat } from 'node:fs/promises';
 import type { Logger } from '../../ports/platform.js';
-import type { AgentSessionHit, AgentSessionMessage, AgentSessionRow, AgentSessionSearch } from '../../ports/agent-sessions.js';
+import type { AgentSessionHit, AgentSessionMessage, AgentSessionRow, AgentSessionSearch, AgentUsageRow, UsageWindow } from '../../ports/agent-sessions.js';
 import { likeTerms, searchStateDb } from './node-hermes-state-search.js';
 import type { Message } from '../../shared/session.js';
 
 type Database = import('better-sqlite3').Database;
+
+/** How many state.db sessions Insights keeps between requests (about 150 bytes each). */
+const USAGE_CACHE_ROWS = 200_000;
 
 /** Sources that are not conversations a person had (a tool's one-off run, a delegated subagent). */
 const HIDDEN_SOURCES = ['tool', 'subagent'];
@@ -110,6 +113,49 @@ export class NodeHermesStateDb implements AgentSessionSearch {
     return (rows ?? []).map(toRow);
   }
 
+  /**
+   * Token use per session in the window. All of `sessions` is read once (its usage columns
+   * only, no message rows) and kept while state.db and its WAL are unchanged (size and mtime),
+   * so opening Insights again does not reopen SQLite; any write by Hermes reads it afresh.
+   */
+  async usage(window: UsageWindow): Promise<AgentUsageRow[]> {
+    const rows = await this.#usageRows();
+    return rows.filter((r) => r.ts >= window.from && (window.toInclusive ? r.ts <= window.to : r.ts < window.to));
+  }
+
+  #usageCache: { signature: string; rows: AgentUsageRow[] } | null = null;
+
+  async #usageRows(): Promise<AgentUsageRow[]> {
+    const [db, wal] = await Promise.all([stat(this.path).catch(() => null), stat(`${this.path}-wal`).catch(() => null)]);
+    if (!db?.isFile()) return [];
+    const signature = `${db.size}:${db.mtimeMs}:${wal?.size ?? -1}:${wal?.mtimeMs ?? -1}`;
+    if (this.#usageCache?.signature === signature) return this.#usageCache.rows;
+    const raw = await this.#read((conn, columns) => {
+      const s = columns('sessions');
+      const col = (name: string, fallback = '0') => (s.has(name) ? name : fallback);
+      const sql = `SELECT id, source, ${col('model', 'NULL')} AS model, ${col('message_count')} AS message_count,
+        ${col('input_tokens')} AS input_tokens, ${col('output_tokens')} AS output_tokens, ${col('cache_read_tokens')} AS cache_read_tokens,
+        ${col('estimated_cost_usd', 'NULL')} AS cost, COALESCE(${col('ended_at', 'NULL')}, ${col('started_at', 'NULL')}, 0) AS ts
+        FROM sessions WHERE COALESCE(source, '') <> 'webui'`;
+      return conn.prepare(sql).all() as Array<Record<string, unknown>>;
+    });
+    if (!raw) return [];
+    const rows = raw.map((r) => ({
+      session_id: String(r.id),
+      source: String(r.source ?? ''),
+      model: typeof r.model === 'string' && r.model ? r.model : null,
+      message_count: usageNumber(r.message_count),
+      input_tokens: usageNumber(r.input_tokens),
+      output_tokens: usageNumber(r.output_tokens),
+      cache_read_tokens: usageNumber(r.cache_read_tokens),
+      cost: usageNumber(r.cost, false),
+      ts: typeof r.ts === 'number' ? r.ts : Number(r.ts) || 0,
+    }));
+    // A very large history is not held in memory; it is read again next time.
+    this.#usageCache = rows.length <= USAGE_CACHE_ROWS ? { signature, rows } : null;
+    return rows;
+  }
+
   /** FTS5 (or LIKE without an index) over conversation messages; see node-hermes-state-search.ts. */
   async search(query: string, options: { roles: string[]; limit: number }): Promise<AgentSessionHit[]> {
     if (!likeTerms(query).length) return [];
@@ -161,6 +207,13 @@ export class NodeHermesStateDb implements AgentSessionSearch {
       return { row: toRow(raw), messages, truncated: total > rows.length };
     });
   }
+}
+
+/** A count (whole, ≥ 0) or a cost (≥ 0) from a column that may hold text or NULL. */
+function usageNumber(v: unknown, whole = true): number {
+  const n = typeof v === 'number' ? v : typeof v === 'string' ? Number(v.trim().replace(/[$,]/g, '')) : 0;
+  if (!Number.isFinite(n) || n <= 0) return 0;
+  return whole ? Math.trunc(n) : n;
 }
 
 interface RawRow {
