@@ -164,6 +164,7 @@ export async function composeNodeDeps(
     catalogBudgetMs: config.modelsBudgetMs,
     sessions,
     agentSessions,
+    agentSessionsFor,
     platform: process.platform,
     ...(overrides.clarifyTimeoutMs ? { clarifyTimeoutMs: overrides.clarifyTimeoutMs } : {}),
     ...(overrides.backoff ? { backoff: overrides.backoff } : {}),

@@ -37,6 +37,8 @@ export interface BuiltinRuntimeOptions {
   sessions?: SessionStore;
   /** Hermes' state.db, for session_search (Node). */
   agentSessions?: AgentSessionSearch;
+  /** A profile home's own state.db (session_search in a profile's session searches that profile's). */
+  agentSessionsFor?: (home: { root: string }) => AgentSessionSearch;
   /** `process.platform` where known: skills' `platforms` filter (default linux). */
   platform?: string;
   /** Resolves host names for web_extract's address checks (Node: dns); literal addresses only without. */

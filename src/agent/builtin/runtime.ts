@@ -204,7 +204,7 @@ export class BuiltinAgentRuntime implements AgentRuntime {
       host: this.options.host,
       main: { provider, model },
       sessions: this.options.sessions ?? null,
-      agentSessions: this.options.agentSessions ?? null,
+      agentSessions: (input.home && this.options.agentSessionsFor?.(input.home)) || this.options.agentSessions || null,
       platform: this.options.platform ?? 'linux',
       ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
     });
