@@ -52,10 +52,17 @@ export function settingsRoutes(deps: AppDeps, auth: AuthService) {
 
   app.post('/api/settings', async (c) => {
     const body = await jsonBody(c, z.record(z.string(), z.unknown()));
-    const passwordKeys = Object.fromEntries(Object.entries(body).filter(([k]) => k.startsWith('_')));
+    // The incumbent's passwordless sign-in needs passkeys, which this server does not have (its 409).
+    if (body._passwordless) throw new Conflict('Passkeys are not supported here, so the password cannot be replaced by one; it stays as it is');
+    // Its "I know there is no password" acknowledgement: no such warning here, so accepted and not stored.
+    const ack = parseWith(z.object({ _auth_disabled_acknowledged: bodyFlag.optional() }), { _auth_disabled_acknowledged: body._auth_disabled_acknowledged });
+    const passwordKeys = Object.fromEntries(
+      Object.entries(body).filter(([k]) => k.startsWith('_') && k !== '_auth_disabled_acknowledged' && k !== '_passwordless'),
+    );
     // Everything is checked before anything is stored.
     const change = parseWith(PasswordChangeSchema, passwordKeys);
     const { known, ignored } = splitSettingKeys(body);
+    if (ack._auth_disabled_acknowledged !== undefined) ignored.push('_auth_disabled_acknowledged');
     const { chat_backend, gateway_base_url, ...patch } = parseWith(SettingsPatchSchema, known);
     // Who answers is the backend's to check (409 where the environment decides it).
     const backendChange = {

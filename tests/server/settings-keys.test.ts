@@ -176,6 +176,19 @@ describe('POST /api/settings with the incumbent clients’ keys', () => {
     expect(await t.deps.settings.read()).toEqual({ ...before, show_tps: true });
   });
 
+  it('accepts its unauthenticated-risk acknowledgement (not stored) and refuses its passwordless switch with 409', async () => {
+    const ack = await t.call('POST', '/api/settings', { _auth_disabled_acknowledged: true });
+    expect(ack.status).toBe(200);
+    expect(ack.body.ignored_keys).toEqual(['_auth_disabled_acknowledged']);
+    expect(await t.deps.settings.read()).not.toHaveProperty('auth_disabled_acknowledged');
+    expect((await t.call('POST', '/api/settings', { _auth_disabled_acknowledged: 'yes' })).status).toBe(400);
+    const before = await t.deps.settings.read();
+    const passwordless = await t.call('POST', '/api/settings', { _passwordless: true, rtl: true });
+    expect(passwordless.status).toBe(409);
+    expect(passwordless.body.error).toMatch(/Passkeys are not supported/);
+    expect(await t.deps.settings.read()).toEqual(before);
+  });
+
   it('never lets password_hash be set', async () => {
     const r = await t.call('POST', '/api/settings', { password_hash: 'pbkdf2_sha256$1$x$y' });
     expect(r.status).toBe(400);
