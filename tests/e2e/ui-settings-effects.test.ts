@@ -101,5 +101,12 @@ describe('web app: settings that do something', () => {
     await expect.poll(() => page.locator(hooks.message('user')).count()).toBe(4);
     await check(4);
     expect((await ui.api('/api/settings')).auto_scroll_follow).toBe(false);
+
+    // Right-to-left: the chat (messages and composer) turns, the sidebar does not.
+    await ui.api('/api/settings', { rtl: true });
+    await page.reload();
+    await expect.poll(() => page.locator('hermes-chat-view').getAttribute('dir')).toBe('rtl');
+    expect(await page.locator(hooks.composer).evaluate((el) => getComputedStyle(el).direction)).toBe('rtl');
+    expect(await page.locator(hooks.sessionRow).first().evaluate((el) => getComputedStyle(el).direction)).toBe('ltr');
   }, 180_000);
 });
