@@ -2,12 +2,16 @@ import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import { updates, type UpdateStore } from '../offline/sw-register.js';
 import { StoreController } from '../state/store.js';
+import { consume } from '@lit/context';
+import { uiContext } from '../state/contexts.js';
+import type { UiStore } from '../state/ui-store.js';
 import { baseStyles } from '../shared/styles.js';
 
 /**
  * A quiet "Update available — reload" line, shown when a new service worker waits. Clicking
  * reloads into the new version; if a reply is running or the composer holds unsent text it
- * asks first ("Reload anyway" / "Later"). It never reloads by itself.
+ * asks first ("Reload anyway" / "Later"). It never reloads by itself. With `check_for_updates`
+ * off it stays silent and the open tab stops looking for new builds.
  */
 @customElement('hermes-update-prompt')
 export class HermesUpdatePrompt extends LitElement {
@@ -16,7 +20,12 @@ export class HermesUpdatePrompt extends LitElement {
   @property({ attribute: false }) busy: () => string | null = () => null;
   @state() private confirming: string | null = null;
   @state() private dismissed = false;
-  #stores = new StoreController(this, () => [this.store]);
+  @consume({ context: uiContext, subscribe: true }) ui?: UiStore;
+  #stores = new StoreController(this, () => [this.store, this.ui]);
+
+  protected override willUpdate(): void {
+    this.store.checking = this.ui?.settings?.check_for_updates !== false;
+  }
 
   #reload(force = false): void {
     const busy = force ? null : this.busy();
@@ -28,7 +37,7 @@ export class HermesUpdatePrompt extends LitElement {
   }
 
   override render() {
-    if (!this.store.waiting || this.dismissed) return nothing;
+    if (!this.store.waiting || this.dismissed || !this.store.checking) return nothing;
     if (this.confirming)
       return html`<div class="prompt" role="status" data-role="update-prompt" data-confirming="true">
         <span>${this.confirming} Reload anyway?</span>

@@ -8,6 +8,9 @@ import { icons } from '../shared/icons.js';
 import './hermes-tool-card.js';
 import './hermes-subagent-tree.js';
 import { startedProcessIds } from './hermes-process-list.js';
+import { consume } from '@lit/context';
+import { uiContext } from '../state/contexts.js';
+import type { UiStore } from '../state/ui-store.js';
 
 /** Open/closed per `${sessionId}:${turnIndex}`; only explicitly opened rows are stored. */
 export const disclosures = new Map<string, boolean>();
@@ -33,7 +36,8 @@ export function activitySummary(turn: Pick<AssistantTurn, 'tools' | 'reasoning'>
 
 /**
  * The one disclosure row of an assistant turn: reasoning and tool cards, collapsed by default
- * (live and settled) and remembered per session and turn across chat switches and reloads.
+ * (live and settled; open with `worklog_details_expanded_default`) and remembered per session and
+ * turn across chat switches (and, when opened, across reloads).
  */
 @customElement('hermes-activity')
 export class HermesActivity extends LitElement {
@@ -42,6 +46,7 @@ export class HermesActivity extends LitElement {
   /** The turn is still running (a spinner shows while it is). */
   @property({ type: Boolean }) live = false;
   @state() private open = false;
+  @consume({ context: uiContext, subscribe: true }) ui?: UiStore;
 
   get #key(): string {
     return `${this.sessionId}:${this.turn?.index ?? -1}`;
@@ -49,7 +54,7 @@ export class HermesActivity extends LitElement {
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (!changed.has('sessionId') && !(changed.has('turn') && changed.get('turn')?.index !== this.turn?.index)) return;
-    this.open = disclosures.get(this.#key) === true;
+    this.open = disclosures.get(this.#key) ?? this.ui?.settings?.worklog_details_expanded_default === true;
     // Persisted state still loading: adopt it when it arrives (only if the user has not toggled).
     const key = this.#key;
     void disclosuresLoaded.then(() => {

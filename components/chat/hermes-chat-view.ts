@@ -11,16 +11,26 @@ import './hermes-transcript.js';
 import '../composer/hermes-composer.js';
 import '../composer/hermes-approval-card.js';
 import '../composer/hermes-clarify-card.js';
+import { TurnAlerts } from './turn-alerts.js';
+
+/** The empty chat's starters (the incumbent's three); `hide_empty_state_suggestions` hides them. */
+const SUGGESTIONS = ['What files are in this workspace?', 'Summarise what changed in this project recently.', 'Help me plan a small project.'];
 
 /**
  * The chat column: transcript, then the cards that need an answer (approval, clarify), then
- * the composer. An empty state greets a new chat.
+ * the composer. An empty state greets a new chat. With the `rtl` setting the messages and the
+ * composer read right to left (as the incumbent: the chat only, not the app around it).
  */
 @customElement('hermes-chat-view')
 export class HermesChatView extends LitElement {
   @consume({ context: chatContext, subscribe: true }) chat?: ChatStore;
   @consume({ context: uiContext, subscribe: true }) ui?: UiStore;
-  #stores = new StoreController(this, () => [this.chat]);
+  #stores = new StoreController(this, () => [this.chat, this.ui]);
+  #alerts = new TurnAlerts(
+    this,
+    () => this.chat,
+    () => this.ui,
+  );
 
   /** Whether the composer holds text that was not sent. */
   get hasDraft(): boolean {
@@ -31,10 +41,19 @@ export class HermesChatView extends LitElement {
     this.renderRoot.querySelector('hermes-composer')?.focus();
   }
 
+  /** A starter sends at once, as the incumbent's do. */
+  async #suggest(text: string): Promise<void> {
+    const composer = this.renderRoot.querySelector('hermes-composer');
+    if (!composer || composer.hasDraft) return composer?.focus();
+    composer.restoreText(text);
+    await composer.send();
+  }
+
   override render() {
     const chat = this.chat;
     if (!chat) return nothing;
     const empty = !chat.loading && !chat.error && !chat.unreachable && chat.messages.length === 0 && !chat.live;
+    this.dir = this.ui?.settings?.rtl === true ? 'rtl' : '';
     return html`
       ${
         chat.error && !chat.session
@@ -43,6 +62,13 @@ export class HermesChatView extends LitElement {
             ? html`<div class="empty">
               <h1>${this.ui?.settings?.bot_name ?? 'Hermes'}</h1>
               <p class="meta">Ask for anything in your workspace. Type <span class="mono">/</span> for commands.</p>
+              ${
+                this.ui?.settings?.hide_empty_state_suggestions === true
+                  ? nothing
+                  : html`<div class="suggestions" data-role="empty-suggestions">
+                    ${SUGGESTIONS.map((t) => html`<button class="outline" data-role="suggestion" @click=${() => this.#suggest(t)}>${t}</button>`)}
+                  </div>`
+              }
             </div>`
             : html`<hermes-transcript></hermes-transcript>`
       }
@@ -94,6 +120,18 @@ export class HermesChatView extends LitElement {
         font-weight: 400;
         font-size: var(--hermes-text-h1);
         margin: 0 0 var(--hermes-space-sm);
+      }
+      .suggestions {
+        display: flex;
+        flex-wrap: wrap;
+        justify-content: center;
+        gap: var(--hermes-space-sm);
+        margin-top: var(--hermes-space-lg);
+      }
+      .suggestions button {
+        font-size: var(--hermes-text-label);
+        color: var(--hermes-fg-muted);
+        border-radius: var(--hermes-radius-pill);
       }
       .dock {
         width: 100%;

@@ -15,6 +15,7 @@ import type { MessageActionDetail } from '../render/message-actions.js';
 import './hermes-user-message.js';
 import './hermes-assistant-turn.js';
 import { ScrollAnchor } from './scroll-anchor.js';
+import { userJumpButtons, userJumpStyles, userJumpTarget } from './user-jumps.js';
 import { MAX_RENDERED, StableTurns, TURN_PAGE, firstAtOrAfter, turnHolding } from './turn-window.js';
 
 export { TURN_PAGE } from './turn-window.js';
@@ -35,7 +36,7 @@ export class HermesTranscript extends LitElement {
   @consume({ context: chatContext, subscribe: true }) chat?: ChatStore;
   @consume({ context: uiContext, subscribe: true }) ui?: UiStore;
   @consume({ context: sessionsContext, subscribe: true }) sessions?: SessionsStore;
-  #stores = new StoreController(this, () => [this.chat]);
+  #stores = new StoreController(this, () => [this.chat, this.ui]);
 
   @state() private atBottom = true;
   /** The rendered window, by stored message index: turns from `#from` (-1: the last TURN_PAGE) up to `#to` (null: the end, live turn included). */
@@ -161,6 +162,18 @@ export class HermesTranscript extends LitElement {
     if (s) s.scrollTop = s.scrollHeight;
     this.atBottom = true;
   }
+
+  /** `session_jump_buttons`: to the previous or next message of the user (past the last: the latest). */
+  #jumpUser = (dir: 'prev' | 'next') => {
+    const s = this.#scroller;
+    if (!s) return;
+    const target = userJumpTarget(s, this.renderRoot.querySelectorAll<HTMLElement>('.turn[data-message-role="user"]'), dir);
+    if (target) {
+      target.scrollIntoView({ block: 'start' });
+      this.#anchor.pin(target);
+    } else if (dir === 'next') this.scrollToLatest();
+    else if (s.scrollTop > 0) s.scrollTop = 0;
+  };
 
   #onScroll = () => {
     const s = this.#scroller;
@@ -292,6 +305,7 @@ export class HermesTranscript extends LitElement {
           ${end < turns.length ? html`<button class="earlier outline" data-role="show-later" @click=${this.#showLater}>Show later messages</button>` : nothing}
         </div>
       </div>
+      ${this.ui?.settings?.session_jump_buttons === true && turns.length ? userJumpButtons(this.#jumpUser) : nothing}
       ${
         this.atBottom
           ? nothing
@@ -303,6 +317,7 @@ export class HermesTranscript extends LitElement {
   static override styles = [
     baseStyles,
     dividerStyles,
+    userJumpStyles,
     css`
       :host {
         position: relative;

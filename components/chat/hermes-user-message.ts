@@ -6,13 +6,17 @@ import { icons } from '../shared/icons.js';
 import { copyText } from '../render/clipboard.js';
 import { actionStyles, messageAction } from '../render/message-actions.js';
 import { consume } from '@lit/context';
-import { chatContext } from '../state/contexts.js';
+import { chatContext, uiContext } from '../state/contexts.js';
 import type { ChatStore } from '../state/chat-store.js';
+import type { UiStore } from '../state/ui-store.js';
+import { StoreController } from '../state/store.js';
+import './hermes-markdown.js';
 import { messageAttachments } from './hermes-message-attachments.js';
 import './hermes-message-attachments.js';
 
 /**
- * A user message: a compact right-aligned bubble (plain text, as typed), with copy and an inline
+ * A user message: a compact right-aligned bubble (plain text, as typed; markdown with the
+ * `render_user_markdown` setting, as the incumbent offers), with copy and an inline
  * editor. Saving an edit cuts the transcript there and runs the turn again; for an earlier
  * message that also drops the later turns, so it asks once more before doing it.
  *
@@ -34,6 +38,8 @@ export class HermesUserMessage extends LitElement {
   @state() private confirming: string | null = null;
   /** For the attachment URLs (`session_id` of GET /api/media). */
   @consume({ context: chatContext, subscribe: true }) chat?: ChatStore;
+  @consume({ context: uiContext, subscribe: true }) ui?: UiStore;
+  #stores = new StoreController(this, () => [this.ui]);
 
   protected override updated(changed: PropertyValues): void {
     if (changed.has('editing') && this.editing) {
@@ -102,7 +108,10 @@ export class HermesUserMessage extends LitElement {
         <span class="queued meta" data-role="queued" title="Sent when the server is reachable again">Queued</span>
       `;
     const files = messageAttachments(turn.message.attachments);
-    const bubble = html`<div class="bubble" part="bubble">${turn.text}</div>`;
+    const bubble =
+      this.ui?.settings?.render_user_markdown === true
+        ? html`<div class="bubble md" part="bubble" data-format="markdown"><hermes-markdown .text=${turn.text}></hermes-markdown></div>`
+        : html`<div class="bubble" part="bubble" data-format="plain">${turn.text}</div>`;
     // Actions sit beside the bubble (not under it), so a question and its answer stay close.
     return html`
       ${
@@ -147,6 +156,9 @@ export class HermesUserMessage extends LitElement {
         line-height: var(--hermes-leading-user);
         white-space: pre-wrap;
         overflow-wrap: anywhere;
+      }
+      .bubble.md {
+        white-space: normal;
       }
       .with-files {
         display: flex;

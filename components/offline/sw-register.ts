@@ -7,6 +7,8 @@ import { Store } from '../state/store.js';
  */
 export class UpdateStore extends Store {
   waiting: ServiceWorker | null = null;
+  /** The `check_for_updates` setting: off, an open tab stops asking for new builds (the browser's own check on load remains). */
+  checking = true;
   #registration: ServiceWorkerRegistration | null = null;
 
   setWaiting(worker: ServiceWorker | null): void {
@@ -34,7 +36,7 @@ export class UpdateStore extends Store {
       track(reg.installing);
       reg.addEventListener('updatefound', () => track(reg.installing));
       // A tab left open for days still learns about new builds.
-      document.addEventListener('visibilitychange', () => document.visibilityState === 'visible' && void reg.update().catch(() => {}));
+      document.addEventListener('visibilitychange', () => this.checking && document.visibilityState === 'visible' && void reg.update().catch(() => {}));
     } catch {
       /* no worker (private mode, insecure origin): the app works online only */
     }

@@ -177,6 +177,7 @@ export class HermesSettingsDialog extends LitElement {
       signOut: () => this.#signOut(),
       onProviderChanged: this.#onProviderChanged,
       flashSaved: this.#flashSaved,
+      notify: (message) => this.ui?.notify(message, 'error'),
     };
   }
 

@@ -9,6 +9,7 @@ import './hermes-gateway-settings.js';
 import './hermes-mcp-settings.js';
 import './hermes-workspaces-settings.js';
 import { HOSTED } from './hermes-provider-add.js';
+import { behaviourRows } from './behaviour-rows.js';
 
 /** One setting: its text (which the search matches) and its control. */
 export interface Row {
@@ -25,7 +26,7 @@ export interface Row {
 
 type Option<T> = { value: T; label: string };
 /** The sections, in the order the dialog shows them. */
-export const SECTIONS = ['Appearance', 'Chat', 'Agent', 'Providers', 'MCP', 'Workspace', 'Conversation', 'Security'];
+export const SECTIONS = ['Appearance', 'Chat', 'Notifications', 'Agent', 'Providers', 'MCP', 'Workspace', 'Conversation', 'Security'];
 export type Providers = { active_provider: string | null; providers: ProviderRow[] };
 export type Models = (Pick<ModelCatalog, 'default_model' | 'models'> & Partial<ModelCatalog>) | null;
 export type Backend = NonNullable<Settings['chat_backend']>;
@@ -77,6 +78,8 @@ export interface SettingsRowsContext {
   onProviderChanged: () => void;
   /** A nested control saved a setting on its own. */
   flashSaved: () => void;
+  /** A line in the app's toast (what a control could not do). */
+  notify(message: string): void;
 }
 
 /** Every row of the dialog, in order; the dialog groups them by section and filters them by the search. */
@@ -144,7 +147,7 @@ export function settingsRows(c: SettingsRowsContext): Row[] {
       hint: 'How fast each answer was written, under the answer.',
       keywords: 'tps speed throughput tokens per second',
       control: () =>
-        html`<input id="show_tps" type="checkbox" role="switch" class="switch" .checked=${s?.show_tps === true} @change=${(e: Event) => c.save({ show_tps: (e.target as HTMLInputElement).checked })} />`,
+        html`<input id="show_tps" data-role="setting-show_tps" type="checkbox" role="switch" class="switch" .checked=${s?.show_tps === true} @change=${(e: Event) => c.save({ show_tps: (e.target as HTMLInputElement).checked })} />`,
     },
     {
       id: 'default_model',
@@ -175,6 +178,7 @@ export function settingsRows(c: SettingsRowsContext): Row[] {
             </select>`
           : html`<span class="readonly mono" title=${models?.default_model ?? ''}>${models ? (model?.label ?? models.default_model ?? 'Not configured') : '…'}</span>`,
     },
+    ...behaviourRows(c),
     ...agentRow(c),
     ...providerRows(c),
     {

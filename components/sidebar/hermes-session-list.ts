@@ -30,6 +30,8 @@ export class HermesSessionList extends LitElement {
   @property({ attribute: false }) projectColors: ReadonlyMap<string, string | null> = new Map();
   @property({ attribute: false }) renamingId: string | null = null;
   @property({ attribute: false }) menuId: string | null = null;
+  /** The `sidebar_density` setting: detailed rows are two lines tall. */
+  @property() density: 'compact' | 'detailed' = 'compact';
 
   @state() private offsetY = 0;
   @state() private viewportHeight = 0;
@@ -48,7 +50,7 @@ export class HermesSessionList extends LitElement {
 
   /** Item height in px: one line, two when search previews show; 44px touch targets on phones. */
   get rowHeight(): number {
-    if (this.query) return this.mobile ? 52 : 44;
+    if (this.query || this.density === 'detailed') return this.mobile ? 52 : 44;
     return this.mobile ? 44 : 34;
   }
 
@@ -213,6 +215,7 @@ export class HermesSessionList extends LitElement {
                 ?current=${r.session_id === tabbable}
                 ?renaming=${r.session_id === this.renamingId}
                 ?menuOpen=${r.session_id === this.menuId}
+                ?detailed=${this.density === 'detailed'}
               ></hermes-session-row>`;
             },
           )}

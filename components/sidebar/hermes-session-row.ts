@@ -28,6 +28,15 @@ export function highlight(preview: string, query: string) {
   return parts;
 }
 
+/** The detailed row's second line: messages, model and where it came from (not this web UI). */
+export function rowMeta(r: FoldedRow): string {
+  const n = r.message_count ?? 0;
+  const bits = [`${n} message${n === 1 ? '' : 's'}`];
+  if (r.model) bits.push(r.model.split('/').pop()!);
+  if (r.session_source && r.session_source !== 'webui') bits.push(r.session_source);
+  return bits.join(' · ');
+}
+
 /**
  * One session in the list: a link (so it can also open in a new tab), its live state (spinner
  * while a turn runs, a dot when it waits for the user) and the ⋯ button for its menu.
@@ -51,6 +60,8 @@ export class HermesSessionRow extends LitElement {
   /** The search text while searching (shows the match preview). */
   @property() query = '';
   @property({ attribute: false }) projectColor: string | null = null;
+  /** `sidebar_density: detailed`: a second line with the message count and model, as the incumbent shows. */
+  @property({ type: Boolean, reflect: true }) detailed = false;
 
   override updated(changed: Map<string, unknown>): void {
     if (changed.has('renaming') && this.renaming) {
@@ -113,6 +124,7 @@ export class HermesSessionRow extends LitElement {
           <span class="text">
             <span class="title">${r.title || 'Untitled'}</span>
             ${preview ? html`<span class="preview" data-role="match-preview">${highlight(preview, this.query)}</span>` : nothing}
+            ${!preview && this.detailed ? html`<span class="preview" data-role="session-meta">${rowMeta(r)}</span>` : nothing}
           </span>
           ${
             r.subagent_count

@@ -29,7 +29,7 @@ export class HermesSidebar extends LitElement {
   @consume({ context: sessionsContext, subscribe: true }) sessions?: SessionsStore;
   @consume({ context: chatContext, subscribe: true }) chat?: ChatStore;
   @consume({ context: uiContext, subscribe: true }) ui?: UiStore;
-  #stores = new StoreController(this, () => [this.sessions, this.chat]);
+  #stores = new StoreController(this, () => [this.sessions, this.chat, this.ui]);
 
   @state() private menu: { id: string; anchor: DOMRect } | null = null;
   @state() private renamingId: string | null = null;
@@ -179,6 +179,7 @@ export class HermesSidebar extends LitElement {
         .projectColors=${this.#projectColors(s)}
         .renamingId=${this.renamingId}
         .menuId=${this.menu?.id ?? null}
+        density=${this.ui?.settings?.sidebar_density === 'detailed' ? 'detailed' : 'compact'}
         @hermes-row-menu=${this.#onRowMenu}
         @hermes-row-rename=${this.#onRowRename}
         @hermes-list-scroll=${() => this.menu && this.#closeMenu(false)}

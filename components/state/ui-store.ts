@@ -16,6 +16,7 @@ export class UiStore extends Store {
   settingsOpen = false;
   toast: { message: string; kind: 'info' | 'error' } | null = null;
   #toastTimer: ReturnType<typeof setTimeout> | null = null;
+  #saves = 0;
 
   async load(): Promise<void> {
     try {
@@ -30,11 +31,14 @@ export class UiStore extends Store {
 
   async save(patch: Partial<Settings>): Promise<void> {
     const previous = this.settings;
+    const seq = ++this.#saves;
     if (this.settings) this.settings = { ...this.settings, ...patch };
     this.applyAppearance();
     this.changed();
     try {
-      this.settings = await api.saveSettings(patch);
+      const answer = await api.saveSettings(patch);
+      // Quick changes overlap: an earlier answer lacks the later change (the latest answer has them all).
+      if (seq === this.#saves) this.settings = answer;
     } catch (err) {
       this.settings = previous;
       this.applyAppearance();

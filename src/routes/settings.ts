@@ -8,6 +8,7 @@ import { authSession, secureRequest } from '../http/auth-guard.js';
 import { clientOf } from '../http/client.js';
 import { BadRequest, Conflict, Forbidden } from '../ports/errors.js';
 import { SECRET_SETTINGS, SETTINGS_DEFAULTS, SettingsPatchSchema } from '../shared/settings.js';
+import { IncumbentSettingsSchema } from '../shared/settings-incumbent.js';
 import { tooManyAttempts } from './auth.js';
 
 /** Password management rides on POST /api/settings, as in the incumbent. */
@@ -51,11 +52,18 @@ export function settingsRoutes(deps: AppDeps, auth: AuthService) {
 
   app.post('/api/settings', async (c) => {
     const body = await jsonBody(c, z.record(z.string(), z.unknown()));
-    const passwordKeys = Object.fromEntries(Object.entries(body).filter(([k]) => k.startsWith('_')));
-    const settingKeys = Object.fromEntries(Object.entries(body).filter(([k]) => !k.startsWith('_')));
+    // The incumbent's passwordless sign-in needs passkeys, which this server does not have (its 409).
+    if (body._passwordless) throw new Conflict('Passkeys are not supported here, so the password cannot be replaced by one; it stays as it is');
+    // Its "I know there is no password" acknowledgement: no such warning here, so accepted and not stored.
+    const ack = parseWith(z.object({ _auth_disabled_acknowledged: bodyFlag.optional() }), { _auth_disabled_acknowledged: body._auth_disabled_acknowledged });
+    const passwordKeys = Object.fromEntries(
+      Object.entries(body).filter(([k]) => k.startsWith('_') && k !== '_auth_disabled_acknowledged' && k !== '_passwordless'),
+    );
     // Everything is checked before anything is stored.
     const change = parseWith(PasswordChangeSchema, passwordKeys);
-    const { chat_backend, gateway_base_url, ...patch } = parseWith(SettingsPatchSchema, settingKeys);
+    const { known, ignored } = splitSettingKeys(body);
+    if (ack._auth_disabled_acknowledged !== undefined) ignored.push('_auth_disabled_acknowledged');
+    const { chat_backend, gateway_base_url, ...patch } = parseWith(SettingsPatchSchema, known);
     // Who answers is the backend's to check (409 where the environment decides it).
     const backendChange = {
       ...(chat_backend !== undefined ? { backend: chat_backend } : {}),
@@ -70,10 +78,42 @@ export function settingsRoutes(deps: AppDeps, auth: AuthService) {
       const stored = await deps.settings.read();
       await deps.settings.write({ ...stored, ...patch });
     }
-    return c.json(await effectiveSettings(deps, auth));
+    // What was accepted but not kept (the incumbent's keys this server has no use for, unknown ones).
+    return c.json({ ...(await effectiveSettings(deps, auth)), ...(ignored.length ? { ignored_keys: ignored } : {}) });
   });
 
   return app;
+}
+
+/**
+ * This project's keys (checked, stored), the incumbent's keys it has no use for (checked, not
+ * stored) and keys nobody knows (not stored, as the incumbent ignores them). The incumbent's two
+ * legacy names still set what they were renamed to. A secret is never settable.
+ */
+function splitSettingKeys(body: Record<string, unknown>): { known: Record<string, unknown>; ignored: string[] } {
+  // Null-prototype maps and own-key checks: a "__proto__" or "constructor" key is just a name here.
+  const known: Record<string, unknown> = Object.create(null);
+  const incumbent: Record<string, unknown> = Object.create(null);
+  const ignored: string[] = [];
+  for (const [key, value] of Object.entries(body)) {
+    if (key.startsWith('_')) continue;
+    if ((SECRET_SETTINGS as readonly string[]).includes(key)) throw new BadRequest(`${key} cannot be set; use _set_password to change the password`);
+    if (Object.hasOwn(SettingsPatchSchema.shape, key)) known[key] = value;
+    else {
+      if (Object.hasOwn(IncumbentSettingsSchema.shape, key)) incumbent[key] = value;
+      ignored.push(key);
+    }
+  }
+  const legacy = parseWith(IncumbentSettingsSchema, incumbent);
+  if (legacy.activity_feed_expanded_default !== undefined && known.worklog_details_expanded_default === undefined) {
+    known.worklog_details_expanded_default = legacy.activity_feed_expanded_default;
+    ignored.splice(ignored.indexOf('activity_feed_expanded_default'), 1);
+  }
+  if (legacy.busy_input_mode !== undefined && known.default_message_mode === undefined) {
+    known.default_message_mode = legacy.busy_input_mode;
+    ignored.splice(ignored.indexOf('busy_input_mode'), 1);
+  }
+  return { known, ignored };
 }
 
 async function changePassword(c: Context, deps: AppDeps, auth: AuthService, change: z.infer<typeof PasswordChangeSchema>) {

@@ -1,8 +1,10 @@
 import { z } from 'zod';
 
 /**
- * The settings this project uses, with the incumbent's defaults (settings.json). Stored keys
- * this list does not know are kept on disk untouched; a request that sets one is refused.
+ * The settings this project uses, with the incumbent's defaults (settings.json). Each one changes
+ * behaviour somewhere (tests/shared/settings-usage.test.ts names where). Keys the incumbent's
+ * clients send that this project does not use are listed in settings-incumbent.ts: accepted and
+ * not stored. Stored keys neither list knows are kept on disk untouched.
  */
 export const SETTINGS_DEFAULTS = {
   default_workspace: '',
@@ -12,9 +14,7 @@ export const SETTINGS_DEFAULTS = {
   show_tps: false,
   show_thinking: true,
   theme: 'dark',
-  skin: 'default',
   font_size: 'default',
-  language: 'en',
   bot_name: 'Hermes',
   sound_enabled: false,
   notifications_enabled: false,
@@ -28,7 +28,6 @@ export const SETTINGS_DEFAULTS = {
   session_jump_buttons: false,
   rtl: false,
   default_message_mode: 'steer',
-  auto_title_refresh_every: '0',
   check_for_updates: true,
   /** List the Hermes Agent's own sessions (CLI, Telegram, … from $HERMES_HOME/state.db) read-only in the sidebar. */
   show_cli_sessions: false,
@@ -51,6 +50,9 @@ export type Settings = {
         : string | null;
 };
 
+/** The incumbent's retired theme names (slate, solarized, …): each became dark plus an accent skin there. */
+const LEGACY_THEMES = ['slate', 'solarized', 'monokai', 'nord', 'oled'];
+
 /** What POST /api/settings accepts: any subset of the known keys, each checked. */
 export const SettingsPatchSchema = z
   .object({
@@ -60,10 +62,9 @@ export const SettingsPatchSchema = z
     show_token_usage: z.boolean(),
     show_tps: z.boolean(),
     show_thinking: z.boolean(),
-    theme: z.enum(['light', 'dark', 'system']),
-    skin: z.string().regex(/^[a-z0-9_-]{1,32}$/, 'must be a short lowercase name'),
+    // The incumbent's older full themes arrive from its clients too; it maps them all to dark.
+    theme: z.preprocess((v) => (typeof v === 'string' && LEGACY_THEMES.includes(v) ? 'dark' : v), z.enum(['light', 'dark', 'system'])),
     font_size: z.enum(['small', 'default', 'large', 'xlarge']),
-    language: z.string().regex(/^[a-zA-Z]{2,10}(-[a-zA-Z0-9]{2,8})?$/, 'must be a language tag like "en" or "pt-BR"'),
     bot_name: z.string().trim().min(1).max(64),
     sound_enabled: z.boolean(),
     notifications_enabled: z.boolean(),
@@ -77,7 +78,6 @@ export const SettingsPatchSchema = z
     session_jump_buttons: z.boolean(),
     rtl: z.boolean(),
     default_message_mode: z.enum(['queue', 'interrupt', 'steer']),
-    auto_title_refresh_every: z.enum(['0', '5', '10', '20']),
     check_for_updates: z.boolean(),
     show_cli_sessions: z.boolean(),
     chat_backend: z.enum(['builtin', 'gateway'], { error: 'chat_backend must be "builtin" or "gateway"' }),

@@ -1,0 +1,166 @@
+import { html } from 'lit';
+import type { Settings } from '../api/client.js';
+import { askNotificationPermission } from '../chat/turn-alerts.js';
+import type { Row, SettingsRowsContext } from './settings-rows.js';
+
+type BoolKey =
+  | 'auto_scroll_follow'
+  | 'render_user_markdown'
+  | 'session_jump_buttons'
+  | 'worklog_details_expanded_default'
+  | 'hide_empty_state_suggestions'
+  | 'large_text_paste_as_attachment'
+  | 'rtl'
+  | 'sound_enabled'
+  | 'notifications_enabled'
+  | 'check_for_updates';
+
+/** A switch saving one boolean setting; `fallback` is the default the server uses when unset. */
+function toggle(c: SettingsRowsContext, key: BoolKey, fallback: boolean, before?: (on: boolean) => Promise<boolean>) {
+  const value = (c.settings?.[key] as boolean | undefined) ?? fallback;
+  return html`<input
+    id=${key}
+    data-role="setting-${key}"
+    type="checkbox"
+    role="switch"
+    class="switch"
+    .checked=${value}
+    @change=${async (e: Event) => {
+      const input = e.target as HTMLInputElement;
+      const on = input.checked;
+      if (before && !(await before(on))) {
+        input.checked = !on;
+        return;
+      }
+      await c.save({ [key]: on } as Partial<Settings>);
+    }}
+  />`;
+}
+
+/**
+ * The rows for settings that change how the chat, the sidebar and the app behave (the
+ * incumbent's preferences), each with a `data-role="setting-<key>"` control.
+ */
+export function behaviourRows(c: SettingsRowsContext): Row[] {
+  const s = c.settings;
+  return [
+    {
+      id: 'sidebar_density',
+      section: 'Appearance',
+      label: 'Sidebar rows',
+      hint: 'Detailed rows add a line with the message count and model.',
+      keywords: 'sidebar density compact detailed comfortable rows list height',
+      control: () => html`<select
+        id="sidebar_density"
+        data-role="setting-sidebar_density"
+        @change=${(e: Event) => c.save({ sidebar_density: (e.target as HTMLSelectElement).value as 'compact' | 'detailed' })}
+      >
+        <option value="compact" ?selected=${s?.sidebar_density !== 'detailed'}>Compact</option>
+        <option value="detailed" ?selected=${s?.sidebar_density === 'detailed'}>Detailed</option>
+      </select>`,
+    },
+    {
+      id: 'rtl',
+      section: 'Appearance',
+      label: 'Right-to-left chat',
+      hint: 'Messages and the composer read right to left.',
+      keywords: 'rtl right to left arabic hebrew persian direction',
+      control: () => toggle(c, 'rtl', false),
+    },
+    {
+      id: 'bot_name',
+      section: 'Appearance',
+      label: 'Assistant name',
+      hint: 'Shown on the new-chat screen and the sign-in page.',
+      keywords: 'bot name assistant title hermes',
+      control: () => html`<input
+        id="bot_name"
+        data-role="setting-bot_name"
+        maxlength="64"
+        .value=${s?.bot_name ?? 'Hermes'}
+        @change=${(e: Event) => {
+          const v = (e.target as HTMLInputElement).value.trim();
+          if (v && v !== s?.bot_name) void c.save({ bot_name: v });
+        }}
+      />`,
+    },
+    {
+      id: 'auto_scroll_follow',
+      section: 'Chat',
+      label: 'Follow the answer',
+      hint: 'Keep the newest text in view while an answer streams, until you scroll up.',
+      keywords: 'auto scroll follow stream bottom sticky',
+      control: () => toggle(c, 'auto_scroll_follow', true),
+    },
+    {
+      id: 'render_user_markdown',
+      section: 'Chat',
+      label: 'Markdown in your messages',
+      hint: 'Show your messages formatted (lists, code, links) instead of as typed.',
+      keywords: 'markdown user messages format render plain',
+      control: () => toggle(c, 'render_user_markdown', false),
+    },
+    {
+      id: 'session_jump_buttons',
+      section: 'Chat',
+      label: 'Jump buttons',
+      hint: 'Buttons beside the conversation that jump to your previous or next message.',
+      keywords: 'jump navigation previous next message buttons session',
+      control: () => toggle(c, 'session_jump_buttons', false),
+    },
+    {
+      id: 'worklog_details_expanded_default',
+      section: 'Chat',
+      label: 'Open activity',
+      hint: 'Show each answer’s tools and reasoning unfolded.',
+      keywords: 'worklog activity tools expanded details open fold',
+      control: () => toggle(c, 'worklog_details_expanded_default', false),
+    },
+    {
+      id: 'hide_empty_state_suggestions',
+      section: 'Chat',
+      label: 'Hide suggestions',
+      hint: 'No starter questions on a new chat.',
+      keywords: 'suggestions empty new chat starters hide',
+      control: () => toggle(c, 'hide_empty_state_suggestions', false),
+    },
+    {
+      id: 'large_text_paste_as_attachment',
+      section: 'Chat',
+      label: 'Long pastes as files',
+      hint: 'A very long paste is attached as a text file instead of filling the composer.',
+      keywords: 'paste large text attachment file',
+      control: () => toggle(c, 'large_text_paste_as_attachment', true),
+    },
+    {
+      id: 'sound_enabled',
+      section: 'Notifications',
+      label: 'Sound',
+      hint: 'A short chime when an answer is complete.',
+      keywords: 'sound chime audio beep done notify',
+      control: () => toggle(c, 'sound_enabled', false),
+    },
+    {
+      id: 'notifications_enabled',
+      section: 'Notifications',
+      label: 'System notifications',
+      hint: 'Tell me when an answer is complete while Hermes is in another tab or window.',
+      keywords: 'notifications browser system alert background tab',
+      // Permission is asked from the click that turns it on (browsers require a gesture).
+      control: () =>
+        toggle(c, 'notifications_enabled', false, async (on) => {
+          if (!on || (await askNotificationPermission())) return true;
+          c.notify('The browser blocks notifications for this site; allow them in its site settings.');
+          return false;
+        }),
+    },
+    {
+      id: 'check_for_updates',
+      section: 'Notifications',
+      label: 'Update notice',
+      hint: 'Say when a new version of this web app is ready to load.',
+      keywords: 'updates check version new build reload service worker',
+      control: () => toggle(c, 'check_for_updates', true),
+    },
+  ];
+}
