@@ -39,6 +39,7 @@ import { onboardingRoutes } from './routes/onboarding.js';
 import { providerRoutes } from './routes/providers.js';
 import { redactingLogger } from './http/redacting-logger.js';
 import { mcpRoutes } from './routes/mcp.js';
+import { skillsRoutes } from './routes/skills.js';
 
 export type { AppDeps, AppOptions } from './deps.js';
 
@@ -116,6 +117,7 @@ export function createApp(appDeps: AppDeps): Hono {
   app.route('/', onboardingRoutes(deps, auth));
   app.route('/', providerRoutes(deps));
   app.route('/', mcpRoutes(deps));
+  app.route('/', skillsRoutes(deps));
   app.route('/', embedRoutes(deps, embedTokens));
   app.route('/', shellRoutes(deps));
 

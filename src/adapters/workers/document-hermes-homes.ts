@@ -50,6 +50,11 @@ class DocumentHermesFiles implements HermesFiles {
   async realPath(path: string): Promise<string> {
     return path;
   }
+
+  /** No folders are kept here (no skills tree). */
+  async walk(): Promise<string[]> {
+    return [];
+  }
 }
 
 /** Workers run one profile, `default`: there is no profiles folder to hold others. */
