@@ -52,6 +52,34 @@ function skillPaths(all: readonly string[]): string[] {
   });
 }
 
+interface Head {
+  mtime: number;
+  size: number;
+  frontmatter: Frontmatter;
+  description: string;
+}
+/** Parsed SKILL.md heads by path, per file source: YAML parsing is most of a scan's cost. */
+const heads = new WeakMap<HermesFiles, Map<string, Head>>();
+const MAX_CACHED_HEADS = 50_000;
+
+/** SKILL.md's front matter and description, parsed again only when its mtime or size changed. */
+async function readHead(files: HermesFiles, path: string): Promise<Head | null> {
+  let cache = heads.get(files);
+  if (!cache) heads.set(files, (cache = new Map()));
+  const st = await files.stat(path).catch(() => null);
+  if (!st) return null;
+  const known = cache.get(path);
+  // A symlink's own times say nothing about its target: read it every time.
+  if (known && st.kind === 'file' && known.mtime === st.mtime && known.size === st.size) return known;
+  const text = await files.readText(path).catch(() => null);
+  if (text === null) return null;
+  const { frontmatter, body } = parseFrontmatter(text.slice(0, HEAD_CHARS));
+  const head = { mtime: st.mtime, size: st.size, frontmatter, description: truncateDescription(describe(frontmatter, body)) };
+  if (cache.size >= MAX_CACHED_HEADS) cache.clear();
+  if (st.kind === 'file') cache.set(path, head);
+  return head;
+}
+
 /** The paths of sorted `all` that start with `prefix`, without it (a contiguous run: found by bisection). */
 function under(all: readonly string[], prefix: string): string[] {
   let lo = 0;
@@ -90,11 +118,11 @@ export async function scanSkills(files: HermesFiles, input: { root: string; conf
   for (const root of [local, ...input.config.externalDirs]) {
     const all = await files.walk(root, { skipDirs: EXCLUDED_DIRS, maxFiles: MAX_SCANNED_FILES });
     const paths = skillPaths(all);
-    const texts = await Promise.all(paths.map((p) => files.readText(joinPath(root, p)).catch(() => null)));
+    const heads = await Promise.all(paths.map((p) => readHead(files, joinPath(root, p))));
     paths.forEach((relPath, i) => {
-      const text = texts[i];
-      if (text === null || text === undefined) return;
-      const { frontmatter, body } = parseFrontmatter(text.slice(0, HEAD_CHARS));
+      const head = heads[i];
+      if (!head) return;
+      const { frontmatter, description } = head;
       if (!matchesPlatform(frontmatter, input.platform)) return;
       const parts = relPath.split('/');
       const dirRel = parts.slice(0, -1).join('/');
@@ -106,7 +134,7 @@ export async function scanSkills(files: HermesFiles, input: { root: string; conf
       const inside = prefix ? under(all, prefix) : all;
       out.push({
         name,
-        description: truncateDescription(describe(frontmatter, body)),
+        description,
         category: parts.length >= 3 ? parts[0]! : parts.length === 2 && root !== local ? baseName(root) : null,
         disabled: input.config.disabled.has(name),
         external: root !== local,

@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import type { HermesFiles, HermesFileStat } from '../../ports/hermes-home.js';
 import { writeFileAtomic } from '../storage/fs/atomic-file.js';
 import { realPathOf } from './node-real-path.js';
-import { walkFiles } from './node-file-walk.js';
+import { walkTree } from './node-tree-walk.js';
 
 const missing = (err: unknown) => ['ENOENT', 'ENOTDIR'].includes((err as NodeJS.ErrnoException).code ?? '');
 
@@ -25,7 +25,7 @@ async function canWrite(path: string): Promise<boolean> {
 
 /** A Hermes home's files on the local file system. */
 export class NodeHermesFiles implements HermesFiles {
-  readonly walk = walkFiles;
+  readonly walk = walkTree;
 
   async stat(path: string): Promise<HermesFileStat | null> {
     try {
