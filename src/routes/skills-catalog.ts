@@ -105,25 +105,53 @@ function describe(frontmatter: Frontmatter, body: string): string {
   );
 }
 
+/** How long a scan answers again before the trees are walked anew; this server's own writes forget it at once. */
+export const SCAN_FRESH_MS = 1000;
+type Found = Omit<SkillRecord, 'disabled'>;
+const scans = new WeakMap<HermesFiles, Map<string, { at: number; found: Promise<Found[]> }>>();
+
+/** Forgets the scans of these files (after a save, delete or toggle here). */
+export function forgetSkills(files: HermesFiles): void {
+  scans.delete(files);
+}
+
 /**
  * Every skill of a profile, as the incumbent's Skills panel lists them: the home's `skills/`
  * first, then each external root; the first skill of a name wins; skills whose `platforms`
  * leave this machine out are hidden. Disabled skills are listed, marked `disabled`.
- * One walk per root (HermesFiles.walk) gives both the SKILL.md files and their linked files.
+ * One walk per root (HermesFiles.walk) gives both the SKILL.md files and their linked files;
+ * a scan is reused for SCAN_FRESH_MS, so a panel's burst of requests walks once.
  */
-export async function scanSkills(files: HermesFiles, input: { root: string; config: SkillsConfig; platform: string }): Promise<SkillRecord[]> {
-  const local = joinPath(input.root, 'skills');
-  const out: SkillRecord[] = [];
+export async function scanSkills(files: HermesFiles, input: { root: string; config: SkillsConfig; platform: string; now?: number }): Promise<SkillRecord[]> {
+  const roots = [joinPath(input.root, 'skills'), ...input.config.externalDirs];
+  const key = JSON.stringify([input.platform, roots]);
+  let byKey = scans.get(files);
+  if (!byKey) scans.set(files, (byKey = new Map()));
+  const now = input.now ?? Date.now();
+  let entry = byKey.get(key);
+  if (!entry || now - entry.at > SCAN_FRESH_MS) {
+    entry = { at: now, found: discover(files, roots, input.platform) };
+    byKey.set(key, entry);
+    entry.found.catch(() => byKey.delete(key));
+  }
+  const found = await entry.found;
+  return found.map((s) => ({ ...s, disabled: input.config.disabled.has(s.name) }));
+}
+
+async function discover(files: HermesFiles, roots: string[], platform: string): Promise<Found[]> {
+  const local = roots[0]!;
+  const out: Found[] = [];
   const seen = new Set<string>();
-  for (const root of [local, ...input.config.externalDirs]) {
-    const all = await files.walk(root, { skipDirs: EXCLUDED_DIRS, maxFiles: MAX_SCANNED_FILES });
+  const walks = await Promise.all(roots.map((root) => files.walk(root, { skipDirs: EXCLUDED_DIRS, maxFiles: MAX_SCANNED_FILES })));
+  for (const [r, root] of roots.entries()) {
+    const all = walks[r]!;
     const paths = skillPaths(all);
     const heads = await Promise.all(paths.map((p) => readHead(files, joinPath(root, p))));
     paths.forEach((relPath, i) => {
       const head = heads[i];
       if (!head) return;
       const { frontmatter, description } = head;
-      if (!matchesPlatform(frontmatter, input.platform)) return;
+      if (!matchesPlatform(frontmatter, platform)) return;
       const parts = relPath.split('/');
       const dirRel = parts.slice(0, -1).join('/');
       const dirName = parts.length >= 2 ? parts[parts.length - 2]! : baseName(root);
@@ -131,19 +159,17 @@ export async function scanSkills(files: HermesFiles, input: { root: string; conf
       if (seen.has(name)) return;
       seen.add(name);
       const prefix = dirRel ? `${dirRel}/` : '';
-      const inside = prefix ? under(all, prefix) : all;
       out.push({
         name,
         description,
         category: parts.length >= 3 ? parts[0]! : parts.length === 2 && root !== local ? baseName(root) : null,
-        disabled: input.config.disabled.has(name),
         external: root !== local,
         root,
         relPath,
         dir: dirRel ? joinPath(root, dirRel) : root,
         dirName,
         frontmatter,
-        linkedFiles: linkedFiles(inside),
+        linkedFiles: linkedFiles(prefix ? under(all, prefix) : all),
       });
     });
   }

@@ -8,9 +8,9 @@ import type { HermesHome } from '../ports/hermes-home.js';
 import { ConfigSyntaxError } from '../agent/config-edit.js';
 import { joinPath } from '../agent/tools/paths.js';
 import { matchesPlatform, parseFrontmatter } from '../agent/tools/skills-scan.js';
-import { readSkillsConfig, setSkillEnabled } from '../domain/skills-config.js';
+import { readSkillsConfig, setSkillEnabled, type SkillsConfig } from '../domain/skills-config.js';
 import { MAX_LINKED_FILE_BYTES, categoryError, linkedPathError, normaliseSkillName, skillContentError, skillNameError } from '../domain/skill-rules.js';
-import { findSkill, scanSkills, skillRow, skillView, type SkillRecord } from './skills-catalog.js';
+import { findSkill, forgetSkills, scanSkills, skillRow, skillView, type SkillRecord } from './skills-catalog.js';
 import { readSkillUsage } from './skills-usage.js';
 
 const Text = (max: number) => z.string().max(max, `must be at most ${max} characters`);
@@ -37,9 +37,16 @@ export function skillsRoutes(deps: AppDeps) {
   const platform = deps.options.machine?.platform ?? '';
   const homeDir = deps.options.machine?.homeDir ?? '/';
 
+  // The last config read per home: parsed again only when its text changed.
+  const configs = new Map<string, { text: string | null; config: SkillsConfig }>();
   const catalog = async (home: HermesHome) => {
     const { configYaml } = await home.config.readFiles();
-    const config = readSkillsConfig(configYaml, { root: home.root, homeDir, env: home.config.processEnv });
+    let known = configs.get(home.root);
+    if (!known || known.text !== configYaml) {
+      known = { text: configYaml, config: readSkillsConfig(configYaml, { root: home.root, homeDir, env: home.config.processEnv }) };
+      configs.set(home.root, known);
+    }
+    const config = known.config;
     return { config, configYaml, skills: await scanSkills(home.files, { root: home.root, config, platform }) };
   };
   const notFound = (name: string, skills: readonly SkillRecord[]) =>
@@ -94,6 +101,7 @@ export function skillsRoutes(deps: AppDeps) {
     await guardWrite(home, root, dir);
     const file = joinPath(dir, 'SKILL.md');
     await home.files.writeText(file, body.content);
+    forgetSkills(home.files);
     return c.json({ ok: true, name, path: file, created: !existing });
   });
 
@@ -110,6 +118,7 @@ export function skillsRoutes(deps: AppDeps) {
     if (skill.dir === root) throw new BadRequest(`Refusing to delete '${skill.dir}': it is the skills folder itself.`);
     await guardWrite(home, root, skill.dir);
     await home.files.remove(skill.dir);
+    forgetSkills(home.files);
     return c.json({ ok: true, name: body.name });
   });
 

@@ -121,14 +121,14 @@ describe('skills API', () => {
   });
 
   it('refuses to write or delete skills of external dirs and through symlinks', async () => {
+    await put(join(outside, 'linked', 'SKILL.md'), skill('linked', 'Lives elsewhere'));
+    await symlink(join(outside, 'linked'), join(skills, 'linked'));
     const ext = await t.call('POST', '/api/skills/save', { name: 'team-style', content: skill('team-style', 'Mine now') });
     expect(ext.status).toBe(403);
     expect(ext.body.error).toMatch(/read-only/);
     expect((await t.call('POST', '/api/skills/delete', { name: 'team-style' })).status).toBe(403);
     expect(existsSync(join(t.dir, 'shared-skills', 'team-style', 'SKILL.md'))).toBe(true);
 
-    await put(join(outside, 'linked', 'SKILL.md'), skill('linked', 'Lives elsewhere'));
-    await symlink(join(outside, 'linked'), join(skills, 'linked'));
     const save = await t.call('POST', '/api/skills/save', { name: 'linked', content: skill('linked', 'Overwrite') });
     expect(save.status).toBe(400);
     expect((await t.call('POST', '/api/skills/delete', { name: 'linked' })).status).toBe(400);
