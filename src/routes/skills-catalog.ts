@@ -105,10 +105,18 @@ function describe(frontmatter: Frontmatter, body: string): string {
   );
 }
 
-/** How long a scan answers again before the trees are walked anew; this server's own writes forget it at once. */
+/**
+ * How old a scan may be before a request starts the next one (answering from the last meanwhile):
+ * a change made outside this server shows within about a second; its own writes forget the scan.
+ */
 export const SCAN_FRESH_MS = 1000;
 type Found = Omit<SkillRecord, 'disabled'>;
-const scans = new WeakMap<HermesFiles, Map<string, { at: number; found: Promise<Found[]> }>>();
+interface Scan {
+  at: number;
+  found: Promise<Found[]>;
+}
+const scans = new WeakMap<HermesFiles, Map<string, Scan>>();
+const refreshing = new WeakSet<Scan>();
 
 /** Forgets the scans of these files (after a save, delete or toggle here). */
 export function forgetSkills(files: HermesFiles): void {
@@ -120,7 +128,7 @@ export function forgetSkills(files: HermesFiles): void {
  * first, then each external root; the first skill of a name wins; skills whose `platforms`
  * leave this machine out are hidden. Disabled skills are listed, marked `disabled`.
  * One walk per root (HermesFiles.walk) gives both the SKILL.md files and their linked files;
- * a scan is reused for SCAN_FRESH_MS, so a panel's burst of requests walks once.
+ * a scan is reused, and refreshed in the background once older than SCAN_FRESH_MS.
  */
 export async function scanSkills(files: HermesFiles, input: { root: string; config: SkillsConfig; platform: string; now?: number }): Promise<SkillRecord[]> {
   const roots = [joinPath(input.root, 'skills'), ...input.config.externalDirs];
@@ -128,11 +136,26 @@ export async function scanSkills(files: HermesFiles, input: { root: string; conf
   let byKey = scans.get(files);
   if (!byKey) scans.set(files, (byKey = new Map()));
   const now = input.now ?? Date.now();
-  let entry = byKey.get(key);
-  if (!entry || now - entry.at > SCAN_FRESH_MS) {
-    entry = { at: now, found: discover(files, roots, input.platform) };
-    byKey.set(key, entry);
-    entry.found.catch(() => byKey.delete(key));
+  const map = byKey;
+  const start = () => {
+    const next = { at: now, found: discover(files, roots, input.platform) };
+    next.found.then(
+      () => map.set(key, next),
+      () => map.get(key) === next && map.delete(key),
+    );
+    return next;
+  };
+  let entry = map.get(key);
+  if (!entry) {
+    entry = start();
+    map.set(key, entry);
+  } else if (now - entry.at > SCAN_FRESH_MS && !refreshing.has(entry)) {
+    // Stale: this answer comes from the last scan while a new one runs beside it.
+    const old = entry;
+    refreshing.add(old);
+    start()
+      .found.finally(() => refreshing.delete(old))
+      .catch(() => {});
   }
   const found = await entry.found;
   return found.map((s) => ({ ...s, disabled: input.config.disabled.has(s.name) }));
