@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
+import { parseFrontmatter } from '../../src/agent/tools/skills-scan.js';
 
 const skill = (name: string, description: string, body = `# ${name}\n\nSteps for ${name}.\n`, extra = '') =>
   `---\nname: ${name}\ndescription: ${description}\n${extra}---\n${body}`;
@@ -99,6 +100,10 @@ describe('skills API', () => {
     expect(created.body).toMatchObject({ ok: true, name: 'lint-fix', created: true });
     const file = join(skills, 'dev', 'lint-fix', 'SKILL.md');
     expect(await readFile(file, 'utf8')).toBe(content);
+    // Read back with Hermes' front matter rules: YAML mapping, then the body.
+    const parsed = parseFrontmatter(await readFile(file, 'utf8'));
+    expect(parsed.frontmatter).toEqual({ name: 'lint-fix', description: 'Fix lint errors' });
+    expect(parsed.body).toBe('# Lint\n\nRun the linter, then fix.\n');
 
     // Editing finds the skill where it is, whatever category the form sends.
     const edited = skill('lint-fix', 'Fix lint errors fast', '# Lint\n\nRun biome.\n');
