@@ -34,6 +34,8 @@ export interface SkillRecord {
   /** The directory's own name (what Hermes' skill_manage finds a skill by). */
   dirName: string;
   frontmatter: Frontmatter;
+  /** metadata.hermes.tags (or top-level tags). */
+  tags: string[];
   linkedFiles: LinkedFiles;
 }
 
@@ -158,8 +160,15 @@ export async function scanSkills(files: HermesFiles, input: { root: string; conf
       .catch(() => {});
   }
   const found = await entry.found;
-  return found.map((s) => ({ ...s, disabled: input.config.disabled.has(s.name) }));
+  // The same array for the same scan and disabled list, so callers can keep what they built from it.
+  const disabledKey = [...input.config.disabled].sort().join('\n');
+  const known = marked.get(found);
+  if (known?.disabledKey === disabledKey) return known.records;
+  const records = found.map((s) => ({ ...s, disabled: input.config.disabled.has(s.name) }));
+  marked.set(found, { disabledKey, records });
+  return records;
 }
+const marked = new WeakMap<Found[], { disabledKey: string; records: SkillRecord[] }>();
 
 async function discover(files: HermesFiles, roots: string[], platform: string): Promise<Found[]> {
   const local = roots[0]!;
@@ -192,6 +201,7 @@ async function discover(files: HermesFiles, roots: string[], platform: string): 
         dir: dirRel ? joinPath(root, dirRel) : root,
         dirName,
         frontmatter,
+        tags: listField(frontmatter, 'tags'),
         linkedFiles: linkedFiles(prefix ? under(all, prefix) : all),
       });
     });
@@ -242,7 +252,7 @@ export function skillRow(skill: SkillRecord) {
     path: skill.relPath,
     source: skill.external ? 'external' : 'local',
     read_only: skill.external,
-    tags: listField(skill.frontmatter, 'tags'),
+    tags: skill.tags,
     linked_files: skill.linkedFiles,
   };
 }

@@ -56,12 +56,21 @@ export function skillsRoutes(deps: AppDeps) {
       throw new Forbidden(`Skill '${skill.name}' lives in skills.external_dirs (${skill.root}), which is read-only here: ${action} it there.`);
   };
 
+  const listed = new WeakMap<SkillRecord[], Map<string, string>>();
   app.get('/api/skills', async (c) => {
     const { category } = queryParams(c, ListQuery);
     const { skills } = await catalog(await requestHome(c, deps));
-    const rows = (category ? skills.filter((s) => s.category === category) : skills).map(skillRow);
-    const categories = [...new Set(rows.map((r) => r.category).filter((x): x is string => !!x))].sort();
-    return c.json({ skills: rows, categories, count: rows.length });
+    // The answer's JSON is built once per scan, disabled list and filter (a panel asks often).
+    let byCategory = listed.get(skills);
+    if (!byCategory) listed.set(skills, (byCategory = new Map()));
+    let json = byCategory.get(category ?? '');
+    if (json === undefined) {
+      const rows = (category ? skills.filter((s) => s.category === category) : skills).map(skillRow);
+      const categories = [...new Set(rows.map((r) => r.category).filter((x): x is string => !!x))].sort();
+      json = JSON.stringify({ skills: rows, categories, count: rows.length });
+      if (byCategory.size < 64) byCategory.set(category ?? '', json);
+    }
+    return c.body(json, 200, { 'Content-Type': 'application/json' });
   });
 
   app.get('/api/skills/usage', async (c) => {
