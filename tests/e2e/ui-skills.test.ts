@@ -115,4 +115,19 @@ describe('web app: the Skills panel', () => {
     expect(existsSync(join(skills, 'dev', 'lint-fix'))).toBe(false);
     expect(existsSync(join(skills, 'devops', 'deploy', 'SKILL.md'))).toBe(true);
   }, 120_000);
+
+  it('on a phone the list sits above the open skill', async () => {
+    const { page } = await ui.open('/panel/skills', { viewport: { width: 390, height: 844 }, isMobile: true });
+    await expect.poll(() => page.locator('[data-role="skill-row"]').count(), { timeout: 15_000 }).toBe(2);
+    await page.locator(row('deploy')).click();
+    const body = page.locator('[data-role="skill-detail"][data-skill="deploy"]');
+    await body.waitFor();
+    const list = await page.locator('[data-role="skill-list"]').boundingBox();
+    const detail = await body.boundingBox();
+    expect(list!.width).toBeGreaterThan(300);
+    expect(detail!.y).toBeGreaterThanOrEqual(list!.y + list!.height - 1);
+    const create = await page.locator('[data-role="skill-new"]').boundingBox();
+    expect(create!.x + create!.width).toBeLessThanOrEqual(390);
+    await ui.screenshot(page, 'panel-skills-phone');
+  }, 60_000);
 });

@@ -11,8 +11,17 @@ export const skillsStyles = css`
     border-radius: var(--hermes-radius-md);
     padding: var(--hermes-space-xs) var(--hermes-space-sm);
   }
+  .panel-head {
+    flex-wrap: wrap;
+  }
   .panel-head input[type='search'] {
     width: min(16rem, 40vw);
+  }
+  @media (max-width: 720px) {
+    .panel-head input[type='search'] {
+      flex: 1;
+      min-width: 8rem;
+    }
   }
   .split {
     display: grid;
