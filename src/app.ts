@@ -42,6 +42,7 @@ import { mcpRoutes } from './routes/mcp.js';
 import { memoryRoutes } from './routes/memory.js';
 import { profileRoutes } from './routes/profiles.js';
 import { insightsRoutes } from './routes/insights.js';
+import { skillsRoutes } from './routes/skills.js';
 
 export type { AppDeps, AppOptions } from './deps.js';
 
@@ -122,6 +123,7 @@ export function createApp(appDeps: AppDeps): Hono {
   app.route('/', memoryRoutes(deps));
   app.route('/', profileRoutes(deps, auth));
   app.route('/', insightsRoutes(deps));
+  app.route('/', skillsRoutes(deps));
   app.route('/', embedRoutes(deps, embedTokens));
   app.route('/', shellRoutes(deps));
 

@@ -102,6 +102,11 @@ export interface AppOptions {
   /** Password, cookie and origin rules; defaults when absent (no password, 30-day sessions). */
   /** What this deployment can do (Workers: no files, uploads or shell); all true when absent. */
   features?: { files: boolean; uploads: boolean; terminal: boolean };
+  /**
+   * The machine the server runs on (`platform` as Node names it): skills' `platforms` filter and
+   * `~` in `skills.external_dirs`. Absent (Workers): skills limited to a platform are hidden.
+   */
+  machine?: { platform: string; homeDir: string };
   /** First-run wizard switches (HERMES_WEBUI_SKIP_ONBOARDING, HERMES_WEBUI_ONBOARDING_OPEN). */
   onboarding?: { skip?: boolean; open?: boolean };
   auth?: Partial<AuthConfig> & {

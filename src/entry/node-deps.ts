@@ -230,6 +230,7 @@ export async function composeNodeDeps(
       version: overrides.version ?? VERSION,
       auth: { ...config.auth, publicBind: !isLoopbackHost(config.host) },
       onboarding: config.onboarding,
+      machine: { platform: process.platform, homeDir: homedir() },
     },
   };
 }

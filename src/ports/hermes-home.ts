@@ -34,6 +34,12 @@ export interface HermesFiles {
   remove(path: string): Promise<void>;
   /** The path with every symlink followed (a missing tail kept as given). */
   realPath(path: string): Promise<string>;
+  /**
+   * Files under `root` as sorted `/`-separated relative paths, following symlinks (each real
+   * folder once), never entering a folder named in `skipDirs`; at most `maxFiles`. [] when missing.
+   * One call for a whole skills tree instead of a list per folder.
+   */
+  walk(root: string, options: { skipDirs: ReadonlySet<string>; maxFiles: number }): Promise<string[]>;
 }
 
 /** One Hermes profile's home: `default` is `$HERMES_HOME`, another `$HERMES_HOME/profiles/<name>`. */

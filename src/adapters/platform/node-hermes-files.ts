@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import type { HermesFiles, HermesFileStat } from '../../ports/hermes-home.js';
 import { writeFileAtomic } from '../storage/fs/atomic-file.js';
 import { realPathOf } from './node-real-path.js';
+import { walkTree } from './node-tree-walk.js';
 
 const missing = (err: unknown) => ['ENOENT', 'ENOTDIR'].includes((err as NodeJS.ErrnoException).code ?? '');
 
@@ -24,6 +25,8 @@ async function canWrite(path: string): Promise<boolean> {
 
 /** A Hermes home's files on the local file system. */
 export class NodeHermesFiles implements HermesFiles {
+  readonly walk = walkTree;
+
   async stat(path: string): Promise<HermesFileStat | null> {
     try {
       const st = await lstat(path);

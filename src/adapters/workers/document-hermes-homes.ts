@@ -50,6 +50,11 @@ class DocumentHermesFiles implements HermesFiles {
   async realPath(path: string): Promise<string> {
     return path;
   }
+
+  /** No folders are kept here (no skills tree). */
+  async walk(): Promise<string[]> {
+    return [];
+  }
 }
 
 const ONE_PROFILE = 'This deployment has one profile, default: profiles cannot be created or deleted here';
