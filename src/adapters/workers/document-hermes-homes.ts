@@ -50,6 +50,11 @@ class DocumentHermesFiles implements HermesFiles {
   async realPath(path: string): Promise<string> {
     return path;
   }
+
+  /** Hermes writes no logs here (the agent does not run on this deployment): none to read. */
+  async readTail(): Promise<null> {
+    return null;
+  }
 }
 
 /** Workers run one profile, `default`: there is no profiles folder to hold others. */
