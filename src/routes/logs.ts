@@ -1,0 +1,84 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+import type { AppDeps } from '../deps.js';
+import { BadRequest } from '../ports/errors.js';
+import type { FileTail } from '../ports/hermes-home.js';
+import { queryParams } from '../http/validate.js';
+import { requestHome } from '../http/request-home.js';
+import { redactSecrets } from '../shared/redact.js';
+
+/** Hermes' own logs under the profile's `logs/` (the incumbent's whitelist), plus this server's. */
+const HERMES_LOGS = { agent: 'agent.log', errors: 'errors.log', gateway: 'gateway.log' } as const;
+export const LOG_FILES = [...(Object.keys(HERMES_LOGS) as (keyof typeof HERMES_LOGS)[]), 'webui'] as const;
+export type LogFile = (typeof LOG_FILES)[number];
+export const LOG_TAILS = [100, 200, 500, 1000] as const;
+const DEFAULT_TAIL = 200;
+/** The most read from the end of a file, whatever its size (the incumbent's bound). */
+export const LOG_MAX_BYTES = 4 * 1024 * 1024;
+
+const LogsQuery = z.object({
+  file: z
+    .string()
+    .optional()
+    .transform((v) => (v ?? '').trim().toLowerCase() || 'agent')
+    .refine((v): v is LogFile => (LOG_FILES as readonly string[]).includes(v), { message: 'Unknown log file' }),
+  // As the incumbent: a tail that is not one of the offered lengths falls back to the default.
+  tail: z
+    .string()
+    .optional()
+    .transform((v) => {
+      const n = Number((v ?? '').trim());
+      return (LOG_TAILS as readonly number[]).includes(n) ? n : DEFAULT_TAIL;
+    }),
+});
+
+/** Python's `str.splitlines()` boundaries, so a line is what Hermes' reader would call one. */
+const LINE_BREAK = /\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]/;
+
+/** The last `tail` lines of what was read; a line the read cut at its start is left out. */
+function lastLines(read: FileTail, tail: number): string[] {
+  const lines = read.text.split(LINE_BREAK);
+  if (lines.at(-1) === '') lines.pop();
+  if (read.bytesRead < read.size) lines.shift();
+  return lines.slice(-tail).map(redactSecrets);
+}
+
+/**
+ * GET /api/logs?file=agent|errors|gateway|webui&tail=100|200|500|1000: the end of one log, in
+ * the incumbent's shape. Hermes' files are the request's profile's; `webui` is this server's
+ * JSON lines. At most the last 4 MB is read; every line is masked again on the way out (a
+ * Hermes log may predate its redaction, or come from a plugin that logs a key).
+ */
+export function logRoutes(deps: AppDeps) {
+  const app = new Hono();
+
+  app.get('/api/logs', async (c) => {
+    const q = queryParams(c, LogsQuery);
+    const empty = (hint: string) => c.json({ file: q.file, tail: q.tail, lines: [], truncated: false, total_bytes: 0, mtime: null, hint });
+    let read: FileTail | null;
+    if (q.file === 'webui') {
+      if (!deps.serverLog) return empty('This deployment keeps no server log file.');
+      read = await deps.serverLog.readTail(LOG_MAX_BYTES);
+    } else {
+      const home = await requestHome(c, deps);
+      const dir = `${home.root.replace(/\/+$/, '')}/logs`;
+      const path = `${dir}/${HERMES_LOGS[q.file]}`;
+      // The name is fixed above; a symlink may still point out of the logs folder.
+      const real = await home.files.realPath(path);
+      if (real.slice(0, real.lastIndexOf('/')) !== (await home.files.realPath(dir))) throw new BadRequest('Invalid log file');
+      read = await home.files.readTail(path, LOG_MAX_BYTES);
+    }
+    if (!read) return empty(`Log file for ${q.file} not found yet.`);
+    return c.json({
+      file: q.file,
+      tail: q.tail,
+      lines: lastLines(read, q.tail),
+      truncated: read.bytesRead < read.size,
+      total_bytes: read.size,
+      mtime: read.mtime,
+      hint: '',
+    });
+  });
+
+  return app;
+}
