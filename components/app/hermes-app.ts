@@ -132,7 +132,8 @@ export class HermesApp extends LitElement {
 
   #onPopState = () => {
     this.#route = location.pathname;
-    void this.chat.open(sessionFromPath(location.pathname));
+    // A panel shows instead of the chat, which keeps its session (the Todos panel follows it).
+    if (!panelFromPath(location.pathname)) void this.chat.open(sessionFromPath(location.pathname));
   };
 
   #onOpenSession = (e: HTMLElementEventMap['hermes-open-session']) => {
