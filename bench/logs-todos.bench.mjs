@@ -34,7 +34,8 @@ const home = mkdtempSync(join(tmpdir(), 'hermes-bench-logs-'));
 const hermesHome = join(home, '.hermes');
 mkdirSync(join(hermesHome, 'logs'), { recursive: true });
 const GB = 1024 ** 3;
-const tail = Array.from({ length: 20_000 }, (_, i) => `2026-03-01 10:00:00,000 INFO run_agent: line ${i} of the tail, with some ordinary text after it`).join('\n') + '\n';
+const tail =
+  Array.from({ length: 20_000 }, (_, i) => `2026-03-01 10:00:00,000 INFO run_agent: line ${i} of the tail, with some ordinary text after it`).join('\n') + '\n';
 const fd = openSync(join(hermesHome, 'logs', 'agent.log'), 'w');
 // A sparse 1 GB file: the disk holds only the last lines.
 writeSync(fd, tail, GB - Buffer.byteLength(tail));
