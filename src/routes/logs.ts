@@ -59,6 +59,9 @@ export function logRoutes(deps: AppDeps) {
     if (q.file === 'webui') {
       if (!deps.serverLog) return empty('This deployment keeps no server log file.');
       read = await deps.serverLog.readTail(LOG_MAX_BYTES);
+    } else if (deps.options.features?.files === false) {
+      // Workers: the agent runs elsewhere (or is the builtin), and nothing writes Hermes' logs here.
+      return empty("Hermes' log files are not kept on this deployment.");
     } else {
       const home = await requestHome(c, deps);
       const dir = `${home.root.replace(/\/+$/, '')}/logs`;

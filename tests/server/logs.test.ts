@@ -163,3 +163,26 @@ describe('GET /api/logs', () => {
     expect(records.some((x: { path?: string }) => x.path === '/api/health')).toBe(true);
   });
 });
+
+describe('GET /api/logs where there are no log files (Workers)', () => {
+  it('answers every file empty, with a note, and the Workers home has no tail to read', async () => {
+    const { DocumentHermesHomes } = await import('../../src/adapters/workers/document-hermes-homes.js');
+    const homes = new DocumentHermesHomes('/hermes', {} as never, () => ({ read: async () => null, write: async () => {} }));
+    expect(await homes.defaultHome.files.readTail('/hermes/logs/agent.log', 1024)).toBeNull();
+    const t = await makeTestApp();
+    try {
+      const { createApp } = await import('../../src/app.js');
+      const app = createApp({ ...t.deps, serverLog: undefined, options: { ...t.deps.options, features: { files: false, uploads: false, terminal: false } } });
+      for (const [file, hint] of [
+        ['agent', "Hermes' log files are not kept on this deployment."],
+        ['webui', 'This deployment keeps no server log file.'],
+      ]) {
+        const body = await (await app.request(`/api/logs?file=${file}`)).json();
+        expect(body).toEqual({ file, tail: 200, lines: [], truncated: false, total_bytes: 0, mtime: null, hint });
+      }
+      expect((await app.request('/api/logs?file=nope')).status).toBe(400);
+    } finally {
+      await t.close();
+    }
+  });
+});
