@@ -35,11 +35,32 @@ const LogsQuery = z.object({
 /** Python's `str.splitlines()` boundaries, so a line is what Hermes' reader would call one. */
 const LINE_BREAK = /\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]/;
 
-/** The last `tail` lines of what was read; a line the read cut at its start is left out. */
+const BREAK_CODES = new Set([0x0a, 0x0d, 0x0b, 0x0c, 0x1c, 0x1d, 0x1e, 0x85, 0x2028, 0x2029]);
+
+/** Where the last `count` lines of `text` begin (just after a line break), or 0 when it has fewer. */
+function startOfLast(text: string, count: number): number {
+  // The break ending the last line does not start one.
+  let i = text.length - 1;
+  if (i >= 0 && BREAK_CODES.has(text.charCodeAt(i))) i -= text.charCodeAt(i) === 0x0a && text.charCodeAt(i - 1) === 0x0d ? 2 : 1;
+  for (let seen = 0; i >= 0; i--) {
+    const code = text.charCodeAt(i);
+    if (!BREAK_CODES.has(code)) continue;
+    if (++seen === count) return i + 1;
+    // \r\n is one break.
+    if (code === 0x0a && text.charCodeAt(i - 1) === 0x0d) i--;
+  }
+  return 0;
+}
+
+/**
+ * The last `tail` lines of what was read; a line the read cut at its start is left out. Only
+ * the end is split (a 4 MB window holds tens of thousands of lines; the panel wants ≤ 1000).
+ */
 function lastLines(read: FileTail, tail: number): string[] {
-  const lines = read.text.split(LINE_BREAK);
+  const start = startOfLast(read.text, tail);
+  const lines = read.text.slice(start).split(LINE_BREAK);
   if (lines.at(-1) === '') lines.pop();
-  if (read.bytesRead < read.size) lines.shift();
+  if (start === 0 && read.bytesRead < read.size) lines.shift();
   return lines.slice(-tail).map(redactSecrets);
 }
 

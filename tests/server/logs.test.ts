@@ -79,6 +79,19 @@ describe('GET /api/logs', () => {
     expect(r.body).toEqual({ error: 'Invalid log file' });
   });
 
+  it("splits lines as Python's splitlines does (CRLF, CR, form feed), counting from the end", async () => {
+    await mkdir(join(t.hermesHome, 'logs'), { recursive: true });
+    const lines = Array.from({ length: 150 }, (_, i) => hermesLine(i));
+    await writeFile(
+      join(t.hermesHome, 'logs', 'agent.log'),
+      `${lines.slice(0, 140).join('\r\n')}\r\n${lines.slice(140, 145).join('\r')}\r${lines.slice(145).join('\f')}\r\n`,
+    );
+    const r = await t.call('GET', '/api/logs?tail=100');
+    expect(r.body.lines).toEqual(lines.slice(50));
+    await writeFile(join(t.hermesHome, 'logs', 'agent.log'), 'x\r\ny\n');
+    expect((await t.call('GET', '/api/logs?tail=100')).body.lines).toEqual(['x', 'y']);
+  });
+
   it('answers an empty list with a hint when the file does not exist yet', async () => {
     const r = await t.call('GET', '/api/logs?file=gateway');
     expect(r.status).toBe(200);
