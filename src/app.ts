@@ -23,6 +23,7 @@ import { fileRoutes } from './routes/files.js';
 import { uploadRoutes } from './routes/upload.js';
 import { mediaRoutes } from './routes/media.js';
 import { shellRoutes } from './routes/shell.js';
+import { logRoutes } from './routes/logs.js';
 import { chatRoutes } from './routes/chat.js';
 import { chatSteerRoutes } from './routes/chat-steer.js';
 import { interactionRoutes } from './routes/interactions.js';
@@ -126,6 +127,7 @@ export function createApp(appDeps: AppDeps): Hono {
   app.route('/', skillsRoutes(deps));
   app.route('/', embedRoutes(deps, embedTokens));
   app.route('/', shellRoutes(deps));
+  app.route('/', logRoutes(deps));
 
   app.notFound((c) => c.json({ error: 'not found' }, 404));
   app.onError(errorResponder(deps.logger));

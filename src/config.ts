@@ -30,6 +30,8 @@ export interface Config {
    * `HERMES_MEDIA_ALLOW_DIRS` (`:` or `,` separated; relative entries are ignored, as both do).
    */
   mediaAllowedRoots?: string[];
+  /** This server's log file `<state dir>/logs/webui.log`: rotated past `maxBytes` (`HERMES_WEBUI_LOG_MAX_MB`, default 5), `keep` old files (`HERMES_WEBUI_LOG_BACKUPS`, default 3). */
+  serverLog: { maxBytes: number; keep: number };
 }
 
 /** A Hermes Agent API server (`hermes gateway` with API_SERVER_ENABLED). */
@@ -158,6 +160,13 @@ const EnvSchema = z.object({
     .transform((v) => v.replace(/\/+$/, ''))
     .default('http://127.0.0.1:8642'),
   HERMES_WEBUI_GATEWAY_API_KEY: z.string().trim().max(4096, 'must be at most 4096 characters').optional(),
+  HERMES_WEBUI_LOG_MAX_MB: z.coerce.number({ error: 'must be a number' }).min(0.01, 'must be at least 0.01').max(1024, 'must be at most 1024').default(5),
+  HERMES_WEBUI_LOG_BACKUPS: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(0, 'must be 0-20')
+    .max(20, 'must be 0-20')
+    .default(3),
   HERMES_WEBUI_GATEWAY_READ_TIMEOUT: z.coerce
     .number({ error: 'must be a number of seconds' })
     .min(0.05, 'must be at least 0.05 seconds')
@@ -220,6 +229,7 @@ export function parseConfig(env: Record<string, string | undefined>, options: { 
       readTimeoutMs: Math.round(e.HERMES_WEBUI_GATEWAY_READ_TIMEOUT * 1000),
     },
     ...mediaRoots([e.MEDIA_ALLOWED_ROOTS, e.HERMES_MEDIA_ALLOW_DIRS], options.home),
+    serverLog: { maxBytes: Math.round(e.HERMES_WEBUI_LOG_MAX_MB * 1024 * 1024), keep: e.HERMES_WEBUI_LOG_BACKUPS },
   };
 }
 

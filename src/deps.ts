@@ -21,6 +21,7 @@ import type { Context } from 'hono';
 import type { McpService } from './agent/mcp/service.js';
 import type { AgentConfigSource } from './agent/config-source.js';
 import type { HermesHome, HermesHomes } from './ports/hermes-home.js';
+import type { ServerLog } from './ports/server-log.js';
 
 /** Everything the app needs from its runtime; entry files build it from adapters. */
 export interface AppDeps {
@@ -80,6 +81,8 @@ export interface AppDeps {
   forwardRun?: (c: Context) => Promise<Response | null>;
   clock: Clock;
   logger: Logger;
+  /** This server's own log file (GET /api/logs?file=webui); absent where there is none (Workers). */
+  serverLog?: ServerLog;
   /**
    * Compresses JSON answers by Accept-Encoding (Node: node:zlib). Absent: answers go out as
    * they are (Workers, whose edge compresses on its own).

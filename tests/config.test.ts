@@ -19,6 +19,7 @@ const DEFAULTS_BEYOND_PATHS = {
   chatBackendFixed: false,
   gatewayBaseUrlFixed: false,
   gateway: { baseUrl: 'http://127.0.0.1:8642', readTimeoutMs: 120_000 },
+  serverLog: { maxBytes: 5 * 1024 * 1024, keep: 3 },
 };
 
 describe('config', () => {
@@ -33,6 +34,11 @@ describe('config', () => {
       maxUploadBytes: 20 * 1024 * 1024,
       ...DEFAULTS_BEYOND_PATHS,
     });
+  });
+
+  it('sizes the server log file from HERMES_WEBUI_LOG_MAX_MB and HERMES_WEBUI_LOG_BACKUPS', () => {
+    expect(parseConfig({ HERMES_WEBUI_LOG_MAX_MB: '0.5', HERMES_WEBUI_LOG_BACKUPS: '0' }, { home }).serverLog).toEqual({ maxBytes: 524288, keep: 0 });
+    expect(() => parseConfig({ HERMES_WEBUI_LOG_BACKUPS: '2.5' }, { home })).toThrow(/HERMES_WEBUI_LOG_BACKUPS: must be a whole number/);
   });
 
   it('derives the state dir from HERMES_HOME and honours every override', () => {

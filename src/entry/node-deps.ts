@@ -40,6 +40,8 @@ import { MemoryAuthStore } from '../adapters/storage/memory/memory-auth-store.js
 import { McpService } from '../agent/mcp/service.js';
 import { McpConnections } from '../agent/mcp/connections.js';
 import { NodeMcpConnector } from '../adapters/mcp/node-mcp-connector.js';
+import { NodeLogFile, teeLogger } from '../adapters/platform/node-log-file.js';
+import { redactingLogger } from '../http/redacting-logger.js';
 
 declare const __APP_VERSION__: string | undefined;
 const VERSION = typeof __APP_VERSION__ === 'string' ? __APP_VERSION__ : 'dev';
@@ -106,10 +108,17 @@ export async function composeNodeDeps(
   config: Config,
   parts: { logger: Logger; env: Record<string, string | undefined>; publicDir: string; overrides?: NodeDepsOverrides },
 ): Promise<AppDeps> {
-  const { logger, env, publicDir, overrides = {} } = parts;
+  const { env, publicDir, overrides = {} } = parts;
   const clock = overrides.clock ?? { now: () => Date.now() / 1000 };
   const now = () => clock.now();
   await mkdir(config.stateDir, { recursive: true });
+  // Every line also goes to <state dir>/logs/webui.log (GET /api/logs?file=webui), masked: a file outlives the terminal.
+  await mkdir(join(config.stateDir, 'logs'), { recursive: true });
+  const serverLog = new NodeLogFile(join(config.stateDir, 'logs', 'webui.log'), {
+    ...config.serverLog,
+    onError: (err) => parts.logger.error({ msg: 'writing the log file failed', error: String(err) }),
+  });
+  const logger = teeLogger(parts.logger, redactingLogger(serverLog));
   await mkdir(config.defaultWorkspace, { recursive: true });
   const files = new NodeWorkspaceFiles();
   const defaultWorkspace = await files.checkWorkspace(config.defaultWorkspace);
@@ -223,6 +232,7 @@ export async function composeNodeDeps(
     clientAddress: overrides.clientAddress ?? socketAddress,
     clock,
     logger,
+    serverLog,
     options: {
       defaultWorkspace,
       maxUploadBytes: config.maxUploadBytes,

@@ -11,6 +11,8 @@ export interface ShutdownDeps {
   /** MCP servers the agent started (stdio children are stopped with the server). */
   mcp?: { shutdown(): Promise<void> };
   logger: Logger;
+  /** The log file: what it buffered is written before the process exits. */
+  logFile?: { flush(): Promise<void> };
   /** Where the "Received SIGTERM" line goes. */
   out: (line: string) => void;
   exit: (code: number) => void;
@@ -63,6 +65,7 @@ export function gracefulShutdown(deps: ShutdownDeps): (signal: string) => Promis
       delay(Math.max(0, left() - 200)),
     ]);
     await deps.sessions.dispose().catch((err) => logger.error({ msg: 'dispose failed', error: String(err) }));
+    await deps.logFile?.flush().catch(() => {});
     clearTimeout(force);
     deps.exit(0);
   };

@@ -52,6 +52,7 @@ async function main() {
     sessions: deps.sessions,
     ...(deps.agent.processes ? { processes: deps.agent.processes } : {}),
     ...(deps.mcp ? { mcp: deps.mcp } : {}),
+    ...(deps.serverLog ? { logFile: deps.serverLog } : {}),
     logger: jsonLogger,
     out: (line) => process.stdout.write(line),
     exit: (code) => process.exit(code),

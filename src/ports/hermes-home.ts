@@ -40,6 +40,22 @@ export interface HermesFiles {
    * One call for a whole skills tree instead of a list per folder.
    */
   walk(root: string, options: { skipDirs: ReadonlySet<string>; maxFiles: number }): Promise<string[]>;
+  /**
+   * The last `maxBytes` of a file (a log), read without reading what comes before; null when it
+   * does not exist or is not a file. Where files cannot be read this way (Workers) it is null too.
+   */
+  readTail(path: string, maxBytes: number): Promise<FileTail | null>;
+}
+
+/** The end of a file as `readTail` read it. */
+export interface FileTail {
+  /** The bytes read, as UTF-8 (a character cut at the start is replaced). */
+  text: string;
+  /** The whole file's size in bytes, and how many of them were read. */
+  size: number;
+  bytesRead: number;
+  /** Modification time, epoch seconds with fractions. */
+  mtime: number;
 }
 
 /** One Hermes profile's home: `default` is `$HERMES_HOME`, another `$HERMES_HOME/profiles/<name>`. */

@@ -14,6 +14,7 @@ import { MSG_LIMIT_MAX, SessionId, presentSession, requireSession } from './sess
 import { defaultWorkspaceFor } from './workspaces.js';
 import { sessionListRoutes } from './session-list.js';
 import { autoAssignProject } from '../domain/project-bindings.js';
+import { deriveTodoState } from '../domain/todo-state.js';
 
 const GetQuery = z.object({
   session_id: SessionId,
@@ -87,7 +88,10 @@ export function sessionRoutes(deps: AppDeps) {
     const q = queryParams(c, GetQuery);
     const session = await requireSession(deps, q.session_id);
     const present = await presenter(deps.settings);
-    return c.json({ session: present(presentSession(session, { messages: q.messages ?? true, limit: q.msg_limit, before: q.msg_before })) });
+    const body = presentSession(session, { messages: q.messages ?? true, limit: q.msg_limit, before: q.msg_before });
+    // As the incumbent: the todo list from the whole transcript (not the window), for the Todos panel after a reload.
+    const todos = q.messages === false ? null : deriveTodoState(session.messages);
+    return c.json({ session: present(todos ? { ...body, todo_state: todos } : body) });
   });
 
   app.get('/api/sessions/search', async (c) => {

@@ -107,6 +107,11 @@ describe('web app: settings that do something', () => {
     await page.reload();
     await expect.poll(() => page.locator('hermes-chat-view').getAttribute('dir')).toBe('rtl');
     expect(await page.locator(hooks.composer).evaluate((el) => getComputedStyle(el).direction)).toBe('rtl');
-    expect(await page.locator(hooks.sessionRow).first().evaluate((el) => getComputedStyle(el).direction)).toBe('ltr');
+    expect(
+      await page
+        .locator(hooks.sessionRow)
+        .first()
+        .evaluate((el) => getComputedStyle(el).direction),
+    ).toBe('ltr');
   }, 180_000);
 });

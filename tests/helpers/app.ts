@@ -184,6 +184,8 @@ export async function makeTestApp(
       await deps.agent.processes?.stopAll();
       await deps.mcp?.shutdown();
       await deps.sessions.dispose();
+      // Lines still queued for webui.log are written before the folder goes.
+      await deps.serverLog?.flush();
       if (!options.dir) await rm(dir, { recursive: true, force: true });
     },
   };

@@ -1,7 +1,8 @@
 import { access, constants, lstat, mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { HermesFiles, HermesFileStat } from '../../ports/hermes-home.js';
+import type { FileTail, HermesFiles, HermesFileStat } from '../../ports/hermes-home.js';
 import { writeFileAtomic } from '../storage/fs/atomic-file.js';
+import { readFileTail } from './node-file-tail.js';
 import { realPathOf } from './node-real-path.js';
 import { walkTree } from './node-tree-walk.js';
 
@@ -67,5 +68,9 @@ export class NodeHermesFiles implements HermesFiles {
 
   realPath(path: string): Promise<string> {
     return realPathOf(path);
+  }
+
+  readTail(path: string, maxBytes: number): Promise<FileTail | null> {
+    return readFileTail(path, maxBytes);
   }
 }

@@ -55,6 +55,11 @@ class DocumentHermesFiles implements HermesFiles {
   async walk(): Promise<string[]> {
     return [];
   }
+
+  /** Hermes writes no logs here (the agent does not run on this deployment): none to read. */
+  async readTail(): Promise<null> {
+    return null;
+  }
 }
 
 const ONE_PROFILE = 'This deployment has one profile, default: profiles cannot be created or deleted here';
