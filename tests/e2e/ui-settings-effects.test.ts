@@ -50,7 +50,7 @@ describe('web app: settings that do something', () => {
     expect(await page.locator('[data-role="turn-usage"] [data-field="tps"]').count()).toBe(0);
     expect(await page.locator('[data-role="session-jump-buttons"]').count()).toBe(0);
 
-    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.locator('[data-role="open-settings"]').click();
     await expect.poll(() => page.locator(hooks.settings).count()).toBe(1);
     await page.locator(setting('sidebar_density')).selectOption('detailed');
     await page.locator(setting('render_user_markdown')).check();
