@@ -1,4 +1,4 @@
-import { readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { lstat, readdir, readFile, realpath, rm, rmdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /** Bytes of a file; null when it does not exist. */
@@ -41,4 +41,25 @@ export async function walkFiles(root: string, options: { skipDirs: ReadonlySet<s
   };
   await walk(root, '');
   return out.sort();
+}
+
+/** ToolHost.remove: a file or link, a whole tree with `recursive`, else only an empty directory. */
+export async function removePath(path: string, options: { recursive?: boolean } = {}): Promise<boolean> {
+  const s = await lstat(path).catch(() => null);
+  if (!s) return false;
+  if (!s.isDirectory()) {
+    await rm(path, { force: true });
+    return true;
+  }
+  if (options.recursive) {
+    await rm(path, { recursive: true, force: true });
+    return true;
+  }
+  try {
+    await rmdir(path);
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOTEMPTY' || (err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
+  }
 }

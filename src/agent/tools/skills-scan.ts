@@ -108,6 +108,7 @@ const TOOLSET_OF: Record<string, string> = {
   session_search: 'session_search',
   skills_list: 'skills',
   skill_view: 'skills',
+  skill_manage: 'skills',
   vision_analyze: 'vision',
   web_search: 'web',
   web_extract: 'web',

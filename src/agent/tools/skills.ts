@@ -1,6 +1,7 @@
 import { errorMessage, json, str } from './args.js';
 import type { KnowledgeContext } from './knowledge-context.js';
 import { isInsideDir, joinPath } from './paths.js';
+import { skillUsage } from './skill-usage.js';
 import {
   EXCLUDED_DIRS,
   findSkills,
@@ -227,6 +228,8 @@ export const skillViewTool: Tool = {
         return fail(`Skill '${skillName}' is disabled. Enable it again in config.yaml (skills.disabled) or read its files directly.`);
       const filePath = str(args.file_path)?.trim();
       if (filePath && hit.dir) return await serveFile(ctx, hit.dir, filePath, name);
+      // Hermes counts a successful load as a view and a use (skills/.usage.json).
+      await skillUsage.viewed(ctx.host, ctx.hermesHome, skillName);
       return json(viewResult(hit, frontmatter, skillName, renderTemplate(content, hit.dir, ctx.sessionId), await (hit.dir ? linkedFiles(ctx, hit.dir) : null)));
     } catch (err) {
       return fail(errorMessage(err));
