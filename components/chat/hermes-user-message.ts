@@ -102,7 +102,9 @@ export class HermesUserMessage extends LitElement {
         <span class="queued meta" data-role="queued" title="Sent when the server is reachable again">Queued</span>
       `;
     const files = messageAttachments(turn.message.attachments);
-    const bubble = html`<div class="bubble" part="bubble">${turn.text}</div>`;
+    // `/use` or `/<skill>`: the stored message names the skill the agent was given.
+    const skill = typeof turn.message.skill === 'string' ? turn.message.skill : null;
+    const bubble = html`<div class="bubble" part="bubble">${skill ? html`<span class="skill" data-role="message-skill" title="Sent with this skill">/${skill}</span> ` : nothing}${turn.text}</div>`;
     // Actions sit beside the bubble (not under it), so a question and its answer stay close.
     return html`
       ${
@@ -147,6 +149,10 @@ export class HermesUserMessage extends LitElement {
         line-height: var(--hermes-leading-user);
         white-space: pre-wrap;
         overflow-wrap: anywhere;
+      }
+      .skill {
+        font-family: var(--hermes-font-mono);
+        opacity: 0.8;
       }
       .with-files {
         display: flex;
