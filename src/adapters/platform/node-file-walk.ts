@@ -23,9 +23,10 @@ export async function walkFiles(root: string, options: { skipDirs: ReadonlySet<s
     if (!real || visited.has(real)) return;
     visited.add(real);
     const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    // Subdirectories are walked side by side: a skills tree has hundreds of small folders.
+    const subdirs: Array<Promise<void>> = [];
     for (const e of entries) {
-      if (out.length >= options.maxFiles) return;
+      if (out.length >= options.maxFiles) break;
       const path = join(dir, e.name);
       const relPath = rel ? `${rel}/${e.name}` : e.name;
       let isDir = e.isDirectory();
@@ -35,12 +36,13 @@ export async function walkFiles(root: string, options: { skipDirs: ReadonlySet<s
         isDir = !!s?.isDirectory();
         isFile = !!s?.isFile();
       }
-      if (isDir && !options.skipDirs.has(e.name)) await walk(path, relPath);
+      if (isDir && !options.skipDirs.has(e.name)) subdirs.push(walk(path, relPath));
       else if (isFile) out.push(relPath);
     }
+    await Promise.all(subdirs);
   };
   await walk(root, '');
-  return out.sort();
+  return out.sort().slice(0, options.maxFiles);
 }
 
 /** ToolHost.remove: a file or link, a whole tree with `recursive`, else only an empty directory. */

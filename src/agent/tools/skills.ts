@@ -5,6 +5,7 @@ import { skillUsage } from './skill-usage.js';
 import {
   EXCLUDED_DIRS,
   findSkills,
+  headOf,
   listField,
   matchesPlatform,
   parseFrontmatter,
@@ -106,7 +107,7 @@ async function candidates(ctx: ToolContext, names: string[], roots: string[]): P
       if (parts[parts.length - 2] === name) add({ dir: skillMd.slice(0, -'/SKILL.md'.length), skillMd, root });
       else {
         const text = await ctx.host.readText(skillMd).catch(() => null);
-        if (text && parseFrontmatter(text.slice(0, 4000)).frontmatter.name === name) add({ dir: skillMd.slice(0, -'/SKILL.md'.length), skillMd, root });
+        if (text && headOf(text).frontmatter.name === name) add({ dir: skillMd.slice(0, -'/SKILL.md'.length), skillMd, root });
       }
     }
   }
