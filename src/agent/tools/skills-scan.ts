@@ -199,7 +199,7 @@ export function headOf(text: string): { frontmatter: Frontmatter; body: string }
 }
 
 /** Texts of `paths` (null where unreadable), read at most 32 at a time. */
-async function readAll(host: ToolHost, paths: string[]): Promise<Array<string | null>> {
+export async function readSkillTexts(host: ToolHost, paths: string[]): Promise<Array<string | null>> {
   const out: Array<string | null> = new Array(paths.length).fill(null);
   let next = 0;
   const worker = async () => {
@@ -226,7 +226,7 @@ export async function findSkills(
   for (const root of skillRoots(input.hermesHome, input.settings)) {
     const relPaths = await skillFiles(host, root);
     // Read side by side (a tree of hundreds of skills), then judged in scan order: first wins.
-    const texts = await readAll(
+    const texts = await readSkillTexts(
       host,
       relPaths.map((p) => joinPath(root, p)),
     );

@@ -6,6 +6,7 @@ import {
   EXCLUDED_DIRS,
   findSkills,
   headOf,
+  readSkillTexts,
   listField,
   matchesPlatform,
   parseFrontmatter,
@@ -101,14 +102,18 @@ async function candidates(ctx: ToolContext, names: string[], roots: string[]): P
       else if ((await ctx.host.stat(`${direct}.md`))?.isFile) add({ dir: null, skillMd: `${direct}.md`, root });
     }
     const name = names[0]!;
-    for (const rel of await skillFiles(ctx.host, root)) {
+    const rels = await skillFiles(ctx.host, root);
+    // Texts read side by side; matches are added in scan order.
+    const texts = await readSkillTexts(
+      ctx.host,
+      rels.map((rel) => joinPath(root, rel)),
+    );
+    for (const [i, rel] of rels.entries()) {
       const skillMd = joinPath(root, rel);
       const parts = rel.split('/');
-      if (parts[parts.length - 2] === name) add({ dir: skillMd.slice(0, -'/SKILL.md'.length), skillMd, root });
-      else {
-        const text = await ctx.host.readText(skillMd).catch(() => null);
-        if (text && headOf(text).frontmatter.name === name) add({ dir: skillMd.slice(0, -'/SKILL.md'.length), skillMd, root });
-      }
+      const text = texts[i];
+      if (parts[parts.length - 2] === name || (text && headOf(text).frontmatter.name === name))
+        add({ dir: skillMd.slice(0, -'/SKILL.md'.length), skillMd, root });
     }
   }
   return [...found.values()];
