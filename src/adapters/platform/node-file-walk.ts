@@ -18,8 +18,9 @@ export async function readBytes(path: string): Promise<Uint8Array | null> {
 export async function walkFiles(root: string, options: { skipDirs: ReadonlySet<string>; maxFiles: number }): Promise<string[]> {
   const out: string[] = [];
   const visited = new Set<string>();
-  const walk = async (dir: string, rel: string): Promise<void> => {
-    const real = await realpath(dir).catch(() => null);
+  // A plain subdirectory's real path is its parent's plus its name: only links need realpath().
+  const walk = async (dir: string, rel: string, knownReal?: string): Promise<void> => {
+    const real = knownReal ?? (await realpath(dir).catch(() => null));
     if (!real || visited.has(real)) return;
     visited.add(real);
     const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
@@ -36,7 +37,7 @@ export async function walkFiles(root: string, options: { skipDirs: ReadonlySet<s
         isDir = !!s?.isDirectory();
         isFile = !!s?.isFile();
       }
-      if (isDir && !options.skipDirs.has(e.name)) subdirs.push(walk(path, relPath));
+      if (isDir && !options.skipDirs.has(e.name)) subdirs.push(walk(path, relPath, e.isSymbolicLink() ? undefined : join(real, e.name)));
       else if (isFile) out.push(relPath);
     }
     await Promise.all(subdirs);
