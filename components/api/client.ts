@@ -363,7 +363,7 @@ export const api = {
   renameFile: (sid: string, path: string, newName: string) => post<{ path: string }>('/api/file/rename', { session_id: sid, path, new_name: newName }),
   deleteFile: (sid: string, path: string, recursive: boolean) => post('/api/file/delete', { session_id: sid, path, recursive }),
 
-  startChat: (body: { session_id: string; message: string; model?: string | null; attachments?: string[] }) =>
+  startChat: (body: { session_id: string; message: string; model?: string | null; attachments?: string[]; skill?: string }) =>
     post<{ stream_id: string; session_id: string; title: string; pending_started_at: number }>('/api/chat/start', body),
   cancel: (streamId: string) => post<{ ok: boolean; cancelled: boolean }>('/api/chat/cancel', { stream_id: streamId }),
   streamStatus: (streamId: string) => get<{ active: boolean; replay_available: boolean }>(`/api/chat/stream/status?${q({ stream_id: streamId })}`),

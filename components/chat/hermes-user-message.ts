@@ -108,10 +108,13 @@ export class HermesUserMessage extends LitElement {
         <span class="queued meta" data-role="queued" title="Sent when the server is reachable again">Queued</span>
       `;
     const files = messageAttachments(turn.message.attachments);
+    // `/use` or `/<skill>`: the stored message names the skill the agent was given.
+    const skill = typeof turn.message.skill === 'string' ? turn.message.skill : null;
+    const skillTag = skill ? html`<span class="skill" data-role="message-skill" title="Sent with this skill">/${skill}</span> ` : nothing;
     const bubble =
       this.ui?.settings?.render_user_markdown === true
-        ? html`<div class="bubble md" part="bubble" data-format="markdown"><hermes-markdown .text=${turn.text}></hermes-markdown></div>`
-        : html`<div class="bubble" part="bubble" data-format="plain">${turn.text}</div>`;
+        ? html`<div class="bubble md" part="bubble" data-format="markdown">${skillTag}<hermes-markdown .text=${turn.text}></hermes-markdown></div>`
+        : html`<div class="bubble" part="bubble" data-format="plain">${skillTag}${turn.text}</div>`;
     // Actions sit beside the bubble (not under it), so a question and its answer stay close.
     return html`
       ${
@@ -159,6 +162,10 @@ export class HermesUserMessage extends LitElement {
       }
       .bubble.md {
         white-space: normal;
+      }
+      .skill {
+        font-family: var(--hermes-font-mono);
+        opacity: 0.8;
       }
       .with-files {
         display: flex;

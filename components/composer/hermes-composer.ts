@@ -11,7 +11,9 @@ import { icons } from '../shared/icons.js';
 import { emit } from '../events.js';
 import { AttachmentList } from './attachments.js';
 import { FileIntake } from './file-intake.js';
-import { isCommand, runCommand, type CommandContext, type SlashItem } from './slash-commands.js';
+import { COMMAND_NAMES, isCommand, runCommand, type CommandContext, type SlashItem } from './slash-commands.js';
+import { skillCommands, skillInvocation } from './skill-commands.js';
+import './hermes-skill-bar.js';
 import { SlashMenuController } from './slash-menu-controller.js';
 import { composerStyles } from './composer-styles.js';
 import { offlineCache } from '../offline/cache.js';
@@ -93,12 +95,18 @@ export class HermesComposer extends LitElement {
     );
     window.addEventListener('hermes-models-changed', this.#onModelsChanged);
     window.addEventListener('hermes-profile-changed', this.#onProfileChanged);
+    // Skill names join the `/` menu once they arrive.
+    this.#offSkills = skillCommands.subscribe(() => this.requestUpdate());
+    void skillCommands.load();
   }
+
+  #offSkills: (() => void) | null = null;
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     window.removeEventListener('hermes-models-changed', this.#onModelsChanged);
     window.removeEventListener('hermes-profile-changed', this.#onProfileChanged);
+    this.#offSkills?.();
   }
 
   #loadModels() {
@@ -111,11 +119,14 @@ export class HermesComposer extends LitElement {
   /** Providers changed (Settings → Providers): the list is fetched again. */
   #onModelsChanged = () => this.#loadModels();
   /** Another profile has its own workspace list and last workspace (its models come with hermes-models-changed). */
-  #onProfileChanged = () =>
-    api.workspaces().then(
+  // Another profile: its workspaces and its skills.
+  #onProfileChanged = () => {
+    void skillCommands.load(true);
+    void api.workspaces().then(
       (w) => ((this.lastWorkspace = w.last || null), rememberWorkspaces(w.workspaces)),
       () => {},
     );
+  };
 
   /** The picker's Refresh: the server asks every provider again. */
   async #refreshModels() {
@@ -254,13 +265,21 @@ export class HermesComposer extends LitElement {
     this.#setText('');
     this.attachments.clear();
     if (chat.status !== 'idle' && chat.sessionId) return this.busy.submit(text, attachments);
+    // `/<skill-name> …` or a `/use` choice: sent with that skill invoked (skill-commands.ts).
+    const invoked = skillInvocation(text, COMMAND_NAMES());
+    const message = invoked ? invoked.text : text;
+    const skill = invoked?.skill ?? null;
     try {
       // The session the view names, loaded or not (offline with no copy, it is queued for it).
       if (chat.targetId) {
-        await chat.send(text, { attachments });
+        await chat.send(message, { attachments, ...(skill ? { skill } : {}) });
       } else {
         this.#adopting = true;
-        const id = await chat.startNew(text, { model: this.pendingModel, ...(this.pendingWorkspace ? { workspace: this.pendingWorkspace } : {}) });
+        const id = await chat.startNew(message, {
+          model: this.pendingModel,
+          ...(skill ? { skill } : {}),
+          ...(this.pendingWorkspace ? { workspace: this.pendingWorkspace } : {}),
+        });
         // null: offline, so it was queued; the session opens once the server takes it.
         if (id) this.#opened(id);
       }
@@ -268,6 +287,8 @@ export class HermesComposer extends LitElement {
       // chat.error says what went wrong; the text comes back so nothing typed is lost.
       if (!this.#adopting) this.attachments.restore(attachments);
       else if (chat.sessionId) this.#opened(chat.sessionId);
+      // A /use choice comes back with the text (a `/<skill>` line carries its own).
+      if (skill && invoked?.text === text) skillCommands.setForced(skill);
       this.#setText(text);
     } finally {
       this.#adopting = false;
@@ -395,6 +416,7 @@ export class HermesComposer extends LitElement {
             </div>`
             : nothing
         }
+        <hermes-skill-bar></hermes-skill-bar>
         ${running || this.busy.items.length ? html`<hermes-queue-chips .items=${this.busy.items} .actions=${this.busy}></hermes-queue-chips>` : nothing}
         <textarea
           data-role="composer-input"

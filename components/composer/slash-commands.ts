@@ -13,6 +13,7 @@ import { usageCommand } from './usage-command.js';
 import type { MessageMode } from './busy-input.js';
 import { workspacesApi } from '../api/workspaces.js';
 import { findWorkspace, knownWorkspaces, rememberWorkspaces } from './workspace-switch.js';
+import { SKILL_SLASH_COMMANDS, skillSuggestions, useSuggestions } from './skill-commands.js';
 
 /** What a command may touch: the stores, plus the composer's own text, model and attachments. */
 export interface CommandContext {
@@ -299,6 +300,8 @@ export const COMMANDS: SlashCommand[] = [
     run: (ctx) =>
       ctx.ui.notify(`Commands: ${COMMANDS.map((c) => `/${c.name}${c.args ? ` ${c.args}` : ''}`).join(' · ')}. Any other /word is sent to the agent as it is.`),
   },
+  // /skills and /use (skill-commands.ts).
+  ...SKILL_SLASH_COMMANDS,
 ];
 
 /** `/name rest` → its parts; null when the text is not a command. */
@@ -306,6 +309,9 @@ export function parseCommand(text: string): { name: string; arg: string } | null
   const m = /^\/(\S+)(?:\s+([\s\S]*))?$/.exec(text.trim());
   return m ? { name: m[1]!.toLowerCase(), arg: (m[2] ?? '').trim() } : null;
 }
+
+/** The built-in command names: a skill whose name collides with one gets no `/<name>` of its own. */
+export const COMMAND_NAMES = () => COMMANDS.map((c) => c.name);
 
 /** Whether the line names one of the commands here (anything else starting with `/` is a message). */
 export function isCommand(text: string): boolean {
@@ -340,7 +346,7 @@ const ranked = <T>(items: T[], key: (t: T) => string, needle: string) => [
 export function suggestions(text: string, models: string[]): SlashItem[] {
   const name = /^\/(\S*)$/.exec(text);
   if (name) {
-    return ranked(COMMANDS, (c) => c.name, name[1]!.toLowerCase()).map((c) => ({
+    const builtins = ranked(COMMANDS, (c) => c.name, name[1]!.toLowerCase()).map((c) => ({
       label: `/${c.name}`,
       hint: c.args ?? '',
       description: c.description,
@@ -348,7 +354,11 @@ export function suggestions(text: string, models: string[]): SlashItem[] {
       // `[…]` arguments are optional: Enter runs the bare command.
       runnable: !c.args || c.args.startsWith('['),
     }));
+    // Then every enabled skill as `/<skill-name>`, as Hermes' CLI offers them.
+    return [...builtins, ...skillSuggestions(name[1]!, COMMAND_NAMES())];
   }
+  const use = /^\/use\s+(\S*)$/i.exec(text);
+  if (use) return useSuggestions(use[1]!);
   const ws = /^\/workspace\s+(.*)$/i.exec(text);
   if (ws) {
     const typed = ws[1]!.toLowerCase();

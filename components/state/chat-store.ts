@@ -209,9 +209,10 @@ export class ChatStore extends Store {
     }
   }
 
-  async send(text: string, options: { attachments?: string[]; model?: string | null } = {}): Promise<void> {
+  async send(text: string, options: { attachments?: string[]; model?: string | null; skill?: string | null } = {}): Promise<void> {
     const message = text.trim();
-    if (!message || this.status !== 'idle') return;
+    // A bare `/<skill>` has no text: the skill is the message.
+    if ((!message && !options.skill) || this.status !== 'idle') return;
     // Typed and sent while the conversation loads (a fast typist, a slow link): send it once it is here.
     if (!this.session && this.loading) await this.#opening;
     if (this.status !== 'idle') return;
@@ -235,6 +236,7 @@ export class ChatStore extends Store {
       timestamp: Date.now() / 1000,
       _optimistic: true,
       ...(options.attachments?.length ? { attachments: options.attachments.map((path) => ({ path })) } : {}),
+      ...(options.skill ? { skill: options.skill } : {}),
     };
     this.messages = [...this.messages, optimistic];
     this.changed();
@@ -244,6 +246,7 @@ export class ChatStore extends Store {
         message,
         ...(options.attachments?.length ? { attachments: options.attachments } : {}),
         ...(options.model ? { model: options.model } : {}),
+        ...(options.skill ? { skill: options.skill } : {}),
       });
       if (this.sessionId !== session.session_id) return;
       // Replace the optimistic message with what the server stored.
@@ -276,7 +279,10 @@ export class ChatStore extends Store {
    * the new session's id (the caller puts it in the URL), or null when the server could not be
    * reached and the message was queued instead.
    */
-  async startNew(text: string, options: { attachments?: string[]; model?: string | null; workspace?: string } = {}): Promise<string | null> {
+  async startNew(
+    text: string,
+    options: { attachments?: string[]; model?: string | null; workspace?: string; skill?: string | null } = {},
+  ): Promise<string | null> {
     let session: ApiSession;
     try {
       session = await api.newSession({ ...(options.model ? { model: options.model } : {}), ...(options.workspace ? { workspace: options.workspace } : {}) });

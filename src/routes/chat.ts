@@ -35,6 +35,14 @@ const StartBody = z.object({
   model_provider: z.string().max(128).nullish(),
   workspace: z.string().min(1).nullish(),
   attachments: z.array(Attachment).max(20, 'at most 20 attachments').optional(),
+  // `/use <skill>` and `/<skill-name>`: the skill the builtin agent invokes for this message (our field; the incumbent has none).
+  skill: z
+    .string()
+    .trim()
+    .min(1)
+    .max(128)
+    .regex(/^[\p{L}\p{N}_.:/-]+$/u, 'skill must be a skill name')
+    .nullish(),
 });
 
 const StreamQuery = z.object({
@@ -56,7 +64,7 @@ export function chatRoutes(deps: AppDeps) {
     const b = await jsonBody(c, StartBody);
     const text = b.message.trim();
     // An attachment alone is a message (the model is asked about it).
-    if (!text && !b.attachments?.length) throw new BadRequest('message is required');
+    if (!text && !b.attachments?.length && !b.skill) throw new BadRequest('message is required');
     const session = await requireSession(deps, b.session_id);
     // A delegate_task child is its parent's work, shown as it ran (view-only, as the incumbent keeps them).
     if (session.session_source === 'subagent') throw new BadRequest('This is a subagent session: it is view-only. Continue in its parent conversation.');
@@ -80,6 +88,7 @@ export function chatRoutes(deps: AppDeps) {
       content: text,
       timestamp: now,
       ...(attachments.length ? { attachments } : {}),
+      ...(b.skill ? { skill: b.skill } : {}),
     };
     let stored;
     try {

@@ -1,4 +1,4 @@
-import { readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { lstat, readdir, readFile, realpath, rm, rmdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /** Bytes of a file; null when it does not exist. */
@@ -18,14 +18,16 @@ export async function readBytes(path: string): Promise<Uint8Array | null> {
 export async function walkFiles(root: string, options: { skipDirs: ReadonlySet<string>; maxFiles: number }): Promise<string[]> {
   const out: string[] = [];
   const visited = new Set<string>();
-  const walk = async (dir: string, rel: string): Promise<void> => {
-    const real = await realpath(dir).catch(() => null);
+  // A plain subdirectory's real path is its parent's plus its name: only links need realpath().
+  const walk = async (dir: string, rel: string, knownReal?: string): Promise<void> => {
+    const real = knownReal ?? (await realpath(dir).catch(() => null));
     if (!real || visited.has(real)) return;
     visited.add(real);
     const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    // Subdirectories are walked side by side: a skills tree has hundreds of small folders.
+    const subdirs: Array<Promise<void>> = [];
     for (const e of entries) {
-      if (out.length >= options.maxFiles) return;
+      if (out.length >= options.maxFiles) break;
       const path = join(dir, e.name);
       const relPath = rel ? `${rel}/${e.name}` : e.name;
       let isDir = e.isDirectory();
@@ -35,10 +37,32 @@ export async function walkFiles(root: string, options: { skipDirs: ReadonlySet<s
         isDir = !!s?.isDirectory();
         isFile = !!s?.isFile();
       }
-      if (isDir && !options.skipDirs.has(e.name)) await walk(path, relPath);
+      if (isDir && !options.skipDirs.has(e.name)) subdirs.push(walk(path, relPath, e.isSymbolicLink() ? undefined : join(real, e.name)));
       else if (isFile) out.push(relPath);
     }
+    await Promise.all(subdirs);
   };
   await walk(root, '');
-  return out.sort();
+  return out.sort().slice(0, options.maxFiles);
+}
+
+/** ToolHost.remove: a file or link, a whole tree with `recursive`, else only an empty directory. */
+export async function removePath(path: string, options: { recursive?: boolean } = {}): Promise<boolean> {
+  const s = await lstat(path).catch(() => null);
+  if (!s) return false;
+  if (!s.isDirectory()) {
+    await rm(path, { force: true });
+    return true;
+  }
+  if (options.recursive) {
+    await rm(path, { recursive: true, force: true });
+    return true;
+  }
+  try {
+    await rmdir(path);
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOTEMPTY' || (err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
+  }
 }

@@ -8,7 +8,7 @@ import { OutputWindow } from '../../agent/tools/output-window.js';
 import { DRAIN_MS, KILL_GRACE_MS, spawnBackground } from './node-background.js';
 import { ContentPager, contentRegExp, globMatches, globToRegExp } from '../../agent/tools/search-format.js';
 import type { ExecRequest, ExecResult, SearchRequest, SearchResult, SpawnedProcess, SpawnRequest, ToolHost } from '../../agent/tools/types.js';
-import { readBytes, walkFiles } from './node-file-walk.js';
+import { readBytes, removePath, walkFiles } from './node-file-walk.js';
 import { realPathOf } from './node-real-path.js';
 
 export interface NodeToolHostOptions {
@@ -75,6 +75,7 @@ export class NodeToolHost implements ToolHost {
   readonly homeDir: string;
   readonly readBytes = readBytes;
   readonly walkFiles = walkFiles;
+  readonly remove = removePath;
   private readonly env: Record<string, string>;
   private readonly shell = existsSync('/bin/bash') ? '/bin/bash' : '/bin/sh';
   private rg: Promise<string | null>;

@@ -73,7 +73,7 @@ export function knowledgeContext(input: KnowledgeInput): KnowledgeContext {
 }
 
 /** Tools that need a host with a directory walk (the skills tree). */
-const SKILL_TOOLS = new Set(['skills_list', 'skill_view']);
+const SKILL_TOOLS = new Set(['skills_list', 'skill_view', 'skill_manage']);
 
 export function knowledgeToolUsable(name: string, host: ToolHost | null): boolean {
   return !SKILL_TOOLS.has(name) || !!host?.walkFiles;

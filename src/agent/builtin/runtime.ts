@@ -39,6 +39,7 @@ import { MemoryCatalogCache, unavailableHost, webSeams, type BuiltinRuntimeOptio
 export type { BuiltinRuntimeOptions } from './runtime-options.js';
 import { PendingSteers, steerSource } from './steer.js';
 import { turnTranscript } from './attachment-content.js';
+import { withSkillInvocations } from './skill-invocation.js';
 
 const HOST_FREE_TOOLS = new Set(['todo', 'clarify', 'session_search', 'vision_analyze']);
 
@@ -237,8 +238,11 @@ export class BuiltinAgentRuntime implements AgentRuntime {
     const anchor = session.compression_anchor_visible_idx;
     const summary = session.compression_anchor_summary;
     const compression: CompressionAnchor | null = typeof anchor === 'number' && typeof summary === 'string' && summary ? { anchor, summary } : null;
+    // `/<skill>` and `/use`: the invoked skill's content goes into the model's copy (skill-invocation.ts).
+    const invoked = await withSkillInvocations(session.messages, toolContext);
+    for (const warning of invoked.warnings) emit(runEvent('warning', warning));
     // Attachments are built into the model's copy now; the stored transcript keeps only their list.
-    const prepared = await turnTranscript(session.messages, {
+    const prepared = await turnTranscript(invoked.transcript, {
       sessionId: sid,
       reader: this.options.attachments ?? null,
       imageInput: config.imageInput,

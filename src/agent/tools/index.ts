@@ -8,6 +8,7 @@ import { processTool } from './process.js';
 import { readFileTool } from './read-file.js';
 import { searchFilesTool } from './search-files.js';
 import { sessionSearchTool } from './session-search.js';
+import { skillManageTool } from './skill-manage.js';
 import { skillsListTool, skillViewTool } from './skills.js';
 import { terminalTool } from './terminal.js';
 import { todoTool } from './todo.js';
@@ -50,6 +51,7 @@ export function builtinTools(options: BuiltinToolOptions): Tool[] {
     sessionSearchTool,
     skillsListTool,
     skillViewTool,
+    skillManageTool,
     visionAnalyzeTool,
     // Its description names the configured limits; the runtime swaps in one built from config.yaml.
     delegateTaskTool({ maxConcurrentChildren: 3, maxSpawnDepth: 1 }),

@@ -91,6 +91,24 @@ function findSpans(text: string, needle: string): { kind: MatchKind; spans: Span
   return null;
 }
 
+/** Replaces `needle` in `text` with the same tolerant matching as the patch tool (skill_manage's patch reuses it). */
+export function replaceTolerant(
+  text: string,
+  needle: string,
+  replacement: string,
+  replaceAll: boolean,
+): { content: string; count: number } | { error: 'not_found' | 'ambiguous'; count: number } {
+  const found = findSpans(text, needle);
+  if (!found) return { error: 'not_found', count: 0 };
+  if (found.spans.length > 1 && !replaceAll) return { error: 'ambiguous', count: found.spans.length };
+  let out = text;
+  for (const span of [...found.spans].reverse()) {
+    const matched = text.slice(span.start, span.end);
+    out = out.slice(0, span.start) + (found.kind === 'exact' ? replacement : fitReplacement(replacement, needle, matched, found.kind)) + out.slice(span.end);
+  }
+  return { content: out, count: found.spans.length };
+}
+
 export const patchTool: Tool = {
   spec: {
     name: 'patch',

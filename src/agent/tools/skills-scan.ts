@@ -108,6 +108,7 @@ const TOOLSET_OF: Record<string, string> = {
   session_search: 'session_search',
   skills_list: 'skills',
   skill_view: 'skills',
+  skill_manage: 'skills',
   vision_analyze: 'vision',
   web_search: 'web',
   web_extract: 'web',
@@ -180,6 +181,38 @@ function describe(frontmatter: Frontmatter, body: string): string {
 }
 
 /**
+ * Parsed heads of SKILL.md texts seen before: YAML parsing dominates a warm scan of hundreds of
+ * skills, and the text itself is the key, so an edited file is parsed again. Read-only results.
+ */
+const heads = new Map<string, { frontmatter: Frontmatter; body: string }>();
+const MAX_HEADS = 5000;
+
+export function headOf(text: string): { frontmatter: Frontmatter; body: string } {
+  const head = text.slice(0, 4000);
+  let parsed = heads.get(head);
+  if (!parsed) {
+    parsed = parseFrontmatter(head);
+    if (heads.size >= MAX_HEADS) heads.delete(heads.keys().next().value!);
+    heads.set(head, parsed);
+  }
+  return parsed;
+}
+
+/** Texts of `paths` (null where unreadable), read at most 32 at a time. */
+export async function readSkillTexts(host: ToolHost, paths: string[]): Promise<Array<string | null>> {
+  const out: Array<string | null> = new Array(paths.length).fill(null);
+  let next = 0;
+  const worker = async () => {
+    while (next < paths.length) {
+      const i = next++;
+      out[i] = await host.readText(paths[i]!).catch(() => null);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(32, paths.length) }, worker));
+  return out;
+}
+
+/**
  * Every visible skill, first-wins by name, in scan order (sorted paths per root). `tools` (the
  * offered tool names) applies the requires/fallback conditions; null skips them (skills_list).
  */
@@ -191,16 +224,17 @@ export async function findSkills(
   const seen = new Set<string>();
   const out: SkillEntry[] = [];
   for (const root of skillRoots(input.hermesHome, input.settings)) {
-    for (const relPath of await skillFiles(host, root)) {
+    const relPaths = await skillFiles(host, root);
+    // Read side by side (a tree of hundreds of skills), then judged in scan order: first wins.
+    const texts = await readSkillTexts(
+      host,
+      relPaths.map((p) => joinPath(root, p)),
+    );
+    for (const [i, relPath] of relPaths.entries()) {
       const skillMd = joinPath(root, relPath);
-      let text: string | null;
-      try {
-        text = await host.readText(skillMd);
-      } catch {
-        continue;
-      }
-      if (text === null) continue;
-      const { frontmatter, body } = parseFrontmatter(text.slice(0, 4000));
+      const text = texts[i];
+      if (text === null || text === undefined) continue;
+      const { frontmatter, body } = headOf(text);
       if (!matchesPlatform(frontmatter, input.platform) || !conditionsAllow(frontmatter, input.tools)) continue;
       const parts = relPath.split('/');
       const dirName = parts[parts.length - 2] ?? relPath;

@@ -1,9 +1,12 @@
 import { errorMessage, json, str } from './args.js';
 import type { KnowledgeContext } from './knowledge-context.js';
 import { isInsideDir, joinPath } from './paths.js';
+import { skillUsage } from './skill-usage.js';
 import {
   EXCLUDED_DIRS,
   findSkills,
+  headOf,
+  readSkillTexts,
   listField,
   matchesPlatform,
   parseFrontmatter,
@@ -99,14 +102,18 @@ async function candidates(ctx: ToolContext, names: string[], roots: string[]): P
       else if ((await ctx.host.stat(`${direct}.md`))?.isFile) add({ dir: null, skillMd: `${direct}.md`, root });
     }
     const name = names[0]!;
-    for (const rel of await skillFiles(ctx.host, root)) {
+    const rels = await skillFiles(ctx.host, root);
+    // Texts read side by side; matches are added in scan order.
+    const texts = await readSkillTexts(
+      ctx.host,
+      rels.map((rel) => joinPath(root, rel)),
+    );
+    for (const [i, rel] of rels.entries()) {
       const skillMd = joinPath(root, rel);
       const parts = rel.split('/');
-      if (parts[parts.length - 2] === name) add({ dir: skillMd.slice(0, -'/SKILL.md'.length), skillMd, root });
-      else {
-        const text = await ctx.host.readText(skillMd).catch(() => null);
-        if (text && parseFrontmatter(text.slice(0, 4000)).frontmatter.name === name) add({ dir: skillMd.slice(0, -'/SKILL.md'.length), skillMd, root });
-      }
+      const text = texts[i];
+      if (parts[parts.length - 2] === name || (text && headOf(text).frontmatter.name === name))
+        add({ dir: skillMd.slice(0, -'/SKILL.md'.length), skillMd, root });
     }
   }
   return [...found.values()];
@@ -187,52 +194,60 @@ export const skillViewTool: Tool = {
       required: ['name'],
     },
   },
-  async run(args, ctx) {
-    const s = services(ctx);
-    if (!s) return fail('Skills are not available on this server');
-    const name = (str(args.name) ?? '').trim();
-    if (!name) return fail('name is required', { hint: LOOKUP_HINT });
-    const bad = lookupError(name);
-    if (bad) return fail(bad, { hint: LOOKUP_HINT });
-    // No plugins here: `namespace:skill` can only mean the categorized path `namespace/skill`.
-    const names = name.includes(':') ? [name, name.replace(':', '/')] : [name];
-    const settings = s.knowledge.skills;
-    try {
-      const roots = skillRoots(ctx.hermesHome, settings);
-      const found = await candidates(ctx, names, roots);
-      if (found.length > 1) {
-        return fail(`Ambiguous skill name '${name}': ${found.length} skills match. Load one by its categorized path instead of guessing.`, {
-          matches: found.map((c) => c.skillMd),
-          hint: "Pass the path relative to its skills directory (e.g. 'category/skill-name'), or rename one of them.",
-        });
-      }
-      const hit = found[0];
-      if (!hit) {
-        const all = await findSkills(ctx.host, { hermesHome: ctx.hermesHome, settings, platform: s.platform, tools: null });
-        return fail(`Skill '${name}' not found.`, {
-          available_skills: all
-            .sort(byCategoryThenName)
-            .slice(0, 20)
-            .map((k) => k.name),
-          hint: 'skills_list shows every available skill',
-        });
-      }
-      const content = await ctx.host.readText(hit.skillMd);
-      if (content === null) return fail(`Skill '${name}' not found.`);
-      const { frontmatter } = parseFrontmatter(content);
-      if (!matchesPlatform(frontmatter, s.platform)) return fail(`Skill '${name}' is not supported on this platform.`, { readiness_status: 'unsupported' });
-      const dirName = hit.dir ? hit.dir.slice(hit.dir.lastIndexOf('/') + 1) : hit.skillMd.slice(hit.skillMd.lastIndexOf('/') + 1, -'.md'.length);
-      const skillName = String(frontmatter.name ?? dirName);
-      if (settings.disabled.includes(skillName))
-        return fail(`Skill '${skillName}' is disabled. Enable it again in config.yaml (skills.disabled) or read its files directly.`);
-      const filePath = str(args.file_path)?.trim();
-      if (filePath && hit.dir) return await serveFile(ctx, hit.dir, filePath, name);
-      return json(viewResult(hit, frontmatter, skillName, renderTemplate(content, hit.dir, ctx.sessionId), await (hit.dir ? linkedFiles(ctx, hit.dir) : null)));
-    } catch (err) {
-      return fail(errorMessage(err));
-    }
-  },
+  run: (args, ctx) => viewSkill(args, ctx),
 };
+
+/**
+ * skill_view's answer. `record: false` loads without counting a view (a `/skill` invocation
+ * counts its own use, and rebuilding an earlier turn's invocation counts nothing).
+ */
+export async function viewSkill(args: Record<string, unknown>, ctx: ToolContext, options: { record?: boolean } = {}): Promise<string> {
+  const s = services(ctx);
+  if (!s) return fail('Skills are not available on this server');
+  const name = (str(args.name) ?? '').trim();
+  if (!name) return fail('name is required', { hint: LOOKUP_HINT });
+  const bad = lookupError(name);
+  if (bad) return fail(bad, { hint: LOOKUP_HINT });
+  // No plugins here: `namespace:skill` can only mean the categorized path `namespace/skill`.
+  const names = name.includes(':') ? [name, name.replace(':', '/')] : [name];
+  const settings = s.knowledge.skills;
+  try {
+    const roots = skillRoots(ctx.hermesHome, settings);
+    const found = await candidates(ctx, names, roots);
+    if (found.length > 1) {
+      return fail(`Ambiguous skill name '${name}': ${found.length} skills match. Load one by its categorized path instead of guessing.`, {
+        matches: found.map((c) => c.skillMd),
+        hint: "Pass the path relative to its skills directory (e.g. 'category/skill-name'), or rename one of them.",
+      });
+    }
+    const hit = found[0];
+    if (!hit) {
+      const all = await findSkills(ctx.host, { hermesHome: ctx.hermesHome, settings, platform: s.platform, tools: null });
+      return fail(`Skill '${name}' not found.`, {
+        available_skills: all
+          .sort(byCategoryThenName)
+          .slice(0, 20)
+          .map((k) => k.name),
+        hint: 'skills_list shows every available skill',
+      });
+    }
+    const content = await ctx.host.readText(hit.skillMd);
+    if (content === null) return fail(`Skill '${name}' not found.`);
+    const { frontmatter } = parseFrontmatter(content);
+    if (!matchesPlatform(frontmatter, s.platform)) return fail(`Skill '${name}' is not supported on this platform.`, { readiness_status: 'unsupported' });
+    const dirName = hit.dir ? hit.dir.slice(hit.dir.lastIndexOf('/') + 1) : hit.skillMd.slice(hit.skillMd.lastIndexOf('/') + 1, -'.md'.length);
+    const skillName = String(frontmatter.name ?? dirName);
+    if (settings.disabled.includes(skillName))
+      return fail(`Skill '${skillName}' is disabled. Enable it again in config.yaml (skills.disabled) or read its files directly.`);
+    const filePath = str(args.file_path)?.trim();
+    if (filePath && hit.dir) return await serveFile(ctx, hit.dir, filePath, name);
+    // Hermes counts a successful load as a view and a use (skills/.usage.json).
+    if (options.record !== false) await skillUsage.viewed(ctx.host, ctx.hermesHome, skillName);
+    return json(viewResult(hit, frontmatter, skillName, renderTemplate(content, hit.dir, ctx.sessionId), await (hit.dir ? linkedFiles(ctx, hit.dir) : null)));
+  } catch (err) {
+    return fail(errorMessage(err));
+  }
+}
 
 function viewResult(hit: Candidate, frontmatter: Frontmatter, name: string, content: string, linked: Record<string, string[]> | null) {
   const rel = hit.skillMd.startsWith(`${hit.root}/`) ? hit.skillMd.slice(hit.root.length + 1) : hit.skillMd;

@@ -87,6 +87,12 @@ export interface ToolHost {
   walkFiles?(root: string, options: { skipDirs: ReadonlySet<string>; maxFiles: number }): Promise<string[]>;
   /** The path with every symlink followed (the missing tail kept as given); the file guards judge it too. */
   realPath?(path: string): Promise<string>;
+  /**
+   * Removes a file, or a directory: with `recursive` its whole tree (a symlink is removed, never
+   * followed), without it only when empty. False when there was nothing to remove or the directory
+   * was not empty. skill_manage deletes skills and their files with it.
+   */
+  remove?(path: string, options?: { recursive?: boolean }): Promise<boolean>;
   /** Starts a long-lived command; absent where processes cannot outlive a call. */
   spawn?(request: SpawnRequest): SpawnedProcess;
 }

@@ -50,6 +50,7 @@ describe('builtinTools', () => {
       'session_search',
       'skills_list',
       'skill_view',
+      'skill_manage',
       'vision_analyze',
       'delegate_task',
     ]);

@@ -61,6 +61,18 @@ describe('hermes-transcript', () => {
     expect(messagesOf(el).at(-1)!.dataset.live).to.equal('true');
   });
 
+  it('marks a message sent with a skill (/use, /<skill>) with the skill’s name', async () => {
+    const { el } = await mount([
+      { role: 'user', content: 'ship 1.4', skill: 'release' },
+      { role: 'assistant', content: 'Tagged.' },
+    ]);
+    const user = el.shadowRoot!.querySelector('hermes-user-message')!;
+    await (user as HTMLElement & { updateComplete: Promise<unknown> }).updateComplete;
+    const mark = user.shadowRoot!.querySelector('[data-role="message-skill"]');
+    expect(mark?.textContent).to.equal('/release');
+    expect(user.shadowRoot!.querySelector('.bubble')!.textContent).to.equal('/release ship 1.4');
+  });
+
   it('renders only the latest turns of a long session and reveals more on request', async () => {
     const { el } = await mount(exchange(500));
     expect(messagesOf(el).length).to.equal(TURN_PAGE);
