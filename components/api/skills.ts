@@ -37,7 +37,7 @@ export interface SkillUsage {
 
 /** The Skills panel's calls (the incumbent's /api/skills family), on the browser's profile. */
 export const skillsApi = {
-  list: () => request<{ skills: SkillRow[]; categories: string[] }>('GET', '/api/skills'),
+  list: (refresh = false) => request<{ skills: SkillRow[]; categories: string[] }>('GET', refresh ? '/api/skills?refresh=1' : '/api/skills'),
   usage: () => request<{ usage: Record<string, SkillUsage> }>('GET', '/api/skills/usage').then((r) => r.usage),
   content: (name: string) => request<SkillDetail>('GET', `/api/skills/content?${q({ name })}`),
   file: (name: string, file: string) => request<{ content: string; path: string }>('GET', `/api/skills/content?${q({ name, file })}`),

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
-import { bodyFlag, jsonBody, queryParams } from '../http/validate.js';
+import { bodyFlag, jsonBody, queryFlag, queryParams } from '../http/validate.js';
 import { requestHome } from '../http/request-home.js';
 import { AppError, BadRequest, Conflict, Forbidden, NotFound, TooLarge } from '../ports/errors.js';
 import type { HermesHome } from '../ports/hermes-home.js';
@@ -14,7 +14,8 @@ import { findSkill, forgetSkills, scanSkills, skillRow, skillView, type SkillRec
 import { readSkillUsage } from './skills-usage.js';
 
 const Text = (max: number) => z.string().max(max, `must be at most ${max} characters`);
-const ListQuery = z.object({ category: Text(256).optional() });
+// `refresh=1`: scan again now (the panel asks after the agent changed a skill).
+const ListQuery = z.object({ category: Text(256).optional(), refresh: queryFlag });
 const ContentQuery = z.object({ name: Text(256).optional(), file: Text(4096).optional() });
 const SaveBody = z.object({
   name: Text(256),
@@ -58,8 +59,10 @@ export function skillsRoutes(deps: AppDeps) {
 
   const listed = new WeakMap<SkillRecord[], Map<string, string>>();
   app.get('/api/skills', async (c) => {
-    const { category } = queryParams(c, ListQuery);
-    const { skills } = await catalog(await requestHome(c, deps));
+    const { category, refresh } = queryParams(c, ListQuery);
+    const home = await requestHome(c, deps);
+    if (refresh) forgetSkills(home.files);
+    const { skills } = await catalog(home);
     // The answer's JSON is built once per scan, disabled list and filter (a panel asks often).
     let byCategory = listed.get(skills);
     if (!byCategory) listed.set(skills, (byCategory = new Map()));

@@ -64,6 +64,15 @@ describe('skills API', () => {
     expect(only.body.skills.map((s: any) => s.name)).toEqual(['deploy']);
   });
 
+  it('refresh=1 scans again at once: a skill written meanwhile by the agent shows without waiting', async () => {
+    const names = async (q = '') => (await t.call('GET', `/api/skills${q}`)).body.skills.map((s: any) => s.name);
+    expect(await names()).not.toContain('fresh-one');
+    await put(join(skills, 'fresh-one', 'SKILL.md'), skill('fresh-one', 'Written by skill_manage'));
+    // Within the scan's freshness window the cached scan answers; refresh=1 does not wait for it.
+    expect(await names('?refresh=1')).toContain('fresh-one');
+    expect((await t.call('GET', '/api/skills?refresh=maybe')).status).toBe(400);
+  });
+
   it('serves SKILL.md and its linked files, refusing traversal, absolute paths and symlinks out', async () => {
     const view = await t.call('GET', '/api/skills/content?name=deploy');
     expect(view.status).toBe(200);

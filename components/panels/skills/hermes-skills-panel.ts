@@ -1,4 +1,5 @@
 import { LitElement, html, nothing } from 'lit';
+import { STATE_SAVED_EVENT } from '../../state/run-handlers.js';
 import { customElement, state } from 'lit/decorators.js';
 import { baseStyles } from '../../shared/styles.js';
 import { panelStyles } from '../panel-styles.js';
@@ -37,9 +38,20 @@ export class HermesSkillsPanel extends LitElement implements SkillViewHost {
   @state() error = '';
   @state() loaded = false;
 
+  // The agent's skill_manage changed a skill: list it again, freshly scanned.
+  #onStateSaved = (e: Event) => {
+    if ((e as CustomEvent<{ kind?: string }>).detail?.kind === 'skill') void this.reload(true);
+  };
+
   override connectedCallback(): void {
     super.connectedCallback();
+    window.addEventListener(STATE_SAVED_EVENT, this.#onStateSaved);
     void this.#start();
+  }
+
+  override disconnectedCallback(): void {
+    window.removeEventListener(STATE_SAVED_EVENT, this.#onStateSaved);
+    super.disconnectedCallback();
   }
 
   async #start() {
@@ -52,9 +64,9 @@ export class HermesSkillsPanel extends LitElement implements SkillViewHost {
   }
 
   /** The list and usage again (after a write, or to see what the agent changed). */
-  async reload() {
+  async reload(refresh = false) {
     try {
-      const [list, usage] = await Promise.all([skillsApi.list(), skillsApi.usage().catch(() => ({}))]);
+      const [list, usage] = await Promise.all([skillsApi.list(refresh), skillsApi.usage().catch(() => ({}))]);
       this.skills = list.skills;
       this.categories = list.categories;
       this.usage = usage;

@@ -308,6 +308,8 @@ export const skillManageTool: Tool = {
       // Curator telemetry, as Hermes keeps it: changes of guidance count, a delete forgets.
       if (a.action === 'delete') await skillUsage.forget(ctx.host, ctx.hermesHome, a.name);
       else if (a.action !== 'create') await skillUsage.patched(ctx.host, ctx.hermesHome, a.name);
+      // The open Skills panel lists it again.
+      ctx.emit('state_saved', { session_id: ctx.sessionId, kind: 'skill', action: a.action, name: a.name });
     }
     return json(result);
   },

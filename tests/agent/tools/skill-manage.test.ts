@@ -23,8 +23,13 @@ const write = (path: string, text: string) => {
 const SKILL = '---\nname: deploy\ndescription: Ship the service\n---\n# Deploy\n\n1. Build\n2. Push\n';
 const usage = () => JSON.parse(readFileSync(join(skills(), '.usage.json'), 'utf8'));
 
+/** What the last call's tool emitted. */
+let lastEmits: unknown[] = [];
+const emitted = () => lastEmits;
+
 function context(yaml = '') {
   const fake = fakeContext(box);
+  lastEmits = fake.emits;
   fake.ctx.knowledge = knowledgeContext({
     config: parseAgentConfig({ configYaml: yaml, dotenv: null, env: {} }),
     hermesHome: box.hermesHome,
@@ -36,7 +41,8 @@ function context(yaml = '') {
   });
   return fake.ctx;
 }
-const manage = async (args: Record<string, unknown>, yaml?: string) => parse(await skillManageTool.run(args, context(yaml)));
+let lastCtx: ReturnType<typeof context> | null = null;
+const manage = async (args: Record<string, unknown>, yaml?: string) => parse(await skillManageTool.run(args, (lastCtx = context(yaml))));
 
 describe('skill_manage', () => {
   it('has Hermes’ name, actions and parameters', () => {
@@ -56,7 +62,10 @@ describe('skill_manage', () => {
     const { frontmatter, body } = parseFrontmatter(readFileSync(r.skill_md, 'utf8'));
     expect(frontmatter).toEqual({ name: 'deploy', description: 'Ship the service' });
     expect(body).toContain('1. Build');
+    // The open Skills panel is told (state_saved, kind skill).
+    expect(emitted()).toEqual([{ event: 'state_saved', data: { session_id: lastCtx!.sessionId, kind: 'skill', action: 'create', name: 'deploy' } }]);
     const again = await manage({ action: 'create', name: 'deploy', content: SKILL });
+    expect(emitted()).toEqual([]);
     expect(again).toEqual({ success: false, error: `A skill named 'deploy' already exists at ${join(skills(), 'devops/deploy')}.` });
   });
 
