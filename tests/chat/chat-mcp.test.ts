@@ -122,8 +122,14 @@ describe('chat: MCP tools in the builtin agent', () => {
     t = await makeChatApp({ extraYaml: servers() });
     const work = join(t.hermesHome, 'profiles', 'work');
     await mkdir(work, { recursive: true });
-    await writeFile(join(work, 'config.yaml'), `mcp_servers:\n  work-only:\n    url: ${http.url}\n    headers: {Authorization: "Bearer tok"}\n`);
-    const sid = await t.newSession({ profile: 'work' });
+    // The work profile is a whole Hermes home: its own model, and its own servers.
+    await writeFile(
+      join(work, 'config.yaml'),
+      `model:\n  default: test-model\n  provider: custom\n  base_url: ${t.model.url}\nmcp_servers:\n  work-only:\n    url: ${http.url}\n    headers: {Authorization: "Bearer tok"}\n`,
+    );
+    // The session is made in the browser's profile (the cookie); its turns keep that profile.
+    const made = await t.call('POST', '/api/session/new', {}, { Cookie: 'hermes_profile=work' });
+    const sid = made.body.session.session_id;
     t.model.enqueue([{ text: 'hi' }]);
     await t.stream((await t.start(sid, 'hello')).body.stream_id);
     const offered = t

@@ -110,8 +110,16 @@ describe('web app: the control center rail', () => {
     await box.evaluate((el) => {
       el.scrollTop = Math.floor((el.scrollHeight - el.clientHeight) / 2);
     });
-    await page.waitForTimeout(200);
-    const top = await box.evaluate((el) => el.scrollTop);
+    // Settled first: under load the transcript may still be rendering what scrolling brought in.
+    let top = -1;
+    await expect
+      .poll(async () => {
+        const before = top;
+        await page.waitForTimeout(250);
+        top = await box.evaluate((el) => el.scrollTop);
+        return top === before;
+      })
+      .toBe(true);
     expect(top).toBeGreaterThan(100);
     const loads = transcriptLoads(page);
 
