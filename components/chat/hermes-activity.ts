@@ -6,8 +6,7 @@ import type { AssistantTurn } from '../state/turns.js';
 import { baseStyles } from '../shared/styles.js';
 import { icons } from '../shared/icons.js';
 import './hermes-tool-card.js';
-import './hermes-subagent-tree.js';
-import { startedProcessIds } from './hermes-process-list.js';
+import { startedProcessIds } from './process-ids.js';
 import { consume } from '@lit/context';
 import { uiContext } from '../state/contexts.js';
 import type { UiStore } from '../state/ui-store.js';
@@ -70,12 +69,15 @@ export class HermesActivity extends LitElement {
   /** Background processes the turn started stay in sight under the summary, open or closed. */
   #processes(turn: AssistantTurn) {
     const ids = startedProcessIds(turn.tools);
+    // The list (and the subagent tree) load with the first turn that has one: out of the shell.
+    if (ids.length) void import('./hermes-process-list.js');
     return ids.length ? html`<hermes-process-list .sessionId=${this.sessionId} .ids=${ids}></hermes-process-list>` : nothing;
   }
 
   override render() {
     const turn = this.turn;
     if (!turn) return nothing;
+    if (turn.subagents?.length) void import('./hermes-subagent-tree.js');
     const failed = turn.tools.some((t) => t.status === 'error');
     const running = this.live && (turn.tools.some((t) => t.status === 'running') || !turn.text);
     return html`

@@ -9,8 +9,20 @@ import { baseStyles } from '../shared/styles.js';
 import { icons } from '../shared/icons.js';
 import './hermes-transcript.js';
 import '../composer/hermes-composer.js';
-import '../composer/hermes-approval-card.js';
-import '../composer/hermes-clarify-card.js';
+
+/**
+ * The approval and clarify cards are out of the first paint: fetched once the page is idle, and
+ * at the latest when one is needed (a card asked for before then shows as soon as its chunk runs).
+ */
+const loadCards = () => Promise.all([import('../composer/hermes-approval-card.js'), import('../composer/hermes-clarify-card.js')]);
+let cardsRequested = false;
+function requestCards(): void {
+  if (cardsRequested) return;
+  cardsRequested = true;
+  void loadCards();
+}
+if (typeof requestIdleCallback === 'function') requestIdleCallback(requestCards, { timeout: 3000 });
+else setTimeout(requestCards, 1000);
 import { TurnAlerts } from './turn-alerts.js';
 
 /** The empty chat's starters (the incumbent's three); `hide_empty_state_suggestions` hides them. */
@@ -52,6 +64,7 @@ export class HermesChatView extends LitElement {
   override render() {
     const chat = this.chat;
     if (!chat) return nothing;
+    if (chat.approval || chat.clarify) requestCards();
     const empty = !chat.loading && !chat.error && !chat.unreachable && chat.messages.length === 0 && !chat.live;
     this.dir = this.ui?.settings?.rtl === true ? 'rtl' : '';
     return html`

@@ -3,28 +3,13 @@ import { customElement, property, state } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
 import { api } from '../api/client.js';
 import type { BackgroundProcessRow } from '../../src/shared/processes.js';
-import type { ToolView } from '../state/turns.js';
 import { baseStyles } from '../shared/styles.js';
 import { icons } from '../shared/icons.js';
 
-const PROC_ID = /^proc_[0-9a-f]{12}$/;
 /** How often a running process's status and output are asked again while it shows. */
 const REFRESH_MS = 2000;
 
-/** The background processes a turn started: ids from its `terminal` results with `background: true`. */
-export function startedProcessIds(tools: ToolView[]): string[] {
-  const ids: string[] = [];
-  for (const t of tools) {
-    if (t.name !== 'terminal' || !t.args.background || !t.result) continue;
-    try {
-      const id = (JSON.parse(t.result) as { session_id?: unknown }).session_id;
-      if (typeof id === 'string' && PROC_ID.test(id)) ids.push(id);
-    } catch {
-      /* a result cut short or not JSON: nothing to list */
-    }
-  }
-  return ids;
-}
+export { startedProcessIds } from './process-ids.js';
 
 /**
  * The background processes a turn started, under its Activity summary: command, running or

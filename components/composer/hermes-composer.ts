@@ -13,7 +13,6 @@ import { AttachmentList } from './attachments.js';
 import { FileIntake } from './file-intake.js';
 import { COMMAND_NAMES, isCommand, runCommand, type CommandContext, type SlashItem } from './slash-commands.js';
 import { skillCommands, skillInvocation } from './skill-commands.js';
-import './hermes-skill-bar.js';
 import { SlashMenuController } from './slash-menu-controller.js';
 import { composerStyles } from './composer-styles.js';
 import { offlineCache } from '../offline/cache.js';
@@ -22,7 +21,7 @@ import './hermes-attachment-chip.js';
 import './hermes-model-picker.js';
 import './hermes-agent-badge.js';
 import './hermes-reasoning-chip.js';
-import './hermes-profile-chip.js';
+import { profileStore } from '../state/profile-store.js';
 import './hermes-context-ring.js';
 import './hermes-workspace-picker.js';
 import { rememberWorkspaces, switchWorkspace } from './workspace-switch.js';
@@ -96,17 +95,28 @@ export class HermesComposer extends LitElement {
     window.addEventListener('hermes-models-changed', this.#onModelsChanged);
     window.addEventListener('hermes-profile-changed', this.#onProfileChanged);
     // Skill names join the `/` menu once they arrive.
-    this.#offSkills = skillCommands.subscribe(() => this.requestUpdate());
+    this.#offSkills = skillCommands.subscribe(() => {
+      // The chip and the /skills card load with the first skill chosen or listed (out of the shell).
+      if (skillCommands.forced || skillCommands.card) void import('./hermes-skill-bar.js');
+      this.requestUpdate();
+    });
     void skillCommands.load();
+    // The profile chip is only for more than one profile: it loads when there are.
+    profileStore.addEventListener('change', this.#onProfiles);
+    void profileStore.ensure().then(this.#onProfiles, () => {});
   }
 
   #offSkills: (() => void) | null = null;
+  #onProfiles = () => {
+    if (profileStore.several) void import('./hermes-profile-chip.js');
+  };
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     window.removeEventListener('hermes-models-changed', this.#onModelsChanged);
     window.removeEventListener('hermes-profile-changed', this.#onProfileChanged);
     this.#offSkills?.();
+    profileStore.removeEventListener('change', this.#onProfiles);
   }
 
   #loadModels() {

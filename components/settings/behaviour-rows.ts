@@ -1,6 +1,6 @@
 import { html } from 'lit';
 import type { Settings } from '../api/client.js';
-import { askNotificationPermission } from '../chat/turn-alerts.js';
+import { askNotificationPermission } from '../chat/turn-alert-outputs.js';
 import type { Row, SettingsRowsContext } from './settings-rows.js';
 
 type BoolKey =

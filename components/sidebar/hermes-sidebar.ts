@@ -13,10 +13,16 @@ import { runAction, type SessionAction } from './session-actions.js';
 import { newChatInProject } from './project-actions.js';
 import type { HermesSessionList } from './hermes-session-list.js';
 import './hermes-session-list.js';
-import './hermes-session-menu.js';
 import './hermes-project-chips.js';
 import './hermes-agent-sessions.js';
-import './hermes-all-profiles-toggle.js';
+import { profileStore } from '../state/profile-store.js';
+
+// Out of the first paint: the "All profiles" toggle loads when there is more than one profile,
+// the row menu once the page is idle (or when it is first opened, if sooner).
+const loadProfileToggle = () => {
+  if (profileStore.several) void import('./hermes-all-profiles-toggle.js');
+};
+const loadSessionMenu = () => import('./hermes-session-menu.js');
 import type { HermesEvent } from '../events.js';
 
 /**
@@ -93,7 +99,21 @@ export class HermesSidebar extends LitElement {
     }
   };
 
+  override connectedCallback(): void {
+    super.connectedCallback();
+    profileStore.addEventListener('change', loadProfileToggle);
+    void profileStore.ensure().then(loadProfileToggle, () => {});
+    if (typeof requestIdleCallback === 'function') requestIdleCallback(() => void loadSessionMenu(), { timeout: 3000 });
+    else setTimeout(() => void loadSessionMenu(), 1000);
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    profileStore.removeEventListener('change', loadProfileToggle);
+  }
+
   #onRowMenu = (e: CustomEvent<{ id: string; anchor: DOMRect }>) => {
+    void loadSessionMenu();
     this.menu = this.menu?.id === e.detail.id ? null : e.detail;
   };
 
