@@ -128,8 +128,7 @@ export class HermesComposer extends LitElement {
 
   /** Providers changed (Settings → Providers): the list is fetched again. */
   #onModelsChanged = () => this.#loadModels();
-  /** Another profile has its own workspace list and last workspace (its models come with hermes-models-changed). */
-  // Another profile: its workspaces and its skills.
+  /** Another profile has its own skills, workspace list and last workspace (its models come with hermes-models-changed). */
   #onProfileChanged = () => {
     void skillCommands.load(true);
     void api.workspaces().then(
