@@ -55,5 +55,6 @@ export default {
   ],
   // The counts go to `npm test`'s closing line.
   reporters: [defaultReporter(), countsReporter()],
-  testFramework: { config: { timeout: 10_000 } },
+  // The first test of a file also pays for loading its module graph, which a loaded machine can stretch past 10 s.
+  testFramework: { config: { timeout: 20_000 } },
 };
