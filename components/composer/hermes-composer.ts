@@ -16,7 +16,7 @@ import { skillCommands, skillInvocation } from './skill-commands.js';
 import { SlashMenuController } from './slash-menu-controller.js';
 import { composerStyles } from './composer-styles.js';
 import { offlineCache } from '../offline/cache.js';
-import type { ModelCatalogView } from './hermes-model-picker.js';
+import { ModelChoice } from './model-choice.js';
 import './hermes-attachment-chip.js';
 import './hermes-model-picker.js';
 import './hermes-agent-badge.js';
@@ -49,10 +49,6 @@ export class HermesComposer extends LitElement {
   @consume({ context: sessionsContext, subscribe: true }) sessions?: SessionsStore;
 
   @state() text = '';
-  @state() catalog: ModelCatalogView | null = null;
-  @state() refreshingModels = false;
-  /** Chosen in the empty view, used by startNew. */
-  @state() pendingModel: string | null = null;
   @state() lastWorkspace: string | null = null;
   /** Chosen in the empty view (the chip, "New chat here", /workspace): the new session's workspace. */
   @state() pendingWorkspace: string | null = null;
@@ -75,9 +71,19 @@ export class HermesComposer extends LitElement {
   /** Set while this element moves the chat into a session it created: keep text and files. */
   #adopting = false;
   #creating: Promise<string> | null = null;
+  #models = new ModelChoice(this, (message) => this.ui?.notify(message, 'error'));
+
+  /** The model a new chat will start with (`<hermes-chat model>` sets it). */
+  get pendingModel(): string | null {
+    return this.#models.pending;
+  }
+
+  set pendingModel(model: string | null) {
+    this.#models.pending = model;
+  }
   #menu = new SlashMenuController(
     this,
-    () => this.catalog?.models.map((m) => m.id) ?? [],
+    () => this.#models.ids,
     (item, run) => this.#onPick(item, run),
   );
 
@@ -87,12 +93,10 @@ export class HermesComposer extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    this.#loadModels();
     api.workspaces().then(
       (w) => ((this.lastWorkspace = w.last || null), rememberWorkspaces(w.workspaces)),
       () => {},
     );
-    window.addEventListener('hermes-models-changed', this.#onModelsChanged);
     window.addEventListener('hermes-profile-changed', this.#onProfileChanged);
     // Skill names join the `/` menu once they arrive.
     this.#offSkills = skillCommands.subscribe(() => {
@@ -113,21 +117,11 @@ export class HermesComposer extends LitElement {
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    window.removeEventListener('hermes-models-changed', this.#onModelsChanged);
     window.removeEventListener('hermes-profile-changed', this.#onProfileChanged);
     this.#offSkills?.();
     profileStore.removeEventListener('change', this.#onProfiles);
   }
 
-  #loadModels() {
-    api.models().then(
-      (c) => (this.catalog = c),
-      () => (this.catalog ??= { default_model: null, models: [] }),
-    );
-  }
-
-  /** Providers changed (Settings → Providers): the list is fetched again. */
-  #onModelsChanged = () => this.#loadModels();
   /** Another profile has its own skills, workspace list and last workspace (its models come with hermes-models-changed). */
   #onProfileChanged = () => {
     void skillCommands.load(true);
@@ -136,19 +130,6 @@ export class HermesComposer extends LitElement {
       () => {},
     );
   };
-
-  /** The picker's Refresh: the server asks every provider again. */
-  async #refreshModels() {
-    if (this.refreshingModels) return;
-    this.refreshingModels = true;
-    try {
-      this.catalog = await api.refreshModels();
-    } catch (err) {
-      this.ui?.notify(`Could not refresh the model list: ${(err as Error).message}`, 'error');
-    } finally {
-      this.refreshingModels = false;
-    }
-  }
 
   override willUpdate(): void {
     this.#takeSteerLeftover();
@@ -223,7 +204,7 @@ export class HermesComposer extends LitElement {
   }
 
   get #model(): string | null {
-    return this.chat?.sessionId ? (this.chat.session?.model ?? null) : this.pendingModel;
+    return this.chat?.sessionId ? (this.chat.session?.model ?? null) : this.#models.pending;
   }
 
   #onInput(e: Event) {
@@ -285,7 +266,7 @@ export class HermesComposer extends LitElement {
       } else {
         this.#adopting = true;
         const id = await chat.startNew(message, {
-          model: this.pendingModel,
+          model: this.#models.pending,
           ...(skill ? { skill } : {}),
           ...(this.pendingWorkspace ? { workspace: this.pendingWorkspace } : {}),
         });
@@ -312,7 +293,7 @@ export class HermesComposer extends LitElement {
       this.sessions?.insert({ ...meta, pinned: !!meta.pinned, archived: !!meta.archived, project_id: meta.project_id ?? null });
     }
     emit(this, 'hermes-open-session', { sessionId: id, replace: false });
-    this.pendingModel = null;
+    this.#models.pending = null;
   }
 
   /** The open session's id, creating one first in the empty view. */
@@ -323,7 +304,7 @@ export class HermesComposer extends LitElement {
       this.#adopting = true;
       try {
         const s = await api.newSession({
-          ...(this.pendingModel ? { model: this.pendingModel } : {}),
+          ...(this.#models.pending ? { model: this.#models.pending } : {}),
           ...(this.pendingWorkspace ? { workspace: this.pendingWorkspace } : {}),
         });
         await chat.open(s.session_id);
@@ -349,7 +330,7 @@ export class HermesComposer extends LitElement {
   async #setModel(model: string) {
     const sid = this.chat?.sessionId;
     if (!sid) {
-      this.pendingModel = model;
+      this.#models.pending = model;
       return;
     }
     const session = await api.update(sid, { model });
@@ -375,8 +356,8 @@ export class HermesComposer extends LitElement {
       ui: this.ui!,
       sessions: this.sessions,
       host: this,
-      models: this.catalog?.models.map((m) => m.id) ?? [],
-      currentModel: () => this.#model ?? this.catalog?.default_model ?? null,
+      models: this.#models.ids,
+      currentModel: () => this.#model ?? this.#models.catalog?.default_model ?? null,
       setModel: (id) => this.#setModel(id),
       currentWorkspace: () => this.#workspace,
       setWorkspace: (path, name) => this.#setWorkspace(path, name),
@@ -451,12 +432,12 @@ export class HermesComposer extends LitElement {
           ></hermes-workspace-picker>
           <hermes-model-picker
             .value=${this.#model}
-            .catalog=${this.catalog}
-            .refreshing=${this.refreshingModels}
+            .catalog=${this.#models.catalog}
+            .refreshing=${this.#models.refreshing}
             @hermes-model-change=${this.#onModelChange}
-            @hermes-models-refresh=${() => void this.#refreshModels()}
+            @hermes-models-refresh=${() => void this.#models.refresh()}
           ></hermes-model-picker>
-          <hermes-reasoning-chip .model=${this.#model ?? this.catalog?.default_model ?? null}></hermes-reasoning-chip>
+          <hermes-reasoning-chip .model=${this.#model ?? this.#models.catalog?.default_model ?? null}></hermes-reasoning-chip>
           <hermes-profile-chip></hermes-profile-chip>
           <hermes-agent-badge></hermes-agent-badge>
           <span class="spacer"></span>
