@@ -88,7 +88,7 @@ export class HermesProjectSettings extends LitElement {
     return this.saved.find((w) => w.path === path)?.name ?? baseName(path);
   }
 
-  #add(path: string) {
+  #addPath(path: string) {
     if (path && !this.workspaces.includes(path)) this.workspaces = [...this.workspaces, path];
   }
 
@@ -148,7 +148,7 @@ export class HermesProjectSettings extends LitElement {
         <div class="row">
           <select data-role="project-workspace-add" aria-label="Add a saved workspace" ?disabled=${!addable.length} @change=${(e: Event) => {
             const select = e.target as HTMLSelectElement;
-            this.#add(select.value);
+            this.#addPath(select.value);
             select.value = '';
           }}>
             <option value="">${addable.length ? 'Add a saved workspace…' : 'Every saved workspace is bound'}</option>
