@@ -4,6 +4,7 @@ import { offlineCache, type OutboxItem } from '../offline/cache.js';
 import { Store } from './store.js';
 import { emptyAssistantTurn, type AssistantTurn, type Unsent } from './turns.js';
 import { Outbox } from './outbox.js';
+import { answerApproval, answerClarify } from './interaction-answers.js';
 import { ConversationOps } from './conversation-ops.js';
 import { RunStream } from './run-stream.js';
 import { runHandlers } from './run-handlers.js';
@@ -344,32 +345,17 @@ export class ChatStore extends Store {
     if (this.streamId) await api.cancel(this.streamId).catch(() => {});
   }
 
-  async answerApproval(choice: 'once' | 'session' | 'always' | 'deny'): Promise<void> {
-    const a = this.approval;
-    if (!a || !this.sessionId) return;
-    this.approval = null;
-    this.changed();
-    try {
-      await api.respondApproval(this.sessionId, choice, a.approval_id);
-      const next = await api.pendingApproval(this.sessionId);
-      this.approval = next.pending ? { ...next.pending, pending_count: next.pending_count } : null;
-    } catch (err) {
-      this.error = (err as Error).message;
-    }
+  /** Tells the view; for helpers that act on the store (interaction-answers.ts). */
+  notify(): void {
     this.changed();
   }
 
-  async answerClarify(answer: string): Promise<void> {
-    const c = this.clarify;
-    if (!c || !this.sessionId) return;
-    this.clarify = null;
-    this.changed();
-    try {
-      await api.respondClarify(this.sessionId, answer, c.clarify_id);
-    } catch (err) {
-      this.error = (err as Error).message;
-      this.changed();
-    }
+  answerApproval(choice: 'once' | 'session' | 'always' | 'deny'): Promise<void> {
+    return answerApproval(this, choice);
+  }
+
+  answerClarify(answer: string): Promise<void> {
+    return answerClarify(this, answer);
   }
 
   /** Reloads the stored session (after an edit elsewhere: truncate, clear, rename; or back online). */
