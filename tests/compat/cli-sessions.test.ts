@@ -1,0 +1,212 @@
+import { mkdir, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { makeTestApp, type TestApp } from '../helpers/app.js';
+import { sidebarSessions, writeStateDb } from '../fixtures/hermes-state-db.js';
+
+/**
+ * Hermes' own sessions in `GET /api/sessions` as the incumbent merges them (show_cli_sessions),
+ * opened with `GET /api/session` from state.db, and `POST /api/session/import_cli`.
+ */
+describe("compat: Hermes' own sessions in the sidebar", () => {
+  let t: TestApp;
+  afterEach(async () => t?.close());
+
+  async function app(settings: Record<string, unknown> = { show_cli_sessions: true }) {
+    t = await makeTestApp();
+    writeStateDb(join(t.hermesHome, 'state.db'), sidebarSessions());
+    expect((await t.call('POST', '/api/settings', settings)).status).toBe(200);
+    return t;
+  }
+  const ids = (body: any) => body.sessions.map((s: any) => s.session_id);
+
+  it('lists nothing of state.db while show_cli_sessions is off', async () => {
+    await app({ show_cli_sessions: false });
+    const ours = await t.newSession();
+    await t.call('POST', '/api/session/rename', { session_id: ours, title: 'Mine' });
+    expect(ids((await t.call('GET', '/api/sessions')).body)).toEqual([ours]);
+    expect((await t.call('GET', '/api/session?session_id=tg_alice')).status).toBe(404);
+  });
+
+  it('merges them newest first: one row per chat (users and threads apart), chains as their tip, cron and subagents out', async () => {
+    await app();
+    const r = await t.call('GET', '/api/sessions');
+    expect(r.status).toBe(200);
+    expect(ids(r.body)).toEqual(['cmp_3', 'tg_bob_t2', 'tg_bob_t1', 'tg_alice', 'cli_refactor']);
+    expect(r.body.total).toBe(5);
+    const by = Object.fromEntries(r.body.sessions.map((s: any) => [s.session_id, s]));
+    expect(by.tg_alice).toMatchObject({
+      title: 'What is on my calendar today?',
+      source_tag: 'telegram',
+      raw_source: 'telegram',
+      session_source: 'messaging',
+      source_label: 'Telegram',
+      user_id: 'alice',
+      chat_id: '100',
+      profile: 'default',
+      pinned: false,
+      archived: false,
+      project_id: null,
+      is_cli_session: false,
+      read_only: true,
+      message_count: 2,
+    });
+    expect(by.tg_bob_t1.thread_id).toBe('1');
+    expect(by.cli_refactor).toMatchObject({ source_label: 'CLI', session_source: 'cli', is_cli_session: true });
+    // The compressed conversation: the head's title, the tip's id, its segments counted.
+    expect(by.cmp_3).toMatchObject({ title: 'Long migration', _lineage_root_id: 'cmp_1', _lineage_tip_id: 'cmp_3', _compression_segment_count: 3 });
+    expect(by.cmp_3.created_at).toBeLessThan(by.cmp_3.updated_at);
+  });
+
+  it('shows cron runs with show_cron_sessions, and alone under ?source=cron', async () => {
+    await app();
+    expect((await t.call('GET', '/api/sessions')).body.cron_count).toBe(1);
+    expect(ids((await t.call('GET', '/api/sessions?source=cron')).body)).toEqual(['cron_nightly_1']);
+    await t.call('POST', '/api/settings', { show_cron_sessions: true });
+    const rows = (await t.call('GET', '/api/sessions')).body.sessions;
+    expect(rows.find((s: any) => s.session_id === 'cron_nightly_1')).toMatchObject({ source_label: 'Cron', session_source: 'cron', title: 'Nightly backup' });
+  });
+
+  it('pages the merged list with WebUI sessions in one order, no row twice', async () => {
+    await app();
+    const mine = [await t.newSession(), await t.newSession()];
+    for (const id of mine) await t.call('POST', '/api/session/rename', { session_id: id, title: `web ${id}` });
+    const all = ids((await t.call('GET', '/api/sessions')).body);
+    expect(all).toHaveLength(7);
+    expect(all.slice(0, 2).sort()).toEqual([...mine].sort());
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const r: any = await t.call('GET', `/api/sessions?limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+      expect(r.status).toBe(200);
+      expect(r.body.total).toBe(7);
+      seen.push(...ids(r.body));
+      cursor = r.body.next_cursor;
+    } while (cursor);
+    expect(seen).toEqual(all);
+  });
+
+  it('opens one like any session, paged, the compressed chain stitched oldest first', async () => {
+    await app();
+    const whole = (await t.call('GET', '/api/session?session_id=cmp_3')).body.session;
+    expect(whole).toMatchObject({
+      session_id: 'cmp_3',
+      read_only: true,
+      message_count: 6,
+      _messages_offset: 0,
+      _messages_truncated: false,
+      source_label: 'CLI',
+    });
+    expect(whole.messages.map((m: any) => m.content)).toEqual([
+      'Start the migration',
+      'Step one done.',
+      'Continue',
+      'Step two done.',
+      'Finish it',
+      'Migration finished.',
+    ]);
+    const last = (await t.call('GET', '/api/session?session_id=cmp_3&msg_limit=2')).body.session;
+    expect(last).toMatchObject({ message_count: 6, _messages_offset: 4, _messages_truncated: true });
+    expect(last.messages.map((m: any) => m.content)).toEqual(['Finish it', 'Migration finished.']);
+    const earlier = (await t.call('GET', '/api/session?session_id=cmp_3&msg_limit=2&msg_before=4')).body.session;
+    expect(earlier._messages_offset).toBe(2);
+    expect(earlier.messages.map((m: any) => m.content)).toEqual(['Continue', 'Step two done.']);
+    // Any segment's id finds its conversation; a subagent run or an unknown id is not found.
+    expect((await t.call('GET', '/api/session?session_id=cmp_1')).body.session.session_id).toBe('cmp_3');
+    expect((await t.call('GET', '/api/session?session_id=sub_1')).status).toBe(404);
+    const missing = await t.call('GET', '/api/session?session_id=nope');
+    expect(missing.status).toBe(404);
+    expect(missing.body).toEqual({ error: 'Session not found' });
+  });
+
+  it('imports one as a normal writable session (times kept, state.db untouched), listed once from then on', async () => {
+    await app();
+    const path = join(t.hermesHome, 'state.db');
+    const before = { bytes: await readFile(path), mtime: (await stat(path)).mtimeMs };
+    const listed = (await t.call('GET', '/api/sessions')).body.sessions.find((s: any) => s.session_id === 'tg_alice');
+    const r = await t.call('POST', '/api/session/import_cli', { session_id: 'tg_alice', extra_field_the_incumbent_may_send: 1 });
+    expect(r.status).toBe(200);
+    expect(r.body.imported).toBe(true);
+    expect(r.body.session).toMatchObject({
+      session_id: 'tg_alice',
+      title: 'What is on my calendar today?',
+      is_cli_session: true,
+      source_tag: 'telegram',
+      source_label: 'Telegram',
+      created_at: listed.created_at,
+      updated_at: listed.updated_at,
+      message_count: 2,
+    });
+    expect(r.body.session.read_only).toBeUndefined();
+    expect(r.body.session.messages.map((m: any) => m.role)).toEqual(['user', 'assistant']);
+    // Ours now: writable, and the list shows it once (our row, keeping its badge).
+    expect((await t.call('POST', '/api/session/rename', { session_id: 'tg_alice', title: 'Calendar' })).status).toBe(200);
+    const rows = (await t.call('GET', '/api/sessions')).body.sessions.filter((s: any) => s.session_id === 'tg_alice');
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ title: 'Calendar', source_label: 'Telegram', is_cli_session: true });
+    expect(rows[0].read_only).toBeUndefined();
+    // Again: the stored one, not a second copy.
+    const again = await t.call('POST', '/api/session/import_cli', { session_id: 'tg_alice' });
+    expect(again.body).toMatchObject({ imported: false, session: { session_id: 'tg_alice', title: 'Calendar' } });
+    expect((await stat(path)).mtimeMs).toBe(before.mtime);
+    expect((await readFile(path)).equals(before.bytes)).toBe(true);
+  });
+
+  it('imports a compressed conversation whole, under its tip, and hides the chain from then on', async () => {
+    await app();
+    const r = await t.call('POST', '/api/session/import_cli', { session_id: 'cmp_1' });
+    expect(r.body.session.session_id).toBe('cmp_3');
+    expect(r.body.session.messages).toHaveLength(6);
+    expect(ids((await t.call('GET', '/api/sessions')).body).filter((id: string) => id.startsWith('cmp_'))).toEqual(['cmp_3']);
+  });
+
+  it('answers the incumbent errors for a missing or unknown session_id', async () => {
+    await app();
+    const none = await t.call('POST', '/api/session/import_cli', {});
+    expect(none.status).toBe(400);
+    expect(typeof none.body.error).toBe('string');
+    const unknown = await t.call('POST', '/api/session/import_cli', { session_id: 'nope' });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toEqual({ error: 'Session not found in CLI store' });
+  });
+
+  it('follows state.db as Hermes writes it (a new session appears, the ETag moves)', async () => {
+    await app();
+    const first = await t.call('GET', '/api/sessions');
+    const etag = first.res.headers.get('ETag')!;
+    expect((await t.call('GET', '/api/sessions', undefined, { 'If-None-Match': etag })).status).toBe(304);
+    const db = new Database(join(t.hermesHome, 'state.db'));
+    const now = Date.now() / 1000;
+    db.prepare("INSERT INTO sessions (id, source, title, started_at) VALUES ('discord_new', 'discord', 'Fresh from Discord', ?)").run(now);
+    db.prepare("INSERT INTO messages (session_id, role, content, timestamp) VALUES ('discord_new', 'user', 'hi', ?)").run(now);
+    db.close();
+    const next = await t.call('GET', '/api/sessions', undefined, { 'If-None-Match': etag });
+    expect(next.status).toBe(200);
+    expect(ids(next.body)[0]).toBe('discord_new');
+    expect(next.body.sessions[0].source_label).toBe('Discord');
+  });
+
+  it("lists every profile's state.db with all_profiles=1, each row with its profile", async () => {
+    await app();
+    const work = join(t.hermesHome, 'profiles', 'work');
+    await mkdir(work, { recursive: true });
+    const now = Date.now() / 1000;
+    writeStateDb(join(work, 'state.db'), [
+      {
+        id: 'work_discord',
+        source: 'discord',
+        title: 'Work chat',
+        chat_id: '9',
+        started_at: now - 100,
+        messages: [{ role: 'user', content: 'ship it', timestamp: now - 100 }],
+      },
+    ]);
+    expect(ids((await t.call('GET', '/api/sessions')).body)).not.toContain('work_discord');
+    const all = (await t.call('GET', '/api/sessions?all_profiles=1')).body;
+    expect(all.sessions.find((s: any) => s.session_id === 'work_discord')).toMatchObject({ profile: 'work', source_label: 'Discord' });
+    expect(all.sessions.find((s: any) => s.session_id === 'tg_alice').profile).toBe('default');
+    // Its conversation opens from any profile's view.
+    expect((await t.call('GET', '/api/session?session_id=work_discord')).body.session.profile).toBe('work');
+  });
+});
