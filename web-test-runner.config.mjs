@@ -4,6 +4,7 @@
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { defaultReporter } from '@web/test-runner';
 import { chromeLauncher } from '@web/test-runner-chrome';
+import { readFileSync } from 'node:fs';
 import { transform } from 'esbuild';
 import { countsReporter } from './scripts/test-tools/counts.mjs';
 import { machine, requireBrowser } from './scripts/test-tools/find-browser.mjs';
@@ -20,12 +21,23 @@ const highlightCore = {
   },
 };
 
+// The terminal panel imports xterm's stylesheet as text (an import attribute esbuild bundles);
+// the test server hands that one module over as a string export instead.
+const xtermCssText = {
+  name: 'xterm-css-text',
+  serve(context) {
+    if (!context.path.endsWith('/components/terminal/xterm-css.ts')) return undefined;
+    const css = readFileSync(new URL('./node_modules/@xterm/xterm/css/xterm.css', import.meta.url), 'utf8');
+    return { body: `export default ${JSON.stringify(css)};`, type: 'js' };
+  },
+};
+
 export default {
   files: ['tests/components/**/*.test.ts'],
   nodeResolve: true,
   concurrency: 2,
   testsFinishTimeout: 180_000,
-  plugins: [highlightCore, esbuildPlugin({ ts: true, tsconfig: 'components/tsconfig.json', target: 'es2022' })],
+  plugins: [highlightCore, xtermCssText, esbuildPlugin({ ts: true, tsconfig: 'components/tsconfig.json', target: 'es2022' })],
   browsers: [
     chromeLauncher({
       // Each test file in a window of its own: a second tab would be hidden (no animation frames, no lazy loads).

@@ -70,3 +70,32 @@ export function verdict(value, budget, lowerIsBetter = true) {
   const ok = lowerIsBetter ? value <= budget : value >= budget;
   return ok ? 'within budget' : 'OVER BUDGET';
 }
+
+/** Session `i` of a large list (the list benches): `messages` messages of some 250 characters, every 500th pinned, every 97th archived. */
+export function makeSession(i, messages = 20) {
+  const id = i.toString(16).padStart(12, '0');
+  const t = 1_780_000_000 + i * 60;
+  return {
+    session_id: id,
+    title: `Session ${i} about something`,
+    workspace: '/home/user/work',
+    model: 'openai/gpt-5',
+    model_provider: 'openrouter',
+    created_at: t,
+    updated_at: t + messages,
+    pinned: i % 500 === 0,
+    archived: i % 97 === 0,
+    project_id: null,
+    profile: 'default',
+    input_tokens: 1000 + i,
+    output_tokens: 200,
+    estimated_cost: 0.01,
+    message_count: messages,
+    messages: Array.from({ length: messages }, (_, m) => ({
+      role: m % 2 ? 'assistant' : 'user',
+      content: `Message ${m} of session ${i}: ` + 'lorem ipsum dolor sit amet '.repeat(8),
+      timestamp: t + m,
+    })),
+    tool_calls: [],
+  };
+}

@@ -3,40 +3,11 @@
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fmt, percentile, rssMb, startServer, stopServer, timeRequest, verdict } from './lib.mjs';
+import { fmt, makeSession, percentile, rssMb, startServer, stopServer, timeRequest, verdict } from './lib.mjs';
 
 const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 10_000);
 const MESSAGES = 20;
 const WARM_REQUESTS = 300;
-
-function makeSession(i) {
-  const id = i.toString(16).padStart(12, '0');
-  const t = 1_780_000_000 + i * 60;
-  const messages = Array.from({ length: MESSAGES }, (_, m) => ({
-    role: m % 2 ? 'assistant' : 'user',
-    content: `Message ${m} of session ${i}: ` + 'lorem ipsum dolor sit amet '.repeat(8),
-    timestamp: t + m,
-  }));
-  return {
-    session_id: id,
-    title: `Session ${i} about something`,
-    workspace: '/home/user/work',
-    model: 'openai/gpt-5',
-    model_provider: 'openrouter',
-    created_at: t,
-    updated_at: t + MESSAGES,
-    pinned: i % 500 === 0,
-    archived: i % 97 === 0,
-    project_id: null,
-    profile: 'default',
-    input_tokens: 1000 + i,
-    output_tokens: 200,
-    estimated_cost: 0.01,
-    message_count: MESSAGES,
-    messages,
-    tool_calls: [],
-  };
-}
 
 const home = mkdtempSync(join(tmpdir(), 'hermes-bench-list-'));
 const stateDir = join(home, 'state');
@@ -51,7 +22,7 @@ try {
   mkdirSync(join(stateDir, 'sessions'), { recursive: true });
   const t0 = performance.now();
   for (let i = 0; i < SESSIONS; i++) {
-    const s = makeSession(i);
+    const s = makeSession(i, MESSAGES);
     writeFileSync(join(stateDir, 'sessions', `${s.session_id}.json`), JSON.stringify(s, null, 2));
   }
   console.log(`wrote ${SESSIONS} sessions × ${MESSAGES} messages in ${fmt((performance.now() - t0) / 1000)} s`);

@@ -2,6 +2,8 @@ import type { Message, OnboardingStatus, PendingApproval } from './api/client.js
 import type { MessageActionDetail } from './render/message-actions.js';
 import type { SessionAction } from './sidebar/session-actions.js';
 import type { RailTarget } from './rail/rail-entries.js';
+import type { SessionsChanged } from '../src/shared/live-events.js';
+import type { GitStatus } from './api/git.js';
 
 /**
  * Every DOM event the app's elements fire, one map, all named `hermes-…`: elements announce
@@ -11,8 +13,11 @@ import type { RailTarget } from './rail/rail-entries.js';
  */
 export interface HermesEventMap {
   // Navigation
-  /** Open a session (null: the empty new-chat view); `find`: jump to the first message holding it (a search hit). */
-  'hermes-open-session': { sessionId: string | null; replace?: boolean; find?: string };
+  /**
+   * Open a session (null: the empty new-chat view); `find`: jump to the first message holding it
+   * (a search hit); `inspect`: a compression snapshot as the record it is, not its live tip.
+   */
+  'hermes-open-session': { sessionId: string | null; replace?: boolean; find?: string; inspect?: boolean };
   /** Open a file from the transcript or the tree in the workspace panel. */
   'hermes-open-file': { path: string };
   /** A rail entry (or the phone's panels sheet) was chosen: the chat, a panel or settings. */
@@ -23,6 +28,12 @@ export interface HermesEventMap {
   'hermes-models-changed': null;
   /** On `window`: this browser switched Hermes profile; lists of that profile's things load again. */
   'hermes-profile-changed': { name: string };
+  /**
+   * On `window`: the server says the session list changed (`GET /api/sessions/events`: a new
+   * session, a rename, a run starting or ending, a task run, an approval waiting). Fired by the
+   * one live-sync connection; the sidebar refetches, the Tasks panel and notifications listen.
+   */
+  'hermes-sessions-changed': SessionsChanged;
 
   // Chat
   /** A message's action button: edit, retry or fork (the transcript asks the chat store). */
@@ -41,6 +52,8 @@ export interface HermesEventMap {
   'hermes-workspace-new-chat': { path: string; name: string };
   /** The workspace chip's file-panel toggle. */
   'hermes-workspace-files': null;
+  /** A chip's lazily loaded menu asks its chip to close it (refocus: put the focus back on the chip). */
+  'hermes-popover-close': { refocus: boolean };
 
   // Sidebar
   /** A row's ⋯ button, with where to anchor the menu. */
@@ -81,6 +94,16 @@ export interface HermesEventMap {
   'hermes-file-renamed': { from: string; to: string };
   /** The file tree deleted an entry. Local. */
   'hermes-file-deleted': { path: string };
+  /** On `window`: files of the session's workspace changed outside the tree (an undone turn); the tree reloads. */
+  'hermes-workspace-changed': { sessionId: string };
+  /** The Git panel has a new status (after an action or a refresh): the file tree's badges follow. Local. */
+  'hermes-git-status': { status: GitStatus };
+
+  // Terminal
+  /** `/terminal`: open the session's terminal panel above the composer. */
+  'hermes-terminal-open': null;
+  /** The terminal panel's close button (its shell is gone). Local. */
+  'hermes-terminal-close': null;
 
   // <hermes-chat>'s public events (what the embedding page listens to; see components/embed)
   /** Authorised and showing its session (null until the first message creates one). */

@@ -12,7 +12,7 @@ export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
  * it, the entry that must exist to build it at all, and the inputs it depends on.
  */
 export const PARTS = {
-  server: { output: 'dist/server.js', also: [], entry: 'src/entry/node.ts', inputs: ['src', 'package.json'] },
+  server: { output: 'dist/server.js', also: ['dist/migrate.js'], entry: 'src/entry/node.ts', inputs: ['src', 'package.json'] },
   client: { output: 'public/index.html', also: ['public/sw.js'], entry: 'components/main.ts', inputs: ['components', 'src/shared', 'sw', 'package.json'] },
   embed: {
     output: 'public/embed/hermes-chat.js',

@@ -18,11 +18,11 @@ function listFiles(dir) {
 }
 
 async function buildServer() {
-  const out = join(root, 'dist', 'server.js');
   const started = Date.now();
+  // The server and the one-shot fs → Postgres import (`npm run migrate`), from one source tree.
   await build({
-    entryPoints: [join(root, 'src/entry/node.ts')],
-    outfile: out,
+    entryPoints: { server: join(root, 'src/entry/node.ts'), migrate: join(root, 'src/entry/migrate.ts') },
+    outdir: join(root, 'dist'),
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -32,7 +32,7 @@ async function buildServer() {
     define: { __APP_VERSION__: JSON.stringify(pkg.version) },
     logLevel: 'warning',
   });
-  console.log(`built dist/server.js in ${Date.now() - started} ms`);
+  console.log(`built dist/server.js and dist/migrate.js in ${Date.now() - started} ms`);
 }
 
 async function buildClient() {

@@ -6,11 +6,12 @@ import { errorResponder } from './http/errors.js';
 import { requestLog } from './http/request-log.js';
 import { securityHeaders } from './http/security-headers.js';
 import { compression } from './http/compression.js';
-import { healthRoutes } from './routes/health.js';
+import { acceptLoopCounter, healthRoutes } from './routes/health.js';
 import { sessionRoutes } from './routes/sessions.js';
 import { sessionOpRoutes } from './routes/session-ops.js';
 import { sessionCompressRoutes } from './routes/session-compress.js';
 import { sessionTurnOpRoutes } from './routes/session-turn-ops.js';
+import { sessionChangeRoutes } from './routes/session-changes.js';
 import { personalityRoutes } from './routes/personalities.js';
 import { sessionUsageRoutes } from './routes/session-usage.js';
 import { sessionFindRoutes } from './routes/session-find.js';
@@ -20,7 +21,10 @@ import { projectBindRoutes } from './routes/project-bind.js';
 import { settingsRoutes } from './routes/settings.js';
 import { workspaceRoutes } from './routes/workspaces.js';
 import { fileRoutes } from './routes/files.js';
+import { gitRoutes } from './routes/git.js';
+import { gitWriteRoutes } from './routes/git-write.js';
 import { uploadRoutes } from './routes/upload.js';
+import { workspaceTransferRoutes } from './routes/workspace-transfer.js';
 import { mediaRoutes } from './routes/media.js';
 import { shellRoutes } from './routes/shell.js';
 import { logRoutes } from './routes/logs.js';
@@ -44,6 +48,11 @@ import { memoryRoutes } from './routes/memory.js';
 import { profileRoutes } from './routes/profiles.js';
 import { insightsRoutes } from './routes/insights.js';
 import { skillsRoutes } from './routes/skills.js';
+import { pushRoutes } from './routes/push.js';
+import { liveEventRoutes } from './routes/live-events.js';
+import { cronRoutes } from './routes/crons.js';
+import { terminalRoutes } from './routes/terminal.js';
+import { shareRoutes } from './routes/shares.js';
 
 export type { AppDeps, AppOptions } from './deps.js';
 
@@ -67,6 +76,8 @@ export function createApp(appDeps: AppDeps): Hono {
   const maxJson = deps.options.maxJsonBytes ?? MAX_JSON_BYTES;
 
   app.use('*', requestLog(deps.logger));
+  const acceptLoop = acceptLoopCounter(deps);
+  app.use('*', acceptLoop.count);
   app.use('*', securityHeaders());
   // Inside the log and security headers, outside every route and the error answers.
   app.use('*', compression(deps.compression));
@@ -76,10 +87,6 @@ export function createApp(appDeps: AppDeps): Hono {
   app.use('*', embedCors(deps, embedTokens, auth.config));
   // Same-origin check for state-changing requests, then sign-in and CSRF when a password is set.
   app.use('*', authGuard(auth, auth.config));
-  if (deps.forwardRun) {
-    const forward = deps.forwardRun;
-    app.use('/api/*', async (c, next) => (RUN_PATHS.test(c.req.path) ? ((await forward(c)) ?? next()) : next()));
-  }
   app.use('/api/*', async (c, next) => {
     if (c.req.path === '/api/upload' || c.req.method === 'GET' || c.req.method === 'HEAD') return next();
     return bodyLimit({
@@ -94,12 +101,18 @@ export function createApp(appDeps: AppDeps): Hono {
     // API answers are per-user and live: never cached by the browser or a proxy.
     if (!c.res.headers.has('Cache-Control')) c.header('Cache-Control', 'no-store');
   });
+  // Inside the body limit and no-store: a forwarded request is one this instance accepted. Reading the body here leaves it cached for the route.
+  if (deps.forwardRun) {
+    const forward = deps.forwardRun;
+    app.use('/api/*', async (c, next) => (RUN_PATHS.test(c.req.path) ? ((await forward(c)) ?? next()) : next()));
+  }
 
-  app.route('/', healthRoutes(deps));
+  app.route('/', healthRoutes(deps, acceptLoop));
   app.route('/', sessionRoutes(deps));
   app.route('/', sessionOpRoutes(deps));
   app.route('/', sessionCompressRoutes(deps));
   app.route('/', sessionTurnOpRoutes(deps));
+  app.route('/', sessionChangeRoutes(deps));
   app.route('/', personalityRoutes(deps));
   app.route('/', sessionUsageRoutes(deps));
   app.route('/', sessionFindRoutes(deps));
@@ -110,11 +123,15 @@ export function createApp(appDeps: AppDeps): Hono {
   app.route('/', settingsRoutes(deps, auth));
   app.route('/', workspaceRoutes(deps));
   app.route('/', fileRoutes(deps));
+  app.route('/', gitRoutes(deps));
+  app.route('/', gitWriteRoutes(deps));
   app.route('/', uploadRoutes(deps));
+  app.route('/', workspaceTransferRoutes(deps));
   app.route('/', mediaRoutes(deps));
   app.route('/', chatRoutes(deps));
   app.route('/', chatSteerRoutes(deps));
   app.route('/', interactionRoutes(deps));
+  app.route('/', pushRoutes(deps));
   app.route('/', modelRoutes(deps));
   app.route('/', reasoningRoutes(deps));
   app.route('/', agentRoutes(deps));
@@ -122,12 +139,16 @@ export function createApp(appDeps: AppDeps): Hono {
   app.route('/', providerRoutes(deps));
   app.route('/', mcpRoutes(deps));
   app.route('/', memoryRoutes(deps));
+  app.route('/', cronRoutes(deps));
   app.route('/', profileRoutes(deps, auth));
   app.route('/', insightsRoutes(deps));
   app.route('/', skillsRoutes(deps));
   app.route('/', embedRoutes(deps, embedTokens));
+  app.route('/', shareRoutes(deps));
   app.route('/', shellRoutes(deps));
   app.route('/', logRoutes(deps));
+  app.route('/', terminalRoutes(deps));
+  app.route('/', liveEventRoutes(deps));
 
   app.notFound((c) => c.json({ error: 'not found' }, 404));
   app.onError(errorResponder(deps.logger));

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_ARCHIVE_MEMBERS, type TransferLimits } from './ports/workspace-transfer.js';
 
 /**
  * Server configuration from `HERMES_*` environment variables, parsed once at startup.
@@ -10,14 +11,31 @@ export interface Config {
   host: string;
   port: number;
   defaultWorkspace: string;
-  storage: 'fs' | 'memory';
+  /** `HERMES_WEBUI_STORAGE`: the state dir (default), memory, or Postgres (`databaseUrl`) for several instances. */
+  storage: 'fs' | 'memory' | 'postgres';
+  /** `HERMES_WEBUI_DATABASE_URL`: the Postgres connection string (required with `storage: 'postgres'`). */
+  databaseUrl?: string;
+  /**
+   * Durable runs: `resume` (`HERMES_WEBUI_RESUME_RUNS`, default on) carries an interrupted
+   * built-in turn on at start instead of closing it; `maxAttempts` (`HERMES_WEBUI_RESUME_ATTEMPTS`,
+   * default 2) resumes a turn gets before it ends with an error.
+   */
+  runs: { resume: boolean; maxAttempts: number };
+  /** `HERMES_WEBUI_INSTANCE_ID`: this server's name among several on one database (default host:pid:random). */
+  instanceId?: string;
   maxUploadBytes: number;
+  /** Archive extraction and folder-zip limits (`HERMES_WEBUI_MAX_EXTRACTED_MB`, `HERMES_WEBUI_FOLDER_ZIP_MAX_MB`/`_FILES`). */
+  transfer: TransferLimits;
   /** Origins allowed to embed <hermes-chat> (`HERMES_WEBUI_EMBED_ORIGINS`); absent when none. */
   embedOrigins?: string[];
   auth: AuthConfig;
   onboarding: OnboardingConfig;
   /** How long GET /api/models waits for provider probes (`HERMES_WEBUI_MODELS_REBUILD_BUDGET`, seconds → ms). */
   modelsBudgetMs: number;
+  /** `HERMES_WEBUI_SCHEDULER` (`on`): `off` runs no scheduled task here (another server, or Hermes' gateway, runs them). */
+  scheduler: 'on' | 'off';
+  /** `HERMES_WEBUI_WORKSPACE_GIT_DESTRUCTIVE` (off): the git panel may stage, commit, discard, pull, push and check out. */
+  gitDestructive: boolean;
   /** Who answers chat turns (`HERMES_WEBUI_CHAT_BACKEND`): the builtin agent, or a Hermes Agent gateway. */
   chatBackend: 'builtin' | 'gateway';
   /** True when HERMES_WEBUI_CHAT_BACKEND / HERMES_WEBUI_GATEWAY_BASE_URL were set: they win over Settings. */
@@ -32,7 +50,34 @@ export interface Config {
   mediaAllowedRoots?: string[];
   /** This server's log file `<state dir>/logs/webui.log`: rotated past `maxBytes` (`HERMES_WEBUI_LOG_MAX_MB`, default 5), `keep` old files (`HERMES_WEBUI_LOG_BACKUPS`, default 3). */
   serverLog: { maxBytes: number; keep: number };
+  /**
+   * Web Push: `allowLocal` (`HERMES_WEBUI_PUSH_ALLOW_LOCAL=1`) lets subscriptions point at http or
+   * local addresses (tests, a LAN relay); `subject` (`HERMES_WEBUI_PUSH_SUBJECT`) is the VAPID contact.
+   */
+  push: { allowLocal: boolean; subject: string };
+  /** `HERMES_CONFIG_PATH` (`~` expanded): the default profile's config.yaml instead of `$HERMES_HOME/config.yaml`. */
+  hermesConfigPath?: string;
+  /** Browser-turn prefill context (see PrefillConfig). */
+  prefill: PrefillConfig;
 }
+
+/**
+ * The incumbent's browser-turn prefill: messages put before the conversation in the model's
+ * copy of each chat turn (src/agent/prefill.ts says how).
+ */
+export interface PrefillConfig {
+  /** `HERMES_WEBUI_PREFILL_MESSAGES_FILE` or `HERMES_PREFILL_MESSAGES_FILE`: a JSON list of `{role, content}`. */
+  file?: string;
+  /** `HERMES_WEBUI_PREFILL_MESSAGES_SCRIPT`: a command (no shell) printing JSON messages or plain text. */
+  script?: string;
+  /** `HERMES_WEBUI_PREFILL_MESSAGES_SCRIPT_TIMEOUT` (seconds → ms): default 5 s, clamped to 0.1-30 s as the incumbent does. */
+  scriptTimeoutMs: number;
+  /** `HERMES_WEBUI_PREFILL_CONTEXT_MAX_CHARS`: default 12,000, at most 262,144; 0 turns the budget off. */
+  maxChars: number;
+}
+
+/** The incumbent's bounds: a script's output past this many bytes is refused, and no budget is larger. */
+export const PREFILL_OUTPUT_LIMIT = 262_144;
 
 /** A Hermes Agent API server (`hermes gateway` with API_SERVER_ENABLED). */
 export interface GatewayConfig {
@@ -119,8 +164,33 @@ const EnvSchema = z.object({
     .max(65535, 'must be 0-65535')
     .default(8787),
   HERMES_WEBUI_DEFAULT_WORKSPACE: nonEmpty.optional(),
-  HERMES_WEBUI_STORAGE: z.enum(['fs', 'memory'], { error: 'must be "fs" or "memory"' }).default('fs'),
+  HERMES_WEBUI_STORAGE: z.enum(['fs', 'memory', 'postgres'], { error: 'must be "fs", "memory" or "postgres"' }).default('fs'),
+  HERMES_WEBUI_DATABASE_URL: z
+    .string()
+    .trim()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+    .optional(),
+  HERMES_WEBUI_RESUME_RUNS: flag.default(true),
+  HERMES_WEBUI_RESUME_ATTEMPTS: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(0, 'must be 0 or more')
+    .max(20, 'must be at most 20')
+    .default(2),
+  HERMES_WEBUI_INSTANCE_ID: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9_.:-]{1,100}$/, 'must be letters, digits, and . _ : - (at most 100)')
+    .optional(),
   HERMES_WEBUI_MAX_UPLOAD_MB: z.coerce.number({ error: 'must be a number' }).positive('must be more than 0').max(4096, 'must be at most 4096').default(20),
+  // The incumbent's archive and folder-zip caps (api/upload.py, api/routes.py); extraction defaults to 10 × the upload cap.
+  HERMES_WEBUI_MAX_EXTRACTED_MB: z.coerce
+    .number({ error: 'must be a number' })
+    .positive('must be more than 0')
+    .max(1024 * 1024, 'must be at most 1048576')
+    .optional(),
+  HERMES_WEBUI_FOLDER_ZIP_MAX_MB: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(1, 'must be at least 1').default(1024),
+  HERMES_WEBUI_FOLDER_ZIP_MAX_FILES: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(1, 'must be at least 1').default(50_000),
   HERMES_WEBUI_EMBED_ORIGINS: originList().optional(),
   HERMES_WEBUI_ALLOWED_ORIGINS: originList().optional(),
   // Trimmed as the incumbent does: a stray newline from an env file is not part of the password.
@@ -140,6 +210,8 @@ const EnvSchema = z.object({
   HERMES_WEBUI_TRUST_FORWARDED_HOST: flag.default(false),
   HERMES_WEBUI_TRUST_FORWARDED_FOR: flag.default(false),
   HERMES_WEBUI_SKIP_ONBOARDING: flag.default(false),
+  HERMES_WEBUI_SCHEDULER: z.enum(['on', 'off'], { error: 'must be on or off' }).default('on'),
+  HERMES_WEBUI_WORKSPACE_GIT_DESTRUCTIVE: flag.default(false),
   HERMES_WEBUI_ONBOARDING_OPEN: flag.default(false),
   HERMES_WEBUI_MODELS_REBUILD_BUDGET: z.coerce
     .number({ error: 'must be a number of seconds' })
@@ -161,6 +233,11 @@ const EnvSchema = z.object({
     .default('http://127.0.0.1:8642'),
   HERMES_WEBUI_GATEWAY_API_KEY: z.string().trim().max(4096, 'must be at most 4096 characters').optional(),
   HERMES_WEBUI_LOG_MAX_MB: z.coerce.number({ error: 'must be a number' }).min(0.01, 'must be at least 0.01').max(1024, 'must be at most 1024').default(5),
+  HERMES_WEBUI_PUSH_ALLOW_LOCAL: flag.default(false),
+  HERMES_WEBUI_PUSH_SUBJECT: z
+    .string()
+    .regex(/^(mailto:\S+@\S+|https:\/\/\S+)$/, 'must be a mailto: address or an https:// URL')
+    .default('mailto:hermes-webui@users.noreply.github.com'),
   HERMES_WEBUI_LOG_BACKUPS: z.coerce
     .number({ error: 'must be a number' })
     .int('must be a whole number')
@@ -172,6 +249,21 @@ const EnvSchema = z.object({
     .min(0.05, 'must be at least 0.05 seconds')
     .max(86400, 'must be at most 86400 seconds')
     .default(120),
+  HERMES_CONFIG_PATH: nonEmpty.optional(),
+  HERMES_WEBUI_PREFILL_MESSAGES_FILE: nonEmpty.optional(),
+  HERMES_PREFILL_MESSAGES_FILE: nonEmpty.optional(),
+  HERMES_WEBUI_PREFILL_MESSAGES_SCRIPT: nonEmpty.optional(),
+  // Out-of-range values are clamped as the incumbent does (an old deployment still starts); garbage is refused.
+  HERMES_WEBUI_PREFILL_MESSAGES_SCRIPT_TIMEOUT: z.coerce
+    .number({ error: 'must be a number of seconds' })
+    .refine(Number.isFinite, 'must be a number of seconds')
+    .transform((v) => Math.min(30, Math.max(0.1, v)))
+    .default(5),
+  HERMES_WEBUI_PREFILL_CONTEXT_MAX_CHARS: z.coerce
+    .number({ error: 'must be a whole number of characters' })
+    .int('must be a whole number of characters')
+    .transform((v) => Math.min(PREFILL_OUTPUT_LIMIT, Math.max(0, v)))
+    .default(12_000),
 });
 
 export class ConfigError extends Error {}
@@ -197,6 +289,10 @@ export function parseConfig(env: Record<string, string | undefined>, options: { 
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  if (e.HERMES_WEBUI_STORAGE === 'postgres' && !e.HERMES_WEBUI_DATABASE_URL)
+    throw new ConfigError(
+      'Invalid configuration:\n  HERMES_WEBUI_DATABASE_URL: is required when HERMES_WEBUI_STORAGE=postgres (postgres://user:password@host:5432/db)',
+    );
   const hermesHome = expandHome(e.HERMES_HOME ?? joinPath(options.home, '.hermes'), options.home);
   const stateDir = expandHome(e.HERMES_WEBUI_STATE_DIR ?? joinPath(hermesHome, 'webui'), options.home);
   return {
@@ -206,7 +302,16 @@ export function parseConfig(env: Record<string, string | undefined>, options: { 
     port: e.HERMES_WEBUI_PORT,
     defaultWorkspace: expandHome(e.HERMES_WEBUI_DEFAULT_WORKSPACE ?? joinPath(stateDir, 'workspace'), options.home),
     storage: e.HERMES_WEBUI_STORAGE,
+    ...(e.HERMES_WEBUI_DATABASE_URL ? { databaseUrl: e.HERMES_WEBUI_DATABASE_URL } : {}),
+    runs: { resume: e.HERMES_WEBUI_RESUME_RUNS, maxAttempts: e.HERMES_WEBUI_RESUME_ATTEMPTS },
+    ...(e.HERMES_WEBUI_INSTANCE_ID ? { instanceId: e.HERMES_WEBUI_INSTANCE_ID } : {}),
     maxUploadBytes: Math.round(e.HERMES_WEBUI_MAX_UPLOAD_MB * 1024 * 1024),
+    transfer: {
+      maxExtractedBytes: Math.round((e.HERMES_WEBUI_MAX_EXTRACTED_MB ?? 10 * e.HERMES_WEBUI_MAX_UPLOAD_MB) * 1024 * 1024),
+      maxArchiveMembers: MAX_ARCHIVE_MEMBERS,
+      folderZipMaxBytes: e.HERMES_WEBUI_FOLDER_ZIP_MAX_MB * 1024 * 1024,
+      folderZipMaxFiles: e.HERMES_WEBUI_FOLDER_ZIP_MAX_FILES,
+    },
     ...(e.HERMES_WEBUI_EMBED_ORIGINS?.length ? { embedOrigins: e.HERMES_WEBUI_EMBED_ORIGINS } : {}),
     auth: {
       ...(e.HERMES_WEBUI_PASSWORD ? { password: e.HERMES_WEBUI_PASSWORD } : {}),
@@ -220,6 +325,8 @@ export function parseConfig(env: Record<string, string | undefined>, options: { 
     },
     onboarding: { skip: e.HERMES_WEBUI_SKIP_ONBOARDING, open: e.HERMES_WEBUI_ONBOARDING_OPEN },
     modelsBudgetMs: Math.round(e.HERMES_WEBUI_MODELS_REBUILD_BUDGET * 1000),
+    scheduler: e.HERMES_WEBUI_SCHEDULER,
+    gitDestructive: e.HERMES_WEBUI_WORKSPACE_GIT_DESTRUCTIVE,
     chatBackend: e.HERMES_WEBUI_CHAT_BACKEND,
     chatBackendFixed: present.HERMES_WEBUI_CHAT_BACKEND !== undefined,
     gatewayBaseUrlFixed: present.HERMES_WEBUI_GATEWAY_BASE_URL !== undefined,
@@ -230,6 +337,20 @@ export function parseConfig(env: Record<string, string | undefined>, options: { 
     },
     ...mediaRoots([e.MEDIA_ALLOWED_ROOTS, e.HERMES_MEDIA_ALLOW_DIRS], options.home),
     serverLog: { maxBytes: Math.round(e.HERMES_WEBUI_LOG_MAX_MB * 1024 * 1024), keep: e.HERMES_WEBUI_LOG_BACKUPS },
+    push: { allowLocal: e.HERMES_WEBUI_PUSH_ALLOW_LOCAL, subject: e.HERMES_WEBUI_PUSH_SUBJECT },
+    ...(e.HERMES_CONFIG_PATH ? { hermesConfigPath: expandHome(e.HERMES_CONFIG_PATH, options.home) } : {}),
+    prefill: prefillConfig(e, options.home),
+  };
+}
+
+function prefillConfig(e: z.infer<typeof EnvSchema>, home: string): PrefillConfig {
+  // The incumbent reads HERMES_PREFILL_MESSAGES_FILE (Hermes Agent's name); the WebUI-prefixed one wins when both are set.
+  const file = e.HERMES_WEBUI_PREFILL_MESSAGES_FILE ?? e.HERMES_PREFILL_MESSAGES_FILE;
+  return {
+    ...(file ? { file: expandHome(file, home) } : {}),
+    ...(e.HERMES_WEBUI_PREFILL_MESSAGES_SCRIPT ? { script: e.HERMES_WEBUI_PREFILL_MESSAGES_SCRIPT } : {}),
+    scriptTimeoutMs: Math.round(e.HERMES_WEBUI_PREFILL_MESSAGES_SCRIPT_TIMEOUT * 1000),
+    maxChars: e.HERMES_WEBUI_PREFILL_CONTEXT_MAX_CHARS,
   };
 }
 

@@ -4,6 +4,7 @@ import type { ProjectStore } from './ports/project-store.js';
 import type { SessionStore } from './ports/session-store.js';
 import type { SettingsStore } from './ports/settings-store.js';
 import type { WorkspaceFiles } from './ports/workspace-files.js';
+import type { WorkspaceTransfer } from './ports/workspace-transfer.js';
 import type { MediaFiles } from './ports/media-files.js';
 import type { WorkspaceStore } from './ports/workspace-store.js';
 import type { FolderSuggestions } from './ports/folder-suggestions.js';
@@ -13,6 +14,7 @@ import type { AgentBackend } from './agent/backend-choice.js';
 import type { RunRegistry } from './runs/registry.js';
 import type { InteractionHub } from './runs/interactions.js';
 import type { EmbedTokenStore } from './ports/embed-token-store.js';
+import type { ShareStore } from './ports/share-store.js';
 import type { AuthStore } from './ports/auth-store.js';
 import type { AgentSessionSource } from './ports/agent-sessions.js';
 import type { AuthConfig } from './config.js';
@@ -22,6 +24,13 @@ import type { McpService } from './agent/mcp/service.js';
 import type { AgentConfigSource } from './agent/config-source.js';
 import type { HermesHome, HermesHomes } from './ports/hermes-home.js';
 import type { ServerLog } from './ports/server-log.js';
+import type { AppEvents } from './runs/app-events.js';
+import type { CronService } from './domain/cron/types.js';
+import type { PushService } from './ports/push.js';
+import type { Cluster } from './ports/cluster.js';
+import type { GitRunner } from './ports/git.js';
+import type { TurnChanges } from './runs/turn-changes.js';
+import type { TerminalRegistry } from './terminal/registry.js';
 
 /** Everything the app needs from its runtime; entry files build it from adapters. */
 export interface AppDeps {
@@ -30,6 +39,8 @@ export interface AppDeps {
   projects: ProjectStore;
   workspaces: WorkspaceStore;
   files: WorkspaceFiles;
+  /** Uploads into a workspace folder, archive extraction, folder zips (Workers: 501). */
+  transfer: WorkspaceTransfer;
   /** Folder completion for "Add folder…"; absent (no file system): GET /api/workspaces/suggest lists nothing. */
   folders?: FolderSuggestions;
   attachments: AttachmentStore;
@@ -46,7 +57,21 @@ export interface AppDeps {
     hub: InteractionHub;
     /** The builtin agent's background processes (`terminal` background:true); absent where nothing can spawn. */
     processes?: ProcessRegistry;
+    /**
+     * Carries on (or closes) one turn whose process died (src/runs/resume-turn.ts): recovery at
+     * start calls it, and an instance taking over a dead owner's run. Absent: turns are closed.
+     */
+    resumeTurn?: (sessionId: string, streamId: string) => Promise<'resumed' | 'closed' | 'skipped'>;
   };
+  /**
+   * What happens outside any one request (a turn starts or ends, an approval waits, the session
+   * list changes, a task finishes): the live channels and notifications listen here.
+   */
+  events: AppEvents;
+  /** Scheduled tasks (cron/jobs.json per profile) and who runs them; absent: /api/crons answers 404. */
+  cron?: CronService;
+  /** Web Push: VAPID keys, subscriptions per profile, sending; absent (Workers): /api/push/* answers 501. */
+  push?: PushService;
   /** The Hermes Agent's own sessions (state.db), listed read-only when the setting is on; absent where there is none. */
   agentSessions?: AgentSessionSource;
   /** The same for any profile's home (its own state.db): Insights reads the request's. Absent: none. */
@@ -79,6 +104,29 @@ export interface AppDeps {
    * on Workers, the session's Durable Object. Null: answer it here.
    */
   forwardRun?: (c: Context) => Promise<Response | null>;
+  /**
+   * The other instances sharing this database (Postgres storage): run requests reach the
+   * instance that owns the run, live events and stream wake-ups reach every instance. Absent: one process.
+   */
+  cluster?: Cluster;
+  /**
+   * git for the workspace features: the git panel's endpoints (src/routes/git*.ts) and a turn's
+   * change record in a repository. Absent where there is no git (Workers): those answer 501.
+   */
+  git?: GitRunner;
+  /**
+   * What each turn changed in its workspace: snapshots before and after (src/runs/turn-changes.ts)
+   * and the records GET /api/session/changes and its undo read. Absent (Workers): nothing recorded, those answer 501.
+   */
+  changes?: TurnChanges;
+  /**
+   * The embedded terminal panel's shells (src/terminal, on a PtyHost): one per session, at most
+   * 32, closed after 15 minutes unwatched; session delete and shutdown kill them. Absent where
+   * nothing can spawn a shell (Workers): /api/terminal/* answers 501 with the reason.
+   */
+  terminals?: TerminalRegistry;
+  /** Releases what the storage holds open (a database pool), after `sessions.dispose()`; absent: nothing to release. */
+  closeStorage?: () => Promise<void>;
   clock: Clock;
   logger: Logger;
   /** This server's own log file (GET /api/logs?file=webui); absent where there is none (Workers). */
@@ -92,6 +140,8 @@ export interface AppDeps {
   assets?: AssetSource;
   /** Cross-origin <hermes-chat>: allowlisted origins and where embed tokens live. Absent: no foreign origin is let in. */
   embed?: { origins: string[]; tokens: EmbedTokenStore };
+  /** Public read-only share links (`/share/<token>`). Absent: the share API answers 501. */
+  shares?: ShareStore;
   options: AppOptions;
 }
 
@@ -112,6 +162,11 @@ export interface AppOptions {
   machine?: { platform: string; homeDir: string };
   /** First-run wizard switches (HERMES_WEBUI_SKIP_ONBOARDING, HERMES_WEBUI_ONBOARDING_OPEN). */
   onboarding?: { skip?: boolean; open?: boolean };
+  /**
+   * `HERMES_WEBUI_WORKSPACE_GIT_DESTRUCTIVE=1`: the git panel may change the repository (stage,
+   * unstage, discard, commit, pull, push, checkout). Off: only reads (status, branches, diff).
+   */
+  gitDestructive?: boolean;
   auth?: Partial<AuthConfig> & {
     /** The server listens on a non-loopback address: the password cannot be cleared. */
     publicBind?: boolean;

@@ -4,7 +4,7 @@
 // to the cached shell when offline; /assets/* are served cache-first. The API, live streams,
 // /login and this script itself are never touched. A new version installs and then WAITS: the
 // page asks the user, and only a {type: 'SKIP_WAITING'} message activates it.
-export {};
+import { installPush } from './push.js';
 declare const self: ServiceWorkerGlobalScope;
 /** Injected by the build: the shell, manifest, icons and hashed assets. */
 declare const __PRECACHE__: string[];
@@ -28,6 +28,9 @@ self.addEventListener('activate', (event) => {
   );
 });
 
+// Web Push: notifications, their actions and subscription renewal (sw/push.ts).
+installPush(self);
+
 self.addEventListener('message', (event) => {
   if ((event.data as { type?: string } | null)?.type === 'SKIP_WAITING') void self.skipWaiting();
 });
@@ -35,7 +38,15 @@ self.addEventListener('message', (event) => {
 /** Requests this worker leaves alone: the browser handles them as if it were not there. */
 function bypass(request: Request, url: URL): boolean {
   if (request.method !== 'GET' || url.origin !== self.location.origin) return true;
-  if (url.pathname.startsWith('/api/') || url.pathname === '/login' || url.pathname === '/sw.js' || url.pathname === '/health') return true;
+  // A share page is served whole by the server; offline it must not turn into the app shell.
+  if (
+    url.pathname.startsWith('/api/') ||
+    url.pathname.startsWith('/share/') ||
+    url.pathname === '/login' ||
+    url.pathname === '/sw.js' ||
+    url.pathname === '/health'
+  )
+    return true;
   return (request.headers.get('Accept') ?? '').includes('text/event-stream');
 }
 

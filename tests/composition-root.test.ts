@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FsSessionStore } from '../src/adapters/storage/fs/fs-session-store.js';
+import { SessionChangeFeed } from '../src/runs/session-change-feed.js';
 import { FsSettingsStore } from '../src/adapters/storage/fs/fs-stores.js';
 import { FsAuthStore } from '../src/adapters/storage/fs/fs-auth-store.js';
 import { NodeHermesStateDb } from '../src/adapters/platform/node-hermes-state-db.js';
@@ -88,7 +89,7 @@ describe('one composition root for Node', () => {
         .map(rel)
         .sort();
     expect(where('BuiltinAgentRuntime')).toEqual(['src/adapters/workers/worker-deps.ts', 'src/entry/node-deps.ts']);
-    expect(where('FsSessionStore')).toEqual(['src/entry/node-deps.ts']);
+    expect(where('FsSessionStore')).toEqual(['src/entry/node-storage.ts']);
     expect(where('SwitchingRuntime')).toEqual(['src/agent/backend-choice.ts']);
     const composers = tsFiles(join(root, 'src'))
       .filter((f) => /agentWithBackend\(/.test(code(f)) && !f.endsWith('backend-choice.ts'))
@@ -99,7 +100,9 @@ describe('one composition root for Node', () => {
 
   it('makeTestApp hands out the parts the server runs on', async () => {
     t = await makeTestApp({ storage: 'fs' });
-    expect(t.deps.sessions).toBeInstanceOf(FsSessionStore);
+    // The store behind the change feed that tells live sync about list changes.
+    expect(t.deps.sessions).toBeInstanceOf(SessionChangeFeed);
+    expect((t.deps.sessions as SessionChangeFeed).inner).toBeInstanceOf(FsSessionStore);
     expect(t.deps.settings).toBeInstanceOf(FsSettingsStore);
     expect(t.deps.auth).toBeInstanceOf(FsAuthStore);
     expect(t.deps.agentSessions).toBeInstanceOf(NodeHermesStateDb);

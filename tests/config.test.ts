@@ -15,11 +15,16 @@ const DEFAULTS_BEYOND_PATHS = {
   },
   onboarding: { skip: false, open: false },
   modelsBudgetMs: 4000,
+  scheduler: 'on',
+  gitDestructive: false,
+  runs: { resume: true, maxAttempts: 2 },
   chatBackend: 'builtin',
   chatBackendFixed: false,
   gatewayBaseUrlFixed: false,
   gateway: { baseUrl: 'http://127.0.0.1:8642', readTimeoutMs: 120_000 },
   serverLog: { maxBytes: 5 * 1024 * 1024, keep: 3 },
+  push: { allowLocal: false, subject: 'mailto:hermes-webui@users.noreply.github.com' },
+  prefill: { scriptTimeoutMs: 5000, maxChars: 12_000 },
 };
 
 describe('config', () => {
@@ -32,8 +37,42 @@ describe('config', () => {
       defaultWorkspace: '/home/ada/.hermes/webui/workspace',
       storage: 'fs',
       maxUploadBytes: 20 * 1024 * 1024,
+      transfer: { maxExtractedBytes: 200 * 1024 * 1024, maxArchiveMembers: 10_000, folderZipMaxBytes: 1024 * 1024 * 1024, folderZipMaxFiles: 50_000 },
       ...DEFAULTS_BEYOND_PATHS,
     });
+  });
+
+  it('reads the Postgres and durable-run variables, and needs a database URL for postgres storage', () => {
+    const c = parseConfig(
+      {
+        HERMES_WEBUI_STORAGE: 'postgres',
+        HERMES_WEBUI_DATABASE_URL: 'postgres://u:p@db:5432/hermes',
+        HERMES_WEBUI_RESUME_RUNS: '0',
+        HERMES_WEBUI_RESUME_ATTEMPTS: '5',
+        HERMES_WEBUI_INSTANCE_ID: 'web-1',
+      },
+      { home },
+    );
+    expect(c).toMatchObject({
+      storage: 'postgres',
+      databaseUrl: 'postgres://u:p@db:5432/hermes',
+      runs: { resume: false, maxAttempts: 5 },
+      instanceId: 'web-1',
+    });
+    expect(() => parseConfig({ HERMES_WEBUI_STORAGE: 'postgres' }, { home })).toThrow(
+      /HERMES_WEBUI_DATABASE_URL: is required when HERMES_WEBUI_STORAGE=postgres/,
+    );
+    expect(() => parseConfig({ HERMES_WEBUI_DATABASE_URL: 'mysql://x' }, { home })).toThrow(
+      /HERMES_WEBUI_DATABASE_URL: must be a postgres:\/\/ or postgresql:\/\/ URL/,
+    );
+    expect(() => parseConfig({ HERMES_WEBUI_RESUME_ATTEMPTS: '-1' }, { home })).toThrow(/HERMES_WEBUI_RESUME_ATTEMPTS: must be 0 or more/);
+  });
+
+  it('reads the incumbent archive and folder-zip caps', () => {
+    const c = parseConfig({ HERMES_WEBUI_MAX_EXTRACTED_MB: '0.5', HERMES_WEBUI_FOLDER_ZIP_MAX_MB: '8', HERMES_WEBUI_FOLDER_ZIP_MAX_FILES: '100' }, { home });
+    expect(c.transfer).toEqual({ maxExtractedBytes: 524288, maxArchiveMembers: 10_000, folderZipMaxBytes: 8 * 1024 * 1024, folderZipMaxFiles: 100 });
+    expect(() => parseConfig({ HERMES_WEBUI_FOLDER_ZIP_MAX_FILES: '0' }, { home })).toThrow(/HERMES_WEBUI_FOLDER_ZIP_MAX_FILES: must be at least 1/);
+    expect(() => parseConfig({ HERMES_WEBUI_MAX_EXTRACTED_MB: 'lots' }, { home })).toThrow(/HERMES_WEBUI_MAX_EXTRACTED_MB: must be a number/);
   });
 
   it('sizes the server log file from HERMES_WEBUI_LOG_MAX_MB and HERMES_WEBUI_LOG_BACKUPS', () => {
@@ -63,6 +102,8 @@ describe('config', () => {
       defaultWorkspace: '/home/ada/code',
       storage: 'memory',
       maxUploadBytes: Math.round(1.5 * 1024 * 1024),
+      // Extraction follows the upload cap (10 ×) unless HERMES_WEBUI_MAX_EXTRACTED_MB says otherwise.
+      transfer: { maxExtractedBytes: 15 * 1024 * 1024, maxArchiveMembers: 10_000, folderZipMaxBytes: 1024 * 1024 * 1024, folderZipMaxFiles: 50_000 },
       ...DEFAULTS_BEYOND_PATHS,
     });
   });
@@ -111,7 +152,7 @@ describe('config', () => {
     expect(error).toBeInstanceOf(ConfigError);
     const message = (error as Error).message;
     expect(message).toContain('HERMES_WEBUI_PORT: must be a number');
-    expect(message).toContain('HERMES_WEBUI_STORAGE: must be "fs" or "memory"');
+    expect(message).toContain('HERMES_WEBUI_STORAGE: must be "fs", "memory" or "postgres"');
     expect(message).toContain('HERMES_WEBUI_MAX_UPLOAD_MB: must be more than 0');
     expect(() => parseConfig({ HERMES_WEBUI_PORT: '70000' }, { home })).toThrow(/HERMES_WEBUI_PORT: must be 0-65535/);
   });
@@ -135,6 +176,11 @@ describe('config', () => {
     expect(c.gateway).toEqual({ baseUrl: 'http://10.0.0.5:8642', apiKey: 'sk-key', readTimeoutMs: 2500 });
     // The incumbent's other name for it.
     expect(parseConfig({ HERMES_WEBUI_CHAT_BACKEND: 'api_server' }, { home }).chatBackend).toBe('gateway');
+    // This server's task scheduler can be turned off (another server, or Hermes' gateway, runs the jobs).
+    expect(parseConfig({ HERMES_WEBUI_SCHEDULER: 'off' }, { home }).scheduler).toBe('off');
+    expect(() => parseConfig({ HERMES_WEBUI_SCHEDULER: 'maybe' }, { home })).toThrow(/HERMES_WEBUI_SCHEDULER: must be on or off/);
+    // The git panel changes the repository only when the operator opts in.
+    expect(parseConfig({ HERMES_WEBUI_WORKSPACE_GIT_DESTRUCTIVE: '1' }, { home }).gitDestructive).toBe(true);
     expect(() => parseConfig({ HERMES_WEBUI_CHAT_BACKEND: 'python' }, { home })).toThrow(/HERMES_WEBUI_CHAT_BACKEND: must be "builtin" or "gateway"/);
     expect(() => parseConfig({ HERMES_WEBUI_GATEWAY_BASE_URL: 'localhost:8642' }, { home })).toThrow(/HERMES_WEBUI_GATEWAY_BASE_URL: must be an http\(s\) URL/);
     expect(() => parseConfig({ HERMES_WEBUI_GATEWAY_READ_TIMEOUT: 'soon' }, { home })).toThrow(

@@ -9,7 +9,20 @@ export type ApiSession = Session & {
   _messages_offset?: number;
   pending_started_at?: number | null;
   todo_state?: { todos: Array<{ id: string; content: string; status: string }> };
+  /** The session ordinary navigation shows for this id (a snapshot's live tip; else itself). */
+  canonical_visible_session_id?: string | null;
+  /** The incumbent's hint: a compression snapshot's live continuation. */
+  continuation_session_id?: string | null;
+  /** The live public share link, or null (GET /api/session). */
+  share?: ShareLink | null;
 };
+
+/** A session's public read-only link (`url` is relative: `/share/<token>`). */
+export interface ShareLink {
+  token: string;
+  url: string;
+  created_at: number;
+}
 export type { Message, SessionRow };
 
 // The server's own types, imported as types only (nothing of the server reaches the bundle).
@@ -201,6 +214,22 @@ function rememberCsrf(token: string | null): void {
   csrf = token;
 }
 
+/** The embed token this client calls with, or null (the app itself: cookie and CSRF token). */
+export function embedToken(): string | null {
+  return apiConfig.token;
+}
+
+/**
+ * The CSRF token for a state-changing request made outside `request` (an XHR upload): the known
+ * one at once, so the request can start in the same call, else a promise of it (`attempt` > 0
+ * asks the server again). Null with an embed token.
+ */
+export function csrfFor(attempt: number): string | null | Promise<string | null> {
+  if (apiConfig.token) return null;
+  if (attempt === 0 && !csrfInFlight && csrf !== undefined) return csrf;
+  return csrfToken(attempt > 0);
+}
+
 /** Forgets the cached CSRF token (signing in, out, or changing the password changes it). */
 export function resetCsrfToken(): void {
   csrfGeneration++;
@@ -286,6 +315,7 @@ export interface SessionListPage {
   next_cursor?: string | null;
   total: number;
   archived_count: number;
+  cron_count?: number; // task runs (source `cron`) of the profile; absent when none
   /** The profile whose rows these are (or the browser's, with all_profiles). */
   active_profile?: string;
 }
@@ -301,9 +331,10 @@ async function sessionPage(o: {
   limit: number;
   cursor?: string | null;
   etag?: string | null;
+  source?: 'cron'; // only task runs: the sidebar's Tasks filter
 }): Promise<{ page: SessionListPage | null; etag: string | null }> {
   let etag: string | null = null;
-  const path = `/api/sessions?${q({ include_archived: o.includeArchived ? 1 : undefined, all_profiles: o.allProfiles ? 1 : undefined, limit: o.limit, cursor: o.cursor })}`;
+  const path = `/api/sessions?${q({ include_archived: o.includeArchived ? 1 : undefined, all_profiles: o.allProfiles ? 1 : undefined, limit: o.limit, cursor: o.cursor, source: o.source })}`;
   const page = await request<SessionListPage | undefined>('GET', path, undefined, o.etag ? { headers: { 'If-None-Match': o.etag } } : {}, {
     seen: (res) => (etag = res.headers.get('ETag')),
   });
@@ -337,8 +368,14 @@ export const api = {
   branch: (id: string, keepCount?: number) =>
     post<{ session_id: string; title: string }>('/api/session/branch', { session_id: id, ...(keepCount !== undefined ? { keep_count: keepCount } : {}) }),
   duplicate: (id: string) => post<{ session: ApiSession }>('/api/session/duplicate', { session_id: id }).then((r) => r.session),
+  /** The session's live share link, or null, without its transcript. */
+  shareOf: (id: string) => get<{ session: ApiSession }>(`/api/session?${q({ session_id: id, messages: 0 })}`).then((r) => r.session.share ?? null),
+  shareCreate: (id: string) => post<{ share: ShareLink }>('/api/share/create', { session_id: id }).then((r) => r.share),
+  shareRevoke: (id: string) => post<{ ok: true }>('/api/share/revoke', { session_id: id }),
   exportUrl: (id: string, format: 'json' | 'md' | 'html') => apiLinkUrl(`/api/session/export?${q({ session_id: id, format })}`),
   importSession: (data: unknown) => post<{ session: ApiSession }>('/api/session/import', data).then((r) => r.session),
+  /** Hermes' own conversation (read from state.db) as a writable session here; `imported` false when it already was. */
+  importCliSession: (sessionId: string) => post<{ session: ApiSession; imported: boolean }>('/api/session/import_cli', { session_id: sessionId }),
 
   projects: (allProfiles = false) => get<{ projects: Project[] }>(`/api/projects${allProfiles ? '?all_profiles=1' : ''}`).then((r) => r.projects),
   createProject: (name: string, color: string | null) => post<{ project: Project }>('/api/projects/create', { name, color }).then((r) => r.project),
@@ -402,7 +439,8 @@ export const api = {
 
   providers: () => get<{ active_provider: string | null; providers: ProviderRow[] }>('/api/providers'),
   /** Adds or replaces a provider's key. */
-  saveProviderKey: (provider: string, apiKey: string) => post<{ ok: true; provider: ProviderRow }>('/api/providers', { provider, api_key: apiKey }),
+  saveProviderKey: (provider: string, apiKey: string) =>
+    post<{ ok: true; provider: string; action: 'updated'; row: ProviderRow }>('/api/providers', { provider, api_key: apiKey }),
   /** Removes a provider's key (a custom endpoint: the whole endpoint). */
   removeProvider: (provider: string) => post<{ ok: true }>('/api/providers/delete', { provider }),
   /** Adds or replaces a custom OpenAI-compatible endpoint (`name`: [a-z0-9_-]{1,40}). */
@@ -438,62 +476,13 @@ export interface PendingApproval {
   description: string;
   pattern_keys: string[];
   choices: string[];
+  /** A file edit's preview (write_file, patch): the unified diff it would make and the path it writes. */
+  diff?: string;
+  path?: string;
 }
 
 export interface PendingClarify {
   clarify_id: string;
   question: string;
   choices_offered: string[];
-}
-
-type Uploaded = { filename: string; path: string; size: number; mime: string; is_image: boolean };
-
-/**
- * Uploads one file with progress (fetch cannot report upload progress; XHR can).
- * Resolves with the stored attachment. Carries the CSRF token like every other POST, and
- * retries once with a fresh one when the server says it is stale.
- */
-export async function upload(sessionId: string, file: File, onProgress?: (fraction: number) => void): Promise<Uploaded> {
-  for (let attempt = 0; ; attempt++) {
-    // Known already (or not needed): the request starts at once, in this very call.
-    const known = apiConfig.token ? null : attempt === 0 && !csrfInFlight ? csrf : undefined;
-    const token = known !== undefined ? known : await csrfToken(attempt > 0);
-    try {
-      return await uploadOnce(sessionId, file, token, onProgress);
-    } catch (err) {
-      const e = err as ApiError;
-      if (attempt === 0 && e.status === 403 && e.message === SESSION_EXPIRED && !apiConfig.token) continue;
-      throw err;
-    }
-  }
-}
-
-function uploadOnce(sessionId: string, file: File, csrfValue: string | null, onProgress?: (fraction: number) => void): Promise<Uploaded> {
-  return new Promise((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open('POST', apiUrl('/api/upload'));
-    if (apiConfig.token) xhr.setRequestHeader('Authorization', `Bearer ${apiConfig.token}`);
-    if (csrfValue) xhr.setRequestHeader(CSRF_HEADER, csrfValue);
-    xhr.upload.onprogress = (e) => e.lengthComputable && onProgress?.(e.loaded / e.total);
-    xhr.onload = () => {
-      let body: { error?: unknown; [key: string]: unknown } = {};
-      try {
-        body = JSON.parse(xhr.responseText);
-      } catch {
-        /* not JSON */
-      }
-      if (xhr.status === 200) return resolve(body as unknown as Uploaded);
-      const message = typeof body.error === 'string' ? body.error : `Upload failed (${xhr.status})`;
-      if (xhr.status === 401 && message === AUTH_REQUIRED && !apiConfig.token) {
-        resetCsrfToken();
-        authEvents.dispatchEvent(new Event('signed-out'));
-      }
-      reject(new ApiError(xhr.status, message, body));
-    };
-    xhr.onerror = () => reject(new ApiError(0, 'Upload failed: the server cannot be reached'));
-    const form = new FormData();
-    form.set('session_id', sessionId);
-    form.set('file', file, file.name);
-    xhr.send(form);
-  });
 }

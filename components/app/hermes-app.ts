@@ -3,6 +3,7 @@ import { customElement, state } from 'lit/decorators.js';
 import { provide } from '@lit/context';
 import { ChatStore } from '../state/chat-store.js';
 import { SessionsStore } from '../state/sessions-store.js';
+import type { LiveSync } from '../state/live-sync.js';
 import { UiStore } from '../state/ui-store.js';
 import { ConnectionStore } from '../state/connection-store.js';
 import { chatContext, sessionsContext, uiContext } from '../state/contexts.js';
@@ -20,6 +21,10 @@ import '../panels/hermes-panel-host.js';
 import '../rail/hermes-rail.js';
 import { RailNav } from '../rail/rail-nav.js';
 import { railMemory } from '../rail/rail-entries.js';
+import { INSPECT_PARAM, type SessionRequest } from '../../src/shared/canonical-session.js';
+
+/** A session's route (`?inspect=1` for explicit history inspection); the empty chat is `/`. */
+const sessionUrl = (id: string | null, inspect = false) => (id ? `/session/${encodeURIComponent(id)}${inspect ? `?${INSPECT_PARAM}=1` : ''}` : '/');
 
 const MOBILE = '(max-width: 639px)';
 /** How long the first paint waits for the onboarding check before showing the app anyway. */
@@ -39,6 +44,11 @@ export class HermesApp extends LitElement {
   @provide({ context: uiContext }) ui = new UiStore();
 
   connection = new ConnectionStore();
+  /**
+   * The one live-sync stream (GET /api/sessions/events): every list change anywhere reaches this
+   * tab. Loaded after the first paint (out of the shell), as the first list is being fetched.
+   */
+  #liveSync: LiveSync | null = null;
 
   #stores = new StoreController(this, () => [this.ui, this.chat, this.connection]);
   #mobile = window.matchMedia(MOBILE);
@@ -59,6 +69,8 @@ export class HermesApp extends LitElement {
     super();
     if (this.#mobile.matches) this.ui.sidebarOpen = false;
     this.chat.onSessionChanged = (id, patch) => this.sessions.patch(id, patch);
+    // Canonical resolution led elsewhere (a snapshot's tip, a remembered id that is gone): the URL follows, in place.
+    this.chat.onRedirected = (id) => this.#showUrl(sessionUrl(id), true);
     // A message queued offline in the empty view has its session now: show it there.
     this.chat.onSessionCreated = (id) => {
       void this.sessions.refresh();
@@ -104,7 +116,12 @@ export class HermesApp extends LitElement {
     if (this.#nav.route === '/') void this.#checkOnboarding();
     void this.ui.load();
     void this.sessions.refresh();
-    void this.chat.open(this.#nav.initialSession());
+    void import('../state/live-sync.js').then(({ LiveSync }) => {
+      if (!this.isConnected || this.#liveSync) return;
+      this.#liveSync = new LiveSync();
+      this.#liveSync.start();
+    });
+    this.#boot(this.#nav.initialRequest());
     void this.chat.loadOutbox().then(() => {
       if (this.chat.outbox.length) void this.chat.drainOutbox();
     });
@@ -119,6 +136,28 @@ export class HermesApp extends LitElement {
     this.removeEventListener('hermes-open-file', this.#onOpenFile);
     this.removeEventListener('hermes-rail-select', this.#onRailSelect);
     this.#mobile.removeEventListener('change', this.#onMobileChange);
+    this.#liveSync?.stop();
+    this.#liveSync = null;
+  }
+
+  /**
+   * Boot restore: the requested id (route, `?session=` / `?session_id=`, or the remembered one)
+   * becomes the route, then opens through the one resolver; a remembered id is advisory.
+   */
+  #boot(request: SessionRequest | null) {
+    if (request && request.source !== 'route' && !this.#nav.panel) this.#showUrl(sessionUrl(request.id, request.inspect), true);
+    void this.chat.open(request?.id ?? null, { inspect: request?.inspect ?? false, advisory: request?.source === 'stored' });
+  }
+
+  /** Shows `url` as the chat's route (on a panel: the chat the rail returns to). */
+  #showUrl(url: string, replace: boolean) {
+    const path = url.replace(/\?.*$/, '');
+    if (this.#nav.panel) {
+      railMemory.setLastChat(path);
+      return;
+    }
+    if (url !== location.pathname + location.search) history[replace ? 'replaceState' : 'pushState'](null, '', url);
+    this.#nav.set(path);
   }
 
   /** A file named in the transcript opens the panel; the panel itself then shows the file. */
@@ -143,14 +182,17 @@ export class HermesApp extends LitElement {
 
   #onOpenSession = (e: HTMLElementEventMap['hermes-open-session']) => {
     const id = e.detail.sessionId;
-    const path = id ? `/session/${encodeURIComponent(id)}` : '/';
+    const inspect = e.detail.inspect === true;
+    const url = sessionUrl(id, inspect);
+    const path = sessionUrl(id);
     // A queued message got its session while a panel is open: the chat follows, the panel stays.
     if (this.#nav.panel && e.detail.replace) railMemory.setLastChat(path);
     else {
-      if (path !== location.pathname) history[e.detail.replace ? 'replaceState' : 'pushState'](null, '', path);
+      if (url !== location.pathname + location.search) history[e.detail.replace ? 'replaceState' : 'pushState'](null, '', url);
       this.#nav.set(path);
     }
-    const opened = id !== this.chat.sessionId ? this.chat.open(id) : Promise.resolve();
+    // Every direct open (sidebar, search, links) goes through the same resolver (ChatStore.open).
+    const opened = id !== this.chat.sessionId || inspect !== this.chat.inspecting ? this.chat.open(id, { inspect }) : Promise.resolve();
     const find = e.detail.find;
     if (find) void opened.then(() => this.chat.revealMatch(find)).catch((err: Error) => this.ui.notify(err.message, 'error'));
     if (this.#mobile.matches) this.ui.toggleSidebar(false);

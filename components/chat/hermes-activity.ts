@@ -3,6 +3,7 @@ import { customElement, property, state } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
 import { offlineCache } from '../offline/cache.js';
 import type { AssistantTurn } from '../state/turns.js';
+import { disclosureStyles } from './disclosure-styles.js';
 import { baseStyles } from '../shared/styles.js';
 import { icons } from '../shared/icons.js';
 import './hermes-tool-card.js';
@@ -108,6 +109,7 @@ export class HermesActivity extends LitElement {
 
   static override styles = [
     baseStyles,
+    disclosureStyles,
     css`
       :host {
         display: block;
@@ -116,22 +118,7 @@ export class HermesActivity extends LitElement {
         line-height: var(--hermes-leading-ui);
       }
       .summary {
-        display: inline-flex;
-        align-items: center;
-        gap: var(--hermes-space-xs);
-        margin-left: calc(-1 * var(--hermes-space-sm));
-        color: var(--hermes-fg-muted);
         font-size: var(--hermes-text-label);
-      }
-      .summary:hover {
-        color: var(--hermes-fg);
-      }
-      .caret {
-        display: inline-grid;
-        transition: transform var(--hermes-duration);
-      }
-      [data-open='true'] .caret {
-        transform: rotate(90deg);
       }
       .state {
         display: inline-grid;
@@ -141,12 +128,7 @@ export class HermesActivity extends LitElement {
         color: var(--hermes-color-error);
       }
       .body {
-        display: flex;
-        flex-direction: column;
         gap: var(--hermes-space-xs);
-        margin-top: var(--hermes-space-xs);
-        padding-left: var(--hermes-space-md);
-        border-left: var(--hermes-border-width) solid var(--hermes-border);
       }
       .thinking {
         white-space: pre-wrap;

@@ -11,12 +11,12 @@ import { actionStyles, messageAction } from '../render/message-actions.js';
 import './hermes-activity.js';
 import './hermes-markdown.js';
 import './hermes-turn-usage.js';
-import { proseWithSteers } from './hermes-steer-line.js';
+import { proseWithLines } from './hermes-steer-line.js';
 
 /**
  * One assistant turn, prose first: a single activity disclosure (reasoning + tools), the
- * markdown answer, then what needs attention (error row, interrupted/partial notes), and the
- * live-only compression divider.
+ * files the turn changed, the markdown answer, then what needs attention (error row,
+ * interrupted/partial notes), and the live-only compression divider.
  *
  * @fires hermes-message-action - `{action: 'retry' | 'fork', index, end}`
  */
@@ -46,6 +46,13 @@ export class HermesAssistantTurn extends LitElement {
     </div>`;
   }
 
+  /** "Changed N files" under the activity row; its element (and the diff view) load with the first turn that has one. */
+  #changes(turn: AssistantTurn) {
+    if (!turn.changes?.files.length) return nothing;
+    void import('./hermes-turn-changes.js');
+    return html`<hermes-turn-changes .changes=${turn.changes} .sessionId=${this.sessionId} ?busy=${this.busy || this.live}></hermes-turn-changes>`;
+  }
+
   override render() {
     const stored = this.turn;
     if (!stored) return nothing;
@@ -54,6 +61,7 @@ export class HermesAssistantTurn extends LitElement {
     const waiting = this.live && !turn.text && !hasActivity && !turn.error;
     return html`
       ${hasActivity ? html`<hermes-activity .turn=${turn} .sessionId=${this.sessionId} ?live=${this.live}></hermes-activity>` : nothing}
+      ${this.#changes(turn)}
       ${this.#compression(turn)}
       ${waiting && !turn.retrying ? html`<div class="waiting meta" data-role="waiting">${icons.spinner()} Thinking…</div>` : nothing}
       ${
@@ -61,7 +69,7 @@ export class HermesAssistantTurn extends LitElement {
           ? html`<div class="waiting meta" data-role="retrying" role="status" title=${turn.retrying.reason}>${icons.spinner()} Retrying (${turn.retrying.attempt}/${turn.retrying.max})…</div>`
           : nothing
       }
-      ${proseWithSteers(turn, this.live)}
+      ${proseWithLines(turn, this.live)}
       ${turn.warnings.map((w) => html`<div class="note warning" data-role="warning">${w}</div>`)}
       ${
         turn.error

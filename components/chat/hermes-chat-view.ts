@@ -1,5 +1,5 @@
 import { LitElement, css, html, nothing } from 'lit';
-import { customElement } from 'lit/decorators.js';
+import { customElement, state } from 'lit/decorators.js';
 import { consume } from '@lit/context';
 import { chatContext, uiContext } from '../state/contexts.js';
 import type { ChatStore } from '../state/chat-store.js';
@@ -7,6 +7,7 @@ import type { UiStore } from '../state/ui-store.js';
 import { StoreController } from '../state/store.js';
 import { baseStyles } from '../shared/styles.js';
 import { icons } from '../shared/icons.js';
+import { emit } from '../events.js';
 import './hermes-transcript.js';
 import '../composer/hermes-composer.js';
 
@@ -25,6 +26,9 @@ if (typeof requestIdleCallback === 'function') requestIdleCallback(requestCards,
 else setTimeout(requestCards, 1000);
 import { TurnAlerts } from './turn-alerts.js';
 
+/** xterm.js and the panel: a chunk of their own, fetched the first time a terminal opens. */
+const loadTerminal = () => import('../terminal/hermes-terminal-panel.js');
+
 /** The empty chat's starters (the incumbent's three); `hide_empty_state_suggestions` hides them. */
 const SUGGESTIONS = ['What files are in this workspace?', 'Summarise what changed in this project recently.', 'Help me plan a small project.'];
 
@@ -38,6 +42,18 @@ export class HermesChatView extends LitElement {
   @consume({ context: chatContext, subscribe: true }) chat?: ChatStore;
   @consume({ context: uiContext, subscribe: true }) ui?: UiStore;
   #stores = new StoreController(this, () => [this.chat, this.ui]);
+  /** The session whose terminal is docked (another session's is not shown; its shell lives on). */
+  @state() terminalFor: string | null = null;
+
+  constructor() {
+    super();
+    this.addEventListener('hermes-terminal-open', () => {
+      const sid = this.chat?.sessionId;
+      if (!sid) return;
+      void loadTerminal();
+      this.terminalFor = sid;
+    });
+  }
   #alerts = new TurnAlerts(
     this,
     () => this.chat,
@@ -61,6 +77,17 @@ export class HermesChatView extends LitElement {
     await composer.send();
   }
 
+  /** Explicit history inspection of a compression snapshot: say so, and lead back to the live conversation. */
+  #snapshotNote() {
+    const chat = this.chat!;
+    const tip = chat.session?.canonical_visible_session_id;
+    if (!chat.inspecting || !tip || tip === chat.sessionId) return nothing;
+    return html`<div class="status" role="status" data-role="snapshot-note">
+      An archived snapshot from before compression; the conversation continues in a newer session.
+      <button type="button" class="link" data-role="open-continuation" @click=${() => emit(this, 'hermes-open-session', { sessionId: tip })}>Open the live conversation</button>
+    </div>`;
+  }
+
   override render() {
     const chat = this.chat;
     if (!chat) return nothing;
@@ -70,7 +97,7 @@ export class HermesChatView extends LitElement {
     return html`
       ${
         chat.error && !chat.session
-          ? html`<div class="empty"><p>${chat.error}</p></div>`
+          ? html`<div class="empty" data-role=${chat.missing ? 'session-missing' : 'chat-error'}><p>${chat.error}</p></div>`
           : empty
             ? html`<div class="empty">
               <h1>${this.ui?.settings?.bot_name ?? 'Hermes'}</h1>
@@ -102,8 +129,14 @@ export class HermesChatView extends LitElement {
             : nothing
         }
         ${chat.error && chat.session ? html`<div class="error" role="alert">${chat.error}</div>` : nothing}
+        ${this.#snapshotNote()}
         ${chat.approval ? html`<hermes-approval-card></hermes-approval-card>` : nothing}
         ${chat.clarify ? html`<hermes-clarify-card></hermes-clarify-card>` : nothing}
+        ${
+          this.terminalFor && this.terminalFor === chat.sessionId
+            ? html`<hermes-terminal-panel .sessionId=${this.terminalFor} @hermes-terminal-close=${() => (this.terminalFor = null)}></hermes-terminal-panel>`
+            : nothing
+        }
         <hermes-composer></hermes-composer>
       </div>
     `;
@@ -162,6 +195,15 @@ export class HermesChatView extends LitElement {
         font-size: var(--hermes-text-label);
         color: var(--hermes-fg-muted);
         padding: var(--hermes-space-xs) var(--hermes-space-sm);
+      }
+      .status button.link {
+        background: none;
+        border: 0;
+        padding: 0;
+        font: inherit;
+        color: var(--hermes-accent);
+        text-decoration: underline;
+        cursor: pointer;
       }
       .error {
         border: var(--hermes-border-width) solid var(--hermes-color-error);

@@ -1,6 +1,6 @@
 import { LitElement, css, html, nothing, type TemplateResult } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
-import type { AssistantTurn } from '../state/turns.js';
+import { RESUMED_LINE, type AssistantTurn } from '../state/turns.js';
 import { baseStyles } from '../shared/styles.js';
 import './hermes-markdown.js';
 
@@ -46,19 +46,26 @@ export class HermesSteerLine extends LitElement {
 }
 
 /**
- * The turn's prose with its steers between: the text up to each steer's offset, the steer line,
- * then the rest. Only the last piece streams, so settled pieces are never re-parsed.
+ * The turn's prose with its steers and "resumed after a restart" lines between: the text up to
+ * each line's offset, the line, then the rest. Only the last piece streams, so settled pieces are
+ * never re-parsed. A resumed line is the quiet divider (the turn's dividerStyles), not an alert.
  */
-export function proseWithSteers(turn: AssistantTurn, live: boolean): TemplateResult | typeof nothing {
-  const steers = [...(turn.steers ?? [])].sort((a, b) => a.at - b.at);
-  if (!steers.length) return turn.text ? html`<hermes-markdown .text=${turn.text} ?streaming=${live}></hermes-markdown>` : nothing;
+export function proseWithLines(turn: AssistantTurn, live: boolean): TemplateResult | typeof nothing {
+  const lines = [
+    ...(turn.steers ?? []).map((s) => ({ at: s.at, line: html`<hermes-steer-line .text=${s.text}></hermes-steer-line>` })),
+    ...(turn.resumes ?? []).map((r) => ({
+      at: r.at,
+      line: html`<div class="divider" data-role="resumed" role="note" title=${r.message}>${RESUMED_LINE}</div>`,
+    })),
+  ].sort((a, b) => a.at - b.at);
+  if (!lines.length) return turn.text ? html`<hermes-markdown .text=${turn.text} ?streaming=${live}></hermes-markdown>` : nothing;
   const parts: TemplateResult[] = [];
   let from = 0;
-  for (const steer of steers) {
-    const at = Math.min(Math.max(steer.at, from), turn.text.length);
+  for (const { at: wanted, line } of lines) {
+    const at = Math.min(Math.max(wanted, from), turn.text.length);
     const piece = turn.text.slice(from, at);
     if (piece.trim()) parts.push(html`<hermes-markdown .text=${piece}></hermes-markdown>`);
-    parts.push(html`<hermes-steer-line .text=${steer.text}></hermes-steer-line>`);
+    parts.push(line);
     from = at;
   }
   const rest = turn.text.slice(from);

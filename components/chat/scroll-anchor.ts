@@ -30,7 +30,12 @@ export class ScrollAnchor {
       if (list[mid]!.getBoundingClientRect().bottom > edge) hi = mid;
       else lo = mid + 1;
     }
-    this.pin(list[lo]!);
+    const el = list[lo]!;
+    // The scroll events our own correction (and the browser's anchoring) cause land within a
+    // pixel of where the item was held: re-measuring there would let sub-pixel rounding pile up
+    // page after page, so the held offset stays.
+    if (el === this.#el && Math.abs(el.getBoundingClientRect().top - s.getBoundingClientRect().top - this.#top) < 1.5) return;
+    this.pin(el);
   }
 
   /** Anchors to `el` where it is now (after a jump to it). */

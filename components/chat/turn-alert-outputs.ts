@@ -1,4 +1,5 @@
 /** What a finished turn plays and shows (loaded on first use by turn-alerts.ts). */
+import { notificationTag } from '../../src/shared/push-payload.js';
 
 /** A short two-note chime made on the spot (WebAudio, no asset file), the incumbent's 660 → 880 Hz. */
 export function playChime(): void {
@@ -30,10 +31,12 @@ export async function askNotificationPermission(): Promise<boolean> {
   return (await Notification.requestPermission()) === 'granted';
 }
 
-export function showNotification(title: string, body: string): void {
+/** `tag`: the one a Web Push for the same turn carries, so only one of the two shows. */
+export function showNotification(title: string, body: string, sessionId?: string): void {
+  const tag = sessionId ? notificationTag('turn', sessionId) : 'hermes-turn';
   if (!('Notification' in window) || Notification.permission !== 'granted') return;
   try {
-    const n = new Notification(title, { body, tag: 'hermes-turn' });
+    const n = new Notification(title, { body, tag });
     n.onclick = () => {
       window.focus();
       n.close();

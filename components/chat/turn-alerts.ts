@@ -1,14 +1,24 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { ChatStore } from '../state/chat-store.js';
 import type { UiStore } from '../state/ui-store.js';
-import type { Message } from '../api/client.js';
+import type { Message, PendingApproval, PendingClarify } from '../api/client.js';
+import { emit, listen } from '../events.js';
+
+/** Something waiting on a person, or task runs that completed: notified while the page is out of sight. */
+export type Attention =
+  | { kind: 'pending'; sessionId: string; approval: PendingApproval | null; clarify: PendingClarify | null }
+  | { kind: 'session'; sessionId: string }
+  | { kind: 'tasks' };
 
 /** What a finished turn may do: the chime and the system notification (tests pass their own). */
 export interface AlertOutputs {
   chime(): void;
-  notify(title: string, body: string): void;
+  /** `sessionId`: the session the notification is about (its tag is the push payload's, so one replaces the other). */
+  notify(title: string, body: string, sessionId?: string): void;
   /** Whether the page is out of sight now. */
   hidden(): boolean;
+  /** An approval, question or task run to tell about; `open` shows a session in this tab. */
+  attention?(what: Attention, bot: string, open: (sessionId: string | null) => void): void;
 }
 
 /** The chime and the notification are fetched when a turn first needs them (out of the shell). */
@@ -16,8 +26,18 @@ const outputs = () => import('./turn-alert-outputs.js');
 
 export const browserOutputs: AlertOutputs = {
   chime: () => void outputs().then((m) => m.playChime()),
-  notify: (title, body) => void outputs().then((m) => m.showNotification(title, body)),
+  notify: (title, body, sessionId) => void outputs().then((m) => m.showNotification(title, body, sessionId)),
   hidden: () => document.visibilityState === 'hidden',
+  attention: (what, bot, open) =>
+    void import('./attention-notify.js')
+      .then((m) =>
+        what.kind === 'pending'
+          ? m.notifyPending(what.sessionId, what, bot, open)
+          : what.kind === 'session'
+            ? m.notifyAttention(what.sessionId, bot, open)
+            : m.notifyTasks(open),
+      )
+      .catch(() => {}),
 };
 
 /** The answer's first words, for the notification (the incumbent cuts at 100 characters). */
@@ -44,9 +64,18 @@ export class TurnAlerts implements ReactiveController {
   #onVisibility = () => {
     if (this.#running && this.outputs.hidden()) this.#hiddenDuring = true;
   };
+  /** The approval or question of the open chat last told about. */
+  #pending: string | undefined;
+  #stopListening: (() => void) | undefined;
+  #open = (sessionId: string | null) => emit(this.host as unknown as EventTarget, 'hermes-open-session', { sessionId });
+  /** The service worker's notification click asks this tab to show a session. */
+  #onWorkerMessage = (e: MessageEvent) => {
+    const d = e.data as { type?: string; session_id?: string | null } | null;
+    if (d?.type === 'hermes-open-session') this.#open(d.session_id ?? null);
+  };
 
   constructor(
-    host: ReactiveControllerHost,
+    private readonly host: ReactiveControllerHost,
     private readonly chat: () => ChatStore | undefined,
     private readonly ui: () => UiStore | undefined,
     private readonly outputs: AlertOutputs = browserOutputs,
@@ -56,7 +85,21 @@ export class TurnAlerts implements ReactiveController {
 
   hostConnected(): void {
     document.addEventListener('visibilitychange', this.#onVisibility);
+    navigator.serviceWorker?.addEventListener('message', this.#onWorkerMessage);
+    // Live sync: another session waits on a person, or a task run completed.
+    this.#stopListening = listen(window, 'hermes-sessions-changed', (e) => {
+      const { reason, session_id } = e.detail;
+      if (reason === 'attention_pending' && session_id && session_id !== this.#chat?.sessionId) this.#tell({ kind: 'session', sessionId: session_id });
+      else if (reason === 'cron_complete') this.#tell({ kind: 'tasks' });
+    });
     this.hostUpdated();
+  }
+
+  /** Only out of sight and with `notifications_enabled`: in sight, the card or the panel says it. */
+  #tell(what: Attention): void {
+    const settings = this.ui()?.settings;
+    if (settings?.notifications_enabled !== true || !this.outputs.hidden()) return;
+    this.outputs.attention?.(what, settings.bot_name || 'Hermes', this.#open);
   }
 
   hostUpdated(): void {
@@ -71,6 +114,8 @@ export class TurnAlerts implements ReactiveController {
 
   hostDisconnected(): void {
     document.removeEventListener('visibilitychange', this.#onVisibility);
+    navigator.serviceWorker?.removeEventListener('message', this.#onWorkerMessage);
+    this.#stopListening?.();
     this.#chat?.removeEventListener('change', this.#onChange);
     this.#chat = undefined;
   }
@@ -78,6 +123,11 @@ export class TurnAlerts implements ReactiveController {
   #check(): void {
     const chat = this.#chat;
     if (!chat) return;
+    const waiting = chat.approval?.approval_id ?? chat.clarify?.clarify_id;
+    if (waiting !== this.#pending) {
+      this.#pending = waiting;
+      if (waiting && chat.sessionId) this.#tell({ kind: 'pending', sessionId: chat.sessionId, approval: chat.approval, clarify: chat.clarify });
+    }
     const running = chat.status !== 'idle';
     if (running && !this.#running) {
       this.#session = chat.sessionId;
@@ -90,7 +140,7 @@ export class TurnAlerts implements ReactiveController {
     const settings = this.ui()?.settings;
     if (settings?.sound_enabled === true) this.outputs.chime();
     if (settings?.notifications_enabled === true && (this.#hiddenDuring || this.outputs.hidden())) {
-      this.outputs.notify(`${settings.bot_name || 'Hermes'}: response complete`, answerPreview(chat.messages) || 'Task finished');
+      this.outputs.notify(`${settings.bot_name || 'Hermes'}: response complete`, answerPreview(chat.messages) || 'Task finished', this.#session ?? undefined);
     }
   }
 

@@ -1,5 +1,5 @@
 import type { ReactiveControllerHost } from 'lit';
-import { upload } from '../api/client.js';
+import { upload } from '../api/uploads.js';
 
 export interface Attachment {
   key: number;

@@ -8,6 +8,15 @@ export const composerStyles = [
     :host {
       display: block;
     }
+    .import-cli {
+      display: flex;
+      align-items: center;
+      justify-content: space-between;
+      gap: var(--hermes-space-sm);
+      padding: var(--hermes-space-xs) var(--hermes-space-sm);
+      color: var(--hermes-fg-muted);
+      font-size: var(--hermes-text-meta);
+    }
     .frame {
       position: relative;
       display: flex;

@@ -17,8 +17,9 @@ const BUTTONS: Array<{ choice: Choice; label: string; className: string }> = [
 ];
 
 /**
- * A command waiting for permission (above the composer). It takes focus when it appears so
- * Enter allows once; the other buttons are a Tab away.
+ * A command or a file edit waiting for permission (above the composer). It takes focus when it
+ * appears so Enter allows once; the other buttons are a Tab away. A file edit shows its path and
+ * the diff it would make instead of the command (the diff view loads only then).
  */
 @customElement('hermes-approval-card')
 export class HermesApprovalCard extends LitElement {
@@ -26,6 +27,10 @@ export class HermesApprovalCard extends LitElement {
   #stores = new StoreController(this, () => [this.chat]);
   /** The approval that already took focus, so a re-render does not steal it back. */
   #focusedFor: string | null = null;
+
+  override willUpdate(): void {
+    if (this.chat?.approval?.diff !== undefined) void import('../diff/hermes-diff-view.js');
+  }
 
   override updated(): void {
     const id = this.chat?.approval?.approval_id ?? null;
@@ -58,7 +63,14 @@ export class HermesApprovalCard extends LitElement {
           ${a.pending_count > 1 ? html`<span class="count meta" data-role="approval-count">1 of ${a.pending_count}</span>` : nothing}
         </header>
         ${a.description ? html`<p id="desc" class="desc">${a.description}</p>` : nothing}
-        <pre class="command mono" data-role="approval-command" tabindex="0" aria-label="Command">${a.command}</pre>
+        ${
+          a.diff !== undefined
+            ? html`<div class="path mono" data-role="approval-path">${a.path ?? a.command}</div>
+                <div class="diff" data-role="approval-diff" tabindex="0" aria-label="Proposed change">
+                  <hermes-diff-view .diff=${a.diff} empty="The file would stay as it is"></hermes-diff-view>
+                </div>`
+            : html`<pre class="command mono" data-role="approval-command" tabindex="0" aria-label="Command">${a.command}</pre>`
+        }
         <div class="actions">
           ${offered.map((b) => html`<button class=${b.className} data-choice=${b.choice} @click=${() => this.#answer(b.choice)}>${b.label}</button>`)}
         </div>
@@ -118,6 +130,17 @@ export class HermesApprovalCard extends LitElement {
         background: var(--hermes-code-bg);
         border: var(--hermes-border-width) solid var(--hermes-border);
         border-radius: var(--hermes-radius-md);
+      }
+      .path {
+        font-size: var(--hermes-text-label);
+        overflow-wrap: anywhere;
+      }
+      /* A long diff scrolls here (focusable, so arrow keys scroll it) and the buttons stay in reach. */
+      .diff {
+        max-height: 40vh;
+        overflow-y: auto;
+        border-radius: var(--hermes-radius-md);
+        --hermes-diff-max-height: none;
       }
       .actions {
         display: flex;

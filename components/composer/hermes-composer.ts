@@ -367,6 +367,15 @@ export class HermesComposer extends LitElement {
     };
   }
 
+  async #importFromHermes(): Promise<void> {
+    try {
+      await this.chat?.importFromHermes();
+      this.input?.focus();
+    } catch (err) {
+      this.ui?.notify((err as Error).message, 'error');
+    }
+  }
+
   get #workspace(): string {
     const chat = this.chat;
     return (chat?.sessionId ? chat.session?.workspace : this.pendingWorkspace) ?? this.lastWorkspace ?? this.ui?.settings?.default_workspace ?? '';
@@ -379,7 +388,10 @@ export class HermesComposer extends LitElement {
     const workspace = this.#workspace;
     const bot = this.ui?.settings?.bot_name ?? 'Hermes';
     // A delegate_task child is view-only (the server refuses new turns there); Stop still works.
-    const viewOnly = chat?.session?.session_source === 'subagent';
+    // One of Hermes' own (CLI, Telegram …) read from state.db: continued here once imported.
+    const fromHermes = (chat?.session as { read_only?: unknown } | null | undefined)?.read_only === true;
+    const hermesLabel = String((chat?.session as { source_label?: unknown } | null | undefined)?.source_label ?? 'Hermes');
+    const viewOnly = chat?.session?.session_source === 'subagent' || fromHermes;
     const canSend = !viewOnly && !!this.text.trim() && !this.attachments.uploading && !this.#creating;
     return html`
       <div
@@ -406,6 +418,14 @@ export class HermesComposer extends LitElement {
             </div>`
             : nothing
         }
+        ${
+          fromHermes && !running
+            ? html`<div class="import-cli" data-role="import-cli-note">
+              <span>A Hermes ${hermesLabel} session, read from Hermes.</span>
+              <button class="primary" data-role="import-cli" @click=${() => void this.#importFromHermes()}>Continue here</button>
+            </div>`
+            : nothing
+        }
         <hermes-skill-bar></hermes-skill-bar>
         ${running || this.busy.items.length ? html`<hermes-queue-chips .items=${this.busy.items} .actions=${this.busy}></hermes-queue-chips>` : nothing}
         <textarea
@@ -413,7 +433,7 @@ export class HermesComposer extends LitElement {
           rows="1"
           aria-label="Message"
           aria-autocomplete="list"
-          placeholder=${running ? this.busy.placeholder(bot) : viewOnly ? 'A subagent session is view-only: continue in its parent conversation' : (this.placeholderText ?? `Message ${bot} — / for commands`)}
+          placeholder=${running ? this.busy.placeholder(bot) : fromHermes ? 'Continue here to write in this conversation' : viewOnly ? 'A subagent session is view-only: continue in its parent conversation' : (this.placeholderText ?? `Message ${bot} — / for commands`)}
           ?disabled=${viewOnly && !running}
           .value=${this.text}
           @input=${this.#onInput}

@@ -1,28 +1,24 @@
-import { LitElement, html, nothing } from 'lit';
+import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
+import { chipStyles } from './chip-styles.js';
+import { baseStyles } from '../shared/styles.js';
 import { icons } from '../shared/icons.js';
-import { emit } from '../events.js';
+import { emit, type HermesEvent } from '../events.js';
 import { workspacesApi, type WorkspaceEntry } from '../api/workspaces.js';
-import { workspacePickerStyles } from './workspace-picker-styles.js';
 import { rememberWorkspaces, workspaceLabel } from './workspace-switch.js';
 
-/** How long typing in "Add folder…" rests before the server is asked for completions. */
-const SUGGEST_DEBOUNCE_MS = 120;
-
-const matches = (query: string, w: WorkspaceEntry) => {
-  const hay = `${w.name} ${w.path}`.toLowerCase();
-  return query
-    .toLowerCase()
-    .split(/\s+/)
-    .filter(Boolean)
-    .every((word) => hay.includes(word));
-};
+let menuModule: Promise<unknown> | null = null;
+/** The menu's chunk, fetched once: on the first hover or focus of the chip, or the first open. */
+const loadMenu = () =>
+  (menuModule ??= import('./hermes-workspace-menu.js').catch(() => {
+    menuModule = null; // offline and not cached: the next open tries again
+  }));
 
 /**
- * The composer's workspace chip and its switcher: a searchable list of the saved workspaces
- * (name and path, the current one marked), each with "New chat here"; "Add folder…" with path
- * completion (GET /api/workspaces/suggest), which saves the folder and switches to it; and the
- * file panel's toggle beside the chip. The owner does the switching (it knows the session).
+ * The composer's workspace chip and the file panel's toggle beside it. Its switcher menu
+ * (search, "New chat here", "Add folder…") is hermes-workspace-menu, a lazy chunk: the chip
+ * paints at once and the menu's code comes on first use. The owner does the switching (it knows
+ * the session); the menu's events bubble out through this element.
  *
  * @fires hermes-workspace-pick - detail: { path, name } (a workspace was chosen or added)
  * @fires hermes-workspace-new-chat - detail: { path, name } (start a new chat in it)
@@ -35,36 +31,21 @@ export class HermesWorkspacePicker extends LitElement {
   /** Whether the file panel is open (the toggle shows it pressed). */
   @property({ type: Boolean }) panelOpen = false;
   @state() open = false;
-  @state() query = '';
-  @state() active = 0;
   @state() workspaces: WorkspaceEntry[] | null = null;
   @state() loadError = '';
-  /** "Add folder…": the typed path, its completions and the highlighted one (-1: none). */
-  @state() adding = false;
-  @state() addPath = '';
-  @state() suggestions: string[] = [];
-  @state() suggestionIndex = -1;
-  @state() addError = '';
-  @state() saving = false;
-  #suggestTimer: ReturnType<typeof setTimeout> | undefined;
-  #suggestFor = '';
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     document.removeEventListener('pointerdown', this.#onOutside, true);
-    clearTimeout(this.#suggestTimer);
   }
 
   /** Opens the menu (and loads the list); public for /workspace-less callers and tests. */
   toggle(open = !this.open): void {
     this.open = open;
-    this.adding = false;
-    this.addError = '';
     if (open) {
-      this.query = '';
+      void loadMenu();
       document.addEventListener('pointerdown', this.#onOutside, true);
       void this.#load();
-      void this.updateComplete.then(() => this.#place());
     } else document.removeEventListener('pointerdown', this.#onOutside, true);
   }
 
@@ -73,158 +54,27 @@ export class HermesWorkspacePicker extends LitElement {
       this.workspaces = (await workspacesApi.list()).workspaces;
       rememberWorkspaces(this.workspaces);
       this.loadError = '';
-      const at = this.#visible().findIndex((w) => w.path === this.value);
-      this.active = Math.max(0, at);
     } catch (err) {
       this.loadError = (err as Error).message;
     }
-  }
-
-  /** Keeps the menu inside the viewport and puts the focus in its search box. */
-  #place() {
-    const menu = this.renderRoot.querySelector<HTMLElement>('.menu');
-    if (!menu) return;
-    const rect = menu.getBoundingClientRect();
-    const overflow = rect.right - (document.documentElement.clientWidth - 8);
-    if (overflow > 0) menu.style.translate = `${-Math.min(overflow, rect.left - 8)}px`;
-    this.renderRoot.querySelector<HTMLInputElement>('[data-role="workspace-search"]')?.focus();
   }
 
   #onOutside = (e: Event) => {
     if (!e.composedPath().includes(this)) this.toggle(false);
   };
 
-  #visible(): WorkspaceEntry[] {
-    const q = this.query.trim();
-    return (this.workspaces ?? []).filter((w) => !q || matches(q, w));
-  }
-
-  #close() {
+  #close(refocus: boolean) {
     this.toggle(false);
-    this.renderRoot.querySelector<HTMLButtonElement>('[data-role="workspace-chip"]')?.focus();
+    if (refocus) this.renderRoot.querySelector<HTMLButtonElement>('[data-role="workspace-chip"]')?.focus();
   }
 
-  #pick(w: WorkspaceEntry) {
-    this.#close();
-    if (w.path !== this.value) emit(this, 'hermes-workspace-pick', { path: w.path, name: w.name });
-  }
-
-  #newChat(w: WorkspaceEntry, e?: Event) {
-    e?.stopPropagation();
-    this.#close();
-    emit(this, 'hermes-workspace-new-chat', { path: w.path, name: w.name });
-  }
-
+  /** Escape with the focus on the chip (the menu handles its own keys). */
   #onKeyDown(e: KeyboardEvent) {
-    if (!this.open) return;
-    if (e.key === 'Escape') {
-      e.preventDefault();
-      e.stopPropagation();
-      if (this.adding) {
-        this.adding = false;
-        void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLInputElement>('[data-role="workspace-search"]')?.focus());
-      } else this.#close();
-      return;
-    }
-    if ((e.target as HTMLElement).dataset?.role !== 'workspace-search') return;
-    const list = this.#visible();
-    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
-      e.preventDefault();
-      if (list.length) this.active = (this.active + (e.key === 'ArrowDown' ? 1 : -1) + list.length) % list.length;
-      void this.updateComplete.then(() => this.renderRoot.querySelector(`#ws-${this.active}`)?.scrollIntoView({ block: 'nearest' }));
-    } else if (e.key === 'Enter') {
-      e.preventDefault();
-      const w = list[Math.min(this.active, list.length - 1)];
-      // Shift+Enter: a new chat there instead of moving this one.
-      if (w) e.shiftKey ? this.#newChat(w) : this.#pick(w);
-    }
+    if (!this.open || e.key !== 'Escape') return;
+    e.preventDefault();
+    e.stopPropagation();
+    this.#close(true);
   }
-
-  // ---- Add folder… ---------------------------------------------------------------------
-
-  #startAdd() {
-    this.adding = true;
-    this.addError = '';
-    this.addPath = this.addPath || (this.value ? `${this.value.replace(/\/+$/, '')}/` : '');
-    this.#suggest(this.addPath, 0);
-    void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLInputElement>('[data-role="workspace-add-input"]')?.focus());
-  }
-
-  #suggest(prefix: string, delay = SUGGEST_DEBOUNCE_MS) {
-    clearTimeout(this.#suggestTimer);
-    this.#suggestTimer = setTimeout(async () => {
-      this.#suggestFor = prefix;
-      try {
-        const found = await workspacesApi.suggest(prefix);
-        // A later keystroke's answer wins.
-        if (this.#suggestFor !== prefix) return;
-        this.suggestions = found;
-        this.suggestionIndex = -1;
-      } catch {
-        if (this.#suggestFor === prefix) this.suggestions = [];
-      }
-    }, delay);
-  }
-
-  #onAddInput(e: Event) {
-    this.addPath = (e.target as HTMLInputElement).value;
-    this.addError = '';
-    this.#suggest(this.addPath);
-  }
-
-  /** Puts a completion in the box, with a slash so its own folders come next. */
-  #complete(path: string) {
-    this.addPath = `${path.replace(/\/+$/, '')}/`;
-    this.#suggest(this.addPath, 0);
-    this.renderRoot.querySelector<HTMLInputElement>('[data-role="workspace-add-input"]')?.focus();
-  }
-
-  #onAddKey(e: KeyboardEvent) {
-    const n = this.suggestions.length;
-    if ((e.key === 'ArrowDown' || e.key === 'ArrowUp') && n) {
-      e.preventDefault();
-      this.suggestionIndex = (this.suggestionIndex + (e.key === 'ArrowDown' ? 1 : -1) + n + 1) % (n + 1);
-      if (this.suggestionIndex === n) this.suggestionIndex = -1;
-    } else if (e.key === 'Tab' && n && !e.shiftKey) {
-      e.preventDefault();
-      this.#complete(this.suggestions[Math.max(0, this.suggestionIndex)]!);
-    } else if (e.key === 'Enter') {
-      e.preventDefault();
-      const chosen = this.suggestions[this.suggestionIndex];
-      void this.#addFolder(chosen ?? this.addPath);
-    }
-  }
-
-  /** Saves the folder in the list (if new) and switches to it. */
-  async #addFolder(typed: string) {
-    const path = typed.trim().replace(/(.)\/+$/, '$1');
-    if (!path || this.saving) return;
-    this.saving = true;
-    this.addError = '';
-    try {
-      const before = new Set((this.workspaces ?? []).map((w) => w.path));
-      let list: WorkspaceEntry[];
-      try {
-        list = await workspacesApi.add(path);
-      } catch (err) {
-        // Already saved: switching to it is what was asked.
-        if (!/already in list/i.test((err as Error).message)) throw err;
-        list = (await workspacesApi.list()).workspaces;
-      }
-      this.workspaces = list;
-      rememberWorkspaces(list);
-      const entry = list.find((w) => w.path === path) ?? list.find((w) => !before.has(w.path)) ?? { path, name: workspaceLabel(path) };
-      this.addPath = '';
-      this.suggestions = [];
-      this.#pick(entry);
-    } catch (err) {
-      this.addError = (err as Error).message;
-    } finally {
-      this.saving = false;
-    }
-  }
-
-  // ---- Rendering -------------------------------------------------------------------------
 
   override render() {
     const label = this.value ? ((this.workspaces ?? []).find((w) => w.path === this.value)?.name ?? workspaceLabel(this.value)) : 'Workspace';
@@ -236,6 +86,8 @@ export class HermesWorkspacePicker extends LitElement {
           aria-haspopup="listbox"
           aria-expanded=${this.open}
           title=${this.value ? `Workspace: ${this.value}` : 'Choose a workspace'}
+          @pointerenter=${loadMenu}
+          @focus=${loadMenu}
           @click=${() => this.toggle()}
         >
           ${icons.folder()}<span class="label">${label}</span>
@@ -250,122 +102,46 @@ export class HermesWorkspacePicker extends LitElement {
         >
           ${icons.panel()}
         </button>
-        ${this.open ? this.#menu() : nothing}
+        ${
+          this.open
+            ? html`<hermes-workspace-menu
+              .value=${this.value}
+              .panelOpen=${this.panelOpen}
+              .workspaces=${this.workspaces}
+              .loadError=${this.loadError}
+              @hermes-popover-close=${(e: HermesEvent<'hermes-popover-close'>) => this.#close(e.detail.refocus)}
+            ></hermes-workspace-menu>`
+            : nothing
+        }
       </div>
     `;
   }
 
-  #menu() {
-    const list = this.#visible();
-    const active = Math.min(this.active, Math.max(0, list.length - 1));
-    return html`<div class="menu" data-role="workspace-menu">
-      <div class="search">
-        ${icons.search()}
-        <input
-          type="search"
-          data-role="workspace-search"
-          role="combobox"
-          aria-label="Search workspaces"
-          aria-expanded="true"
-          aria-controls="workspace-list"
-          aria-autocomplete="list"
-          aria-activedescendant=${list.length ? `ws-${active}` : nothing}
-          placeholder="Search workspaces"
-          autocomplete="off"
-          spellcheck="false"
-          .value=${this.query}
-          @input=${(e: Event) => ((this.query = (e.target as HTMLInputElement).value), (this.active = 0))}
-        />
-      </div>
-      <div class="list" id="workspace-list" role="listbox" aria-label="Workspaces">
-        ${list.map((w, i) => this.#option(w, i, i === active))}
-        ${
-          this.loadError
-            ? html`<div class="empty error" role="alert">${this.loadError}</div>`
-            : !this.workspaces
-              ? html`<div class="empty meta">Loading workspaces…</div>`
-              : !list.length
-                ? html`<div class="empty meta">No workspace matches “${this.query}”.</div>`
-                : nothing
+  static override styles = [
+    baseStyles,
+    chipStyles,
+    css`
+      :host {
+        display: inline-flex;
+        min-width: 0;
+      }
+      .wrap {
+        display: inline-flex;
+        align-items: center;
+      }
+      .files {
+        color: var(--hermes-fg-muted);
+      }
+      .files[aria-pressed='true'] {
+        color: var(--hermes-accent);
+      }
+      @media (max-width: 639px) {
+        .chip {
+          min-height: var(--hermes-touch-target);
         }
-      </div>
-      ${this.adding ? this.#addForm() : nothing}
-      <div class="foot">
-        ${this.adding ? nothing : html`<button data-role="workspace-add" @click=${() => this.#startAdd()}>${icons.plus()} Add folder…</button>`}
-        <button data-role="workspace-files-item" @click=${() => (this.#close(), emit(this, 'hermes-workspace-files', null))}>
-          ${icons.panel()} ${this.panelOpen ? 'Hide files' : 'Show files'}
-        </button>
-      </div>
-    </div>`;
-  }
-
-  #option(w: WorkspaceEntry, i: number, isActive: boolean) {
-    const current = w.path === this.value;
-    return html`<div
-      class="option"
-      id=${`ws-${i}`}
-      role="option"
-      data-role="workspace-option"
-      data-path=${w.path}
-      aria-selected=${isActive}
-      aria-current=${current ? 'true' : nothing}
-      ?data-active=${isActive}
-      ?data-current=${current}
-      title=${w.path}
-      @click=${() => this.#pick(w)}
-      @pointermove=${() => i !== this.active && ((this.active = i))}
-    >
-      <span class="check">${current ? icons.check() : nothing}</span>
-      <span class="text"><span class="name">${w.name}</span><span class="path">${w.path}</span></span>
-      <button class="icon-button here" data-role="workspace-new-chat" title="New chat here" aria-label=${`New chat in ${w.name}`} @click=${(e: Event) => this.#newChat(w, e)}>
-        ${icons.plus()}
-      </button>
-    </div>`;
-  }
-
-  #addForm() {
-    return html`<div class="add" data-role="workspace-add-form">
-      <div class="row">
-        <input
-          data-role="workspace-add-input"
-          role="combobox"
-          aria-label="Folder path to add"
-          aria-expanded=${this.suggestions.length > 0}
-          aria-controls="workspace-suggestions"
-          aria-autocomplete="list"
-          aria-activedescendant=${this.suggestionIndex >= 0 ? `sug-${this.suggestionIndex}` : nothing}
-          aria-invalid=${this.addError ? 'true' : 'false'}
-          placeholder="/path/to/project"
-          autocomplete="off"
-          spellcheck="false"
-          .value=${this.addPath}
-          @input=${this.#onAddInput}
-          @keydown=${this.#onAddKey}
-        />
-        <button class="primary" data-role="workspace-add-confirm" ?disabled=${!this.addPath.trim() || this.saving} @click=${() => void this.#addFolder(this.addPath)}>Add</button>
-      </div>
-      ${this.addError ? html`<div class="error" role="alert" data-role="workspace-add-error">${this.addError}</div>` : nothing}
-      <div id="workspace-suggestions" role="listbox" aria-label="Folders">
-        ${this.suggestions.map(
-          (s, i) => html`<div
-            class="suggestion"
-            id=${`sug-${i}`}
-            role="option"
-            data-role="workspace-suggestion"
-            data-path=${s}
-            aria-selected=${i === this.suggestionIndex}
-            ?data-active=${i === this.suggestionIndex}
-            title=${s}
-            @click=${() => this.#complete(s)}
-          >
-            ${s}
-          </div>`,
-        )}
-      </div>
-    </div>`;
-  }
-
-  static override styles = workspacePickerStyles;
+      }
+    `,
+  ];
 }
 
 declare global {

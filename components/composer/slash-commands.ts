@@ -295,6 +295,14 @@ export const COMMANDS: SlashCommand[] = [
     },
   },
   {
+    name: 'terminal',
+    description: 'Open a shell in the workspace, above the composer',
+    run: (ctx) => {
+      sessionOf(ctx);
+      emit(ctx.host, 'hermes-terminal-open', null);
+    },
+  },
+  {
     name: 'help',
     description: 'List the commands',
     run: (ctx) =>

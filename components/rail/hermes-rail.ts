@@ -3,6 +3,7 @@ import { customElement, property, state } from 'lit/decorators.js';
 import { baseStyles } from '../shared/styles.js';
 import { emit } from '../events.js';
 import { RAIL_ENTRIES, type RailTarget } from './rail-entries.js';
+import type { unseenTasks as UnseenTasks } from './tasks-unseen.js';
 
 /**
  * The control center's navigation: a narrow vertical icon toolbar on desktop (`variant="rail"`),
@@ -22,6 +23,28 @@ export class HermesRail extends LitElement {
   @property({ reflect: true }) variant: 'rail' | 'sheet' = 'rail';
   /** The entry holding the tab stop; follows `active` until the keyboard moves it. */
   @state() private focusName: RailTarget | null = null;
+  /** Task completions not seen yet (the Tasks entry's badge). */
+  @state() private unseen = 0;
+  #unseen: typeof UnseenTasks | null = null;
+  #onUnseen = () => (this.unseen = this.#unseen?.jobs.size ?? 0);
+
+  override connectedCallback() {
+    super.connectedCallback();
+    // Out of the first paint: the badge's counting loads after the shell.
+    void import('./tasks-unseen.js').then((m) => {
+      if (!this.isConnected) return;
+      this.#unseen = m.unseenTasks;
+      m.unseenTasks.addEventListener('change', this.#onUnseen);
+      this.#onUnseen();
+      m.watchUnseen();
+    });
+  }
+
+  override disconnectedCallback() {
+    this.#unseen?.removeEventListener('change', this.#onUnseen);
+    this.#unseen = null;
+    super.disconnectedCallback();
+  }
 
   override willUpdate(changed: Map<string, unknown>) {
     if (changed.has('active')) this.focusName = null;
@@ -87,6 +110,7 @@ export class HermesRail extends LitElement {
           @click=${() => this.#choose(entry.name)}
         >
           ${entry.icon(20)}${sheet ? html`<span class="label">${entry.label}</span>` : nothing}
+          ${entry.name === 'tasks' && this.unseen ? html`<span class="badge" data-role="rail-badge" title="New task runs">${this.unseen > 9 ? '9+' : this.unseen}</span>` : nothing}
         </button>`,
       )}
     </div>`;
@@ -127,6 +151,19 @@ export class HermesRail extends LitElement {
         padding: 0;
         color: var(--hermes-fg-muted);
         border-radius: var(--hermes-radius-md);
+        position: relative;
+      }
+      .badge {
+        position: absolute;
+        top: 2px;
+        right: 2px;
+        min-width: 14px;
+        padding: 0 3px;
+        border-radius: var(--hermes-radius-pill);
+        background: var(--hermes-accent);
+        color: var(--hermes-on-accent);
+        font-size: 10px;
+        line-height: 14px;
       }
       .item:hover {
         color: var(--hermes-fg);

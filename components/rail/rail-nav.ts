@@ -2,6 +2,8 @@ import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { ChatStore } from '../state/chat-store.js';
 import { isPanelName, type PanelName } from '../panels/registry.js';
 import { RAIL_ENTRIES, railLabel, railMemory, type RailTarget } from './rail-entries.js';
+import { inspectRequested, requestedSession, type SessionRequest } from '../../src/shared/canonical-session.js';
+import { lastActive } from '../state/last-active.js';
 
 /** The control-center panel a path names (`/panel/<name>`), or null for the chat. */
 export function panelFromPath(path: string): PanelName | null {
@@ -51,9 +53,14 @@ export class RailNav implements ReactiveController {
     return panel ? railLabel(panel) : null;
   }
 
-  /** The session the chat shows at start: the URL's, or on a panel URL the one last open in this tab. */
-  initialSession(): string | null {
-    return sessionFromPath(this.panel ? railMemory.lastChat() : this.route);
+  /**
+   * The session the chat is asked for at start (boot restore): the URL's route or query, or on a
+   * panel URL the chat last open in this tab, else the browser's last active session. Canonicalised
+   * when opened (ChatStore.open), as every other entry point is.
+   */
+  initialRequest(): SessionRequest | null {
+    const panel = this.panel;
+    return requestedSession({ path: panel ? railMemory.lastChat() : this.route, search: panel ? '' : location.search, stored: lastActive.get() });
   }
 
   /** The route changed through the app (a session opened): the path it shows now. */
@@ -96,7 +103,7 @@ export class RailNav implements ReactiveController {
   #syncChat() {
     const chat = this.chat();
     const id = sessionFromPath(this.route);
-    if (id !== chat.sessionId) void chat.open(id);
+    if (id !== chat.sessionId) void chat.open(id, { inspect: inspectRequested(location.search) });
   }
 
   #remember() {

@@ -2,6 +2,8 @@ import { html } from 'lit';
 import type { Settings } from '../api/client.js';
 import { askNotificationPermission } from '../chat/turn-alert-outputs.js';
 import type { Row, SettingsRowsContext } from './settings-rows.js';
+import './hermes-push-setting.js';
+import { emit } from '../events.js';
 
 type BoolKey =
   | 'auto_scroll_follow'
@@ -13,10 +15,11 @@ type BoolKey =
   | 'rtl'
   | 'sound_enabled'
   | 'notifications_enabled'
-  | 'check_for_updates';
+  | 'check_for_updates'
+  | 'show_cron_sessions';
 
 /** A switch saving one boolean setting; `fallback` is the default the server uses when unset. */
-function toggle(c: SettingsRowsContext, key: BoolKey, fallback: boolean, before?: (on: boolean) => Promise<boolean>) {
+function toggle(c: SettingsRowsContext, key: BoolKey, fallback: boolean, before?: (on: boolean) => Promise<boolean>, after?: () => void) {
   const value = (c.settings?.[key] as boolean | undefined) ?? fallback;
   return html`<input
     id=${key}
@@ -33,6 +36,7 @@ function toggle(c: SettingsRowsContext, key: BoolKey, fallback: boolean, before?
         return;
       }
       await c.save({ [key]: on } as Partial<Settings>);
+      after?.();
     }}
   />`;
 }
@@ -153,6 +157,27 @@ export function behaviourRows(c: SettingsRowsContext): Row[] {
           c.notify('The browser blocks notifications for this site; allow them in its site settings.');
           return false;
         }),
+    },
+    {
+      id: 'show_cron_sessions',
+      section: 'Appearance',
+      label: 'Task runs among chats',
+      hint: 'Show the sessions scheduled tasks start in the chat list too (they are always under the Tasks chip).',
+      keywords: 'tasks cron scheduled runs sessions sidebar list hide show',
+      // The server's list now holds other rows: the sidebar fetches it again.
+      control: () =>
+        toggle(c, 'show_cron_sessions', false, undefined, () =>
+          emit(window, 'hermes-sessions-changed', { type: 'sessions_changed', reason: 'session_update' }),
+        ),
+    },
+    {
+      id: 'push_device',
+      section: 'Notifications',
+      label: 'Notifications on this device',
+      hint: 'Web Push: a waiting approval (with Allow once and Deny), a finished answer or a task run reaches this browser even with the app closed.',
+      keywords: 'push web push phone mobile device closed background approval pwa',
+      detail: () => html`<hermes-push-setting view="status"></hermes-push-setting>`,
+      control: () => html`<hermes-push-setting view="toggle"></hermes-push-setting>`,
     },
     {
       id: 'check_for_updates',

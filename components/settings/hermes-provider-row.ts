@@ -58,9 +58,9 @@ export class HermesProviderRow extends LitElement {
     }
     this.busy = true;
     try {
-      const { provider } = await api.saveProviderKey(this.provider.id, key);
+      const { row } = await api.saveProviderKey(this.provider.id, key);
       input.value = '';
-      this.provider = provider;
+      this.provider = row;
       this.#show(null);
       this.#announce(false, 'Key saved.');
     } catch (err) {

@@ -45,6 +45,22 @@ export class HermesProjectChips extends LitElement {
     const s = this.sessions;
     if (!s) return;
     s.setProjectFilter(s.projectFilter === id ? null : id);
+    // "All" is the whole list: it leaves the Tasks filter too.
+    if (id === null) void s.setTasksOnly(false);
+  }
+
+  /** Task runs (source cron) are a list of their own; the chip shows while there are any. */
+  #tasksChip(s: SessionsStore) {
+    if (!s.tasksOnly && !s.cronCount) return nothing;
+    return html`<button
+      class="chip"
+      data-role="sidebar-tasks-filter"
+      aria-pressed=${s.tasksOnly}
+      title="Scheduled task runs"
+      @click=${() => void s.setTasksOnly(!s.tasksOnly)}
+    >
+      <span class="name">Tasks</span>${s.cronCount ? html`<span class="meta">&nbsp;${s.cronCount}</span>` : nothing}
+    </button>`;
   }
 
   async #openForm(open: boolean) {
@@ -153,7 +169,8 @@ export class HermesProjectChips extends LitElement {
     const filter = s.projectFilter;
     return html`
       <div class="chips" role="toolbar" aria-label="Filter by project">
-        <button class="chip" data-role="project-chip" data-project-id="" aria-pressed=${filter === null} @click=${() => this.#filter(null)}>All</button>
+        <button class="chip" data-role="project-chip" data-project-id="" aria-pressed=${filter === null && !s.tasksOnly} @click=${() => this.#filter(null)}>All</button>
+        ${this.#tasksChip(s)}
         ${s.projects.map((p) => {
           const color = safeColor(p.color);
           return html`<button

@@ -1,6 +1,6 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
-import { api, type Project } from '../api/client.js';
+import { api, type Project, type ShareLink } from '../api/client.js';
 import type { SessionListRow } from '../state/sessions-store.js';
 import { baseStyles } from '../shared/styles.js';
 import { icons } from '../shared/icons.js';
@@ -13,7 +13,8 @@ const MARGIN = 8;
 
 /**
  * A session's ⋯ menu, floating beside its button: rename, pin, move to project (a sub-view),
- * archive, duplicate, export, delete (with a confirm step). Closes on outside click and Escape.
+ * archive, duplicate, share link (make / copy / stop: the link's state is read when the menu
+ * opens), export, delete (with a confirm step). Closes on outside click and Escape.
  *
  * @fires hermes-menu-action - detail: a SessionAction to run
  * @fires hermes-menu-rename - detail {id}: start renaming inline
@@ -26,6 +27,9 @@ export class HermesSessionMenu extends LitElement {
   /** The ⋯ button's box, in viewport coordinates. */
   @property({ attribute: false }) anchor: DOMRect | null = null;
   @state() private view: 'main' | 'move' | 'confirm' = 'main';
+  /** undefined while the session's link is being looked up; null when it has none. */
+  @state() private share: ShareLink | null | undefined = undefined;
+  #shareFor = '';
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -37,6 +41,28 @@ export class HermesSessionMenu extends LitElement {
     super.disconnectedCallback();
     document.removeEventListener('click', this.#onDocClick);
     document.removeEventListener('keydown', this.#onDocKey);
+  }
+
+  override willUpdate(changed: Map<string, unknown>): void {
+    if (changed.has('row') && this.row && this.row.session_id !== this.#shareFor) void this.#loadShare(this.row.session_id);
+  }
+
+  async #loadShare(id: string) {
+    this.#shareFor = id;
+    this.share = undefined;
+    // A failed look-up offers to make a link (making one again keeps the same token).
+    const share = await api.shareOf(id).catch(() => null);
+    if (this.#shareFor === id) this.share = share;
+  }
+
+  #shareItems(id: string) {
+    const s = this.share;
+    if (s === undefined) return html`<button role="menuitem" data-action="share" disabled>${icons.link()}Share link…</button>`;
+    if (!s) return html`<button role="menuitem" data-action="share" @click=${() => this.#act({ action: 'share', id })}>${icons.link()}Share link</button>`;
+    return html`
+      <button role="menuitem" data-action="copy-share" @click=${() => this.#act({ action: 'copy-share', id, url: s.url })}>${icons.link()}Copy share link</button>
+      <button role="menuitem" data-action="unshare" @click=${() => this.#act({ action: 'unshare', id })}>${icons.close()}Stop sharing</button>
+    `;
   }
 
   override updated(changed: Map<string, unknown>): void {
@@ -107,6 +133,8 @@ export class HermesSessionMenu extends LitElement {
       </button>
       <button role="menuitem" data-action="archive" @click=${() => this.#act({ action: 'archive', id, archived: !r.archived })}>${icons.archive()}${r.archived ? 'Unarchive' : 'Archive'}</button>
       <button role="menuitem" data-action="duplicate" @click=${() => this.#act({ action: 'duplicate', id })}>${icons.copy()}Duplicate</button>
+      <div class="sep" role="separator"></div>
+      ${this.#shareItems(id)}
       <div class="sep" role="separator"></div>
       <a role="menuitem" data-action="export-md" href=${api.exportUrl(id, 'md')} download @click=${this.#afterDownload}>${icons.download()}Export Markdown</a>
       <a role="menuitem" data-action="export-html" href=${api.exportUrl(id, 'html')} download @click=${this.#afterDownload}>${icons.download()}Export HTML</a>

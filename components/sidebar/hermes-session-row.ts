@@ -33,7 +33,7 @@ export function rowMeta(r: FoldedRow): string {
   const n = r.message_count ?? 0;
   const bits = [`${n} message${n === 1 ? '' : 's'}`];
   if (r.model) bits.push(r.model.split('/').pop()!);
-  if (r.session_source && r.session_source !== 'webui') bits.push(r.session_source);
+  if (r.session_source && r.session_source !== 'webui' && !r.source_label) bits.push(r.session_source);
   return bits.join(' · ');
 }
 
@@ -77,7 +77,9 @@ export class HermesSessionRow extends LitElement {
     e.preventDefault();
     // A hit inside the conversation opens it at the matching message.
     const inContent = !!this.query && !!this.row.match_preview && this.row.match_preview !== this.row.title;
-    emit(this, 'hermes-open-session', { sessionId: this.row.session_id, ...(inContent ? { find: this.query.trim() } : {}) });
+    // A hit in a compression snapshot's own text is history inspection: that record, not its live tip.
+    const inspect = inContent && this.row.pre_compression_snapshot === true;
+    emit(this, 'hermes-open-session', { sessionId: this.row.session_id, ...(inContent ? { find: this.query.trim() } : {}), ...(inspect ? { inspect } : {}) });
   }
 
   #menu(e: Event) {
@@ -130,6 +132,13 @@ export class HermesSessionRow extends LitElement {
             r.subagent_count
               ? html`<span class="count" data-role="subagent-count" title="Subagent sessions: open them from the chat's Activity">${r.subagent_count}<span class="visually-hidden"> subagent sessions</span></span>`
               : nothing
+          }
+          ${
+            r.source_label && r.source_tag !== 'webui'
+              ? html`<span class="profile" data-role="source-badge" title=${r.read_only ? `Hermes ${r.source_label} session (read from Hermes)` : `Imported from Hermes ${r.source_label}`}>${r.source_label}</span>`
+              : r.session_source === 'cron' || r.session_id.startsWith('cron_')
+                ? html`<span class="profile" data-role="task-badge" title="Scheduled task run">Task</span>`
+                : nothing
           }
           ${r.other_profile ? html`<span class="profile" data-role="row-profile" title="Profile ${r.other_profile}">${r.other_profile}</span>` : nothing}
           ${r.archived ? html`<span class="badge" title="Archived">${icons.archive()}<span class="visually-hidden">Archived</span></span>` : nothing}

@@ -14,7 +14,6 @@ import { newChatInProject } from './project-actions.js';
 import type { HermesSessionList } from './hermes-session-list.js';
 import './hermes-session-list.js';
 import './hermes-project-chips.js';
-import './hermes-agent-sessions.js';
 import { profileStore } from '../state/profile-store.js';
 
 // Out of the first paint: the "All profiles" toggle loads when there is more than one profile,
@@ -163,7 +162,10 @@ export class HermesSidebar extends LitElement {
     if (!s.loaded) return html`<p class="empty meta">Loading…</p>`;
     if (s.query.trim()) return html`<p class="empty meta">${s.searching ? 'Searching…' : `No chats match “${s.query.trim()}”`}</p>`;
     // The filter runs over the loaded rows: while pages remain, the project's chats may be in them.
+    if (s.tasksOnly) return html`<p class="empty meta">No task runs yet.</p>`;
     if (s.projectFilter) return html`<p class="empty meta">${s.hasMore ? 'Loading…' : 'No chats in this project yet.'}</p>`;
+    // Task runs are listed under the Tasks chip, not here: say where they are.
+    if (s.cronCount) return html`<p class="empty meta">No chats yet. Task runs are under Tasks above; start a chat with New chat.</p>`;
     return html`<p class="empty meta">No chats yet. Start one with New chat.</p>`;
   }
 
@@ -207,7 +209,6 @@ export class HermesSidebar extends LitElement {
       >
         <div slot="empty">${this.#empty(s)}</div>
       </hermes-session-list>
-      <hermes-agent-sessions></hermes-agent-sessions>
       <footer class="bottom">
         <button class="archived" data-role="archived-toggle" aria-pressed=${s.showArchived} @click=${() => void s.setShowArchived(!s.showArchived)}>
           ${icons.archive()}<span>${s.showArchived ? 'Hide archived' : 'Show archived'}</span>

@@ -4,6 +4,7 @@ import type { ChatStore } from '../state/chat-store.js';
 import type { SessionsStore } from '../state/sessions-store.js';
 import type { UiStore } from '../state/ui-store.js';
 import { emit } from '../events.js';
+import { copyText } from '../render/clipboard.js';
 
 /** What a row action needs: the stores it updates and an element to emit navigation from. */
 export interface ActionContext {
@@ -20,7 +21,17 @@ export type SessionAction =
   | { action: 'move'; id: string; projectId: string | null }
   | { action: 'duplicate'; id: string }
   | { action: 'regenerate-title'; id: string }
+  | { action: 'share'; id: string }
+  | { action: 'copy-share'; id: string; url: string }
+  | { action: 'unshare'; id: string }
   | { action: 'delete'; id: string };
+
+/** Copies the link (absolute) and says so; the toast carries the link too, for when the clipboard is refused. */
+async function copyShareLink(ctx: ActionContext, url: string): Promise<void> {
+  const link = new URL(url, location.origin).href;
+  const copied = await copyText(link);
+  ctx.ui?.notify(copied ? `Share link copied: ${link}` : `Share link: ${link}`);
+}
 
 /** Keeps the open chat's copy of the session in step with the row the sidebar just changed. */
 function patchOpen(ctx: ActionContext, id: string, patch: Partial<SessionRow>): void {
@@ -94,6 +105,18 @@ export async function runAction(ctx: ActionContext, a: SessionAction): Promise<v
         ctx.ui?.notify(`Duplicated as “${copy.title}”`);
         return;
       }
+      case 'share': {
+        const share = await api.shareCreate(a.id);
+        await copyShareLink(ctx, share.url);
+        return;
+      }
+      case 'copy-share':
+        await copyShareLink(ctx, a.url);
+        return;
+      case 'unshare':
+        await api.shareRevoke(a.id);
+        ctx.ui?.notify('Share link stopped: it no longer opens.');
+        return;
       case 'delete': {
         await api.remove(a.id);
         sessions.remove(a.id);

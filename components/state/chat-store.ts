@@ -10,8 +10,13 @@ import { RunStream } from './run-stream.js';
 import { runHandlers } from './run-handlers.js';
 import { PAGE_SIZE } from './transcript-pages.js';
 import { TranscriptPager } from './transcript-pager.js';
+import { LazySessionFollow } from './session-follow-lazy.js';
+import { waitIdle } from './wait-idle.js';
+import { lastActive } from './last-active.js';
+import { loadOpened, type OpenHost, type OpenOptions } from './session-open.js';
 
 export type RunStatus = 'idle' | 'starting' | 'running' | 'reconnecting';
+export type { OpenOptions };
 
 /**
  * The open chat: its stored transcript, the turn being streamed right now (a RunStream), what
@@ -38,9 +43,13 @@ export class ChatStore extends Store {
   cached = false;
   /** The server cannot be reached and this device has no copy of the opened session. */
   unreachable = false;
+  /** The open session is a compression snapshot opened for inspection (its live tip is elsewhere). */
+  inspecting = false;
+  /** The session asked for does not exist (the not-found view). */
+  missing = false;
 
   readonly #outbox = new Outbox({
-    waitIdle: (sid) => this.#waitIdle(sid),
+    waitIdle: (sid) => waitIdle(this, sid),
     started: (sid, r) => this.#startedElsewhere(sid, r),
     created: (id) => this.onSessionCreated?.(id),
     failed: (message) => {
@@ -53,9 +62,17 @@ export class ChatStore extends Store {
   });
   #stream: RunStream | null = null;
   #openToken = 0;
+  /** The open session's live channel: turns started elsewhere stream here too (session-follow.ts). */
+  readonly #follow = new LazySessionFollow(this);
 
   /** Called when a message queued in the empty view has created its session (open it, list it). */
   onSessionCreated: ((id: string) => void) | null = null;
+
+  /**
+   * Called when the session shown is not the one asked for: the canonical tip a snapshot led to,
+   * or null (an advisory id that no longer exists: the empty view). The URL follows.
+   */
+  onRedirected: ((id: string | null) => void) | null = null;
 
   /** Called with (sessionId, patch) when something the sidebar shows changed. */
   onSessionChanged: ((id: string, patch: Record<string, unknown>) => void) | null = null;
@@ -75,17 +92,22 @@ export class ChatStore extends Store {
   }
 
   /** Opens a session: loads it and, if a turn is running, attaches to its stream from the start. */
-  open(id: string | null): Promise<void> {
-    this.#opening = this.#open(id);
+  open(id: string | null, options: OpenOptions = {}): Promise<void> {
+    this.#opening = this.#open(id, options);
     return this.#opening;
   }
+
+  /** Whether the last open asked for history inspection (an unreachable one is asked again alike). */
+  #inspectAsked = false;
 
   /** The open in progress (resolved when none is): a message sent meanwhile waits for it. */
   #opening: Promise<void> = Promise.resolve();
 
-  async #open(id: string | null): Promise<void> {
+  async #open(id: string | null, options: OpenOptions): Promise<void> {
+    this.#inspectAsked = options.inspect === true;
     const token = ++this.#openToken;
     this.#detach();
+    this.#follow.close();
     this.session = null;
     this.openedId = id;
     this.messages = [];
@@ -97,54 +119,32 @@ export class ChatStore extends Store {
     this.streamId = null;
     this.cached = false;
     this.unreachable = false;
+    this.inspecting = false;
+    this.missing = false;
     // A jump asked for in the session shown before is not one for this session.
-    this.reveal = null;
+    this.#pages.reveal = null;
     if (!id) {
+      // A new chat: a reload shows the empty view, not the last session.
+      lastActive.forget();
       // The empty view shows what was queued there while offline.
       this.messages = this.#withQueued([]);
       this.changed();
       return;
     }
-    this.loading = true;
-    this.changed();
-    // Stale-while-revalidate: the stored copy paints first, the server's replaces it.
-    const stored = offlineCache.transcript(id);
-    void stored.then((copy) => {
-      if (!copy || token !== this.#openToken || !this.loading || this.session) return;
-      this.#showCached(copy);
-      this.changed();
-    });
-    try {
-      // The last page only: earlier ones are fetched as the reader scrolls up (loadEarlier).
-      const session = await api.session(id, { msgLimit: PAGE_SIZE });
-      if (token !== this.#openToken) return;
-      this.cached = false;
-      this.#adopt(session, true);
-      void offlineCache.saveTranscript(session);
-    } catch (err) {
-      if (token !== this.#openToken) return;
-      const offline = err instanceof ApiError && err.status === 0;
-      const copy = offline ? await stored : undefined;
-      if (token !== this.#openToken) return;
-      if (copy) {
-        if (!this.cached) this.#showCached(copy);
-      } else if (offline) {
-        // Nothing to show, but the session is known by its id: what is typed is queued for it.
-        this.unreachable = true;
-        this.messages = this.#withQueued([]);
-      } else if (err instanceof ApiError && err.status === 404) {
-        this.error = 'This session no longer exists.';
-        // Nothing to send to: what is typed here starts a new conversation.
-        this.openedId = null;
-        void offlineCache.forgetTranscript(id);
-      } else this.error = (err as Error).message;
-    } finally {
-      if (token === this.#openToken) {
-        this.loading = false;
-        this.changed();
-      }
-    }
+    await loadOpened(this.#openHost, id, options, token);
   }
+
+  /** What loading an opened session (session-open.ts) may touch besides the store's public state. */
+  readonly #openHost: OpenHost = {
+    chat: this,
+    current: (token) => token === this.#openToken,
+    showCached: (copy) => this.#showCached(copy),
+    withQueued: (messages) => this.#withQueued(messages),
+    adopt: (session) => this.#adopt(session, true),
+    watch: (id) => {
+      if (this.status === 'idle') this.#follow.watch(id);
+    },
+  };
 
   #showCached(copy: ApiSession): void {
     this.session = { ...copy, active_stream_id: null };
@@ -170,27 +170,20 @@ export class ChatStore extends Store {
   /** A queued message started its turn: if its session is the one shown, follow the run. */
   async #startedElsewhere(sid: string, r: Awaited<ReturnType<typeof api.startChat>>): Promise<void> {
     this.onSessionChanged?.(sid, { title: r.title, active_stream_id: r.stream_id, updated_at: Date.now() / 1000 });
-    if (this.targetId !== sid) return;
-    const stored = await api.session(sid, { msgLimit: PAGE_SIZE }).catch(() => null);
-    if (!stored || this.targetId !== sid) return;
-    this.cached = false;
-    this.unreachable = false;
-    this.#adopt(stored.active_stream_id ? stored : { ...stored, active_stream_id: r.stream_id, pending_started_at: r.pending_started_at });
-    void offlineCache.saveTranscript(stored);
-    this.changed();
+    await this.#join(sid, r.stream_id, r.pending_started_at, false);
   }
 
-  /** Waits until no run is going in `sid` (the server takes one turn at a time per session). */
-  async #waitIdle(sid: string): Promise<void> {
-    for (let i = 0; i < 600; i++) {
-      if (this.sessionId === sid) {
-        if (this.status === 'idle') return;
-      } else {
-        const s = await api.session(sid, { msgLimit: 1 }).catch(() => null);
-        if (!s?.active_stream_id) return;
-      }
-      await new Promise((res) => setTimeout(res, 500));
-    }
+  /** Streams a turn of the shown session started elsewhere; `idleOnly`: not while this tab runs one. */
+  async #join(sid: string, streamId: string, pendingStartedAt: number, idleOnly: boolean): Promise<void> {
+    if (this.targetId !== sid) return;
+    const stored = await api.session(sid, { msgLimit: PAGE_SIZE }).catch(() => null);
+    if (!stored || this.targetId !== sid || (idleOnly && this.status !== 'idle')) return;
+    this.cached = false;
+    this.unreachable = false;
+    // Its user message may not be stored yet (the start is told first): the stream's id is.
+    this.#adopt(stored.active_stream_id ? stored : { ...stored, active_stream_id: streamId, pending_started_at: pendingStartedAt });
+    void offlineCache.saveTranscript(stored);
+    this.changed();
   }
 
   /** Takes a stored session; a running turn is replayed from its first event. */
@@ -309,7 +302,7 @@ export class ChatStore extends Store {
 
   // ---- Operations on the conversation (conversation-ops.ts) --------------------------------
 
-  readonly #ops = new ConversationOps(this);
+  readonly #ops = new ConversationOps(this, (session) => this.#adopt(session));
 
   /** Forks the conversation, keeping its first `end` messages (all when absent); resolves with the fork. */
   fork(end?: number): Promise<{ session_id: string; title: string }> {
@@ -358,11 +351,16 @@ export class ChatStore extends Store {
     return answerClarify(this, answer);
   }
 
+  /** Makes the open Hermes conversation (read from state.db, read-only) a session here, so it can be continued. */
+  importFromHermes(): Promise<void> {
+    return this.#ops.importFromHermes();
+  }
+
   /** Reloads the stored session (after an edit elsewhere: truncate, clear, rename; or back online). */
   async reload(): Promise<void> {
     if (!this.sessionId) {
       // Back online with nothing loaded: load the session the view names.
-      if (this.unreachable && this.openedId && this.status === 'idle') await this.open(this.openedId);
+      if (this.unreachable && this.openedId && this.status === 'idle') await this.open(this.openedId, { inspect: this.#inspectAsked });
       return;
     }
     if (this.status !== 'idle') return;
@@ -378,6 +376,8 @@ export class ChatStore extends Store {
 
   #attach(streamId: string): void {
     this.#detach();
+    // While this tab streams the turn it needs no word of turns starting (a browser has ~6 connections per server).
+    this.#follow.close();
     this.streamId = streamId;
     this.status = 'running';
     this.live = emptyAssistantTurn(this.messages.length);
@@ -413,6 +413,7 @@ export class ChatStore extends Store {
     this.clarify = null;
     this.status = 'idle';
     this.onSessionChanged?.(this.sessionId!, { active_stream_id: null, attention: false, message_count: this.messages.length, updated_at: Date.now() / 1000 });
+    this.#follow.watch(this.sessionId);
     this.changed();
   }
 
@@ -436,6 +437,17 @@ export class ChatStore extends Store {
     this.#stream = null;
   }
 
+  /** Stored messages this tab has (loaded or in earlier pages): the live channel compares it. */
+  knownCount(): number {
+    return (this.session?._messages_offset ?? 0) + (this.session?.messages.length ?? 0);
+  }
+
+  /** A turn started elsewhere in the open session (another tab, a task): stream it here. */
+  async followRun(sid: string, streamId: string, pendingStartedAt: number): Promise<void> {
+    if (this.sessionId !== sid || this.status !== 'idle' || this.streamId === streamId) return;
+    await this.#join(sid, streamId, pendingStartedAt, true);
+  }
+
   /** Applies a metadata change made elsewhere (the sidebar renamed or pinned this session). */
   patchSession(patch: Partial<ApiSession>): void {
     if (!this.session) return;
@@ -444,7 +456,6 @@ export class ChatStore extends Store {
   }
 
   // ---- Pages of a long transcript (transcript-pager.ts) -------------------------------------
-
   readonly #pages = new TranscriptPager(this, () => this.changed());
 
   /** Index in the stored transcript of `messages[0]`: the earlier messages are not loaded yet. */
@@ -467,26 +478,22 @@ export class ChatStore extends Store {
   }
 
   /** A stored message to bring into view (a jump from search); `seq` tells repeated jumps apart. */
-  reveal: { index: number; seq: number } | null = null;
+  get reveal(): { index: number; seq: number } | null {
+    return this.#pages.reveal;
+  }
 
   /** Loads the pages up to stored message `index` and asks the transcript to show it. */
-  async revealMessage(index: number): Promise<void> {
-    await this.loadThrough(index);
-    this.reveal = { index, seq: (this.reveal?.seq ?? 0) + 1 };
-    this.changed();
+  revealMessage(index: number): Promise<void> {
+    return this.#pages.revealMessage(index);
   }
 
   /** Jumps to the first message holding `text` (loaded or not); false when none does. */
-  async revealMatch(text: string): Promise<boolean> {
-    const index = await this.#pages.firstMatch(text);
-    if (index === undefined) return false;
-    await this.revealMessage(index);
-    return true;
+  revealMatch(text: string): Promise<boolean> {
+    return this.#pages.revealMatch(text);
   }
 
   /** Index of the last user message, or -1. */
   lastUserIndex(): number {
-    for (let i = this.messages.length - 1; i >= 0; i--) if (this.messages[i]!.role === 'user') return i;
-    return -1;
+    return this.messages.findLastIndex((m) => m.role === 'user');
   }
 }

@@ -1,15 +1,34 @@
-import { api, ApiError } from '../api/client.js';
+import { api, ApiError, type ApiSession } from '../api/client.js';
+import { PAGE_SIZE } from './transcript-pages.js';
 import { sessionOps } from '../api/session-ops.js';
 import type { ChatStore } from './chat-store.js';
 import { unsend, type Unsent } from './turns.js';
 
 /**
- * What a person does to the conversation itself: fork, edit an earlier message, retry, undo.
+ * What a person does to the conversation itself: fork, edit an earlier message, retry, undo,
+ * and continue one of Hermes' own conversations here (import).
  * Retry and undo are cut by the server (POST /api/session/retry|undo), so the CLI's commands and
  * these agree; an edit truncates at a stored index, which stays right with pages partly loaded.
  */
 export class ConversationOps {
-  constructor(private readonly chat: ChatStore) {}
+  /** `adopt`: the store takes a session fetched here as the one shown (ChatStore's own #adopt). */
+  constructor(
+    private readonly chat: ChatStore,
+    private readonly adopt: (session: ApiSession) => void,
+  ) {}
+
+  /** Makes the open Hermes conversation (read from state.db, read-only) a session here, so it can be continued. */
+  async importFromHermes(): Promise<void> {
+    const id = this.chat.sessionId;
+    if (!id) return;
+    const { session } = await api.importCliSession(id);
+    if (this.chat.sessionId !== id) return;
+    const fresh = await api.session(session.session_id, { msgLimit: PAGE_SIZE });
+    if (this.chat.sessionId !== id) return;
+    this.adopt(fresh);
+    this.chat.notify();
+    this.chat.onSessionChanged?.(fresh.session_id, { read_only: false });
+  }
 
   /** Transcript index (in `messages`) → index in the whole stored transcript. */
   absolute(index: number): number {

@@ -1,5 +1,6 @@
 import { toolFailed, toolPreviewTarget } from '../../src/shared/run-event-rules.js';
 import type { ApiSession } from '../api/client.js';
+import { emit } from '../events.js';
 import type { ChatStore } from './chat-store.js';
 import type { RunEventHandlers } from './run-stream.js';
 import type { AssistantTurn } from './turns.js';
@@ -8,7 +9,19 @@ import { applySubagentEvent } from './subagents.js';
 /** The window event a `state_saved` run event becomes (detail: its data). */
 export const STATE_SAVED_EVENT = 'hermes-state-saved';
 
-type TurnEvents = 'token' | 'reasoning' | 'tool' | 'tool_complete' | 'compressing' | 'compressed' | 'warning' | 'retrying' | 'subagent' | 'steer_applied';
+type TurnEvents =
+  | 'token'
+  | 'reasoning'
+  | 'tool'
+  | 'tool_complete'
+  | 'compressing'
+  | 'compressed'
+  | 'warning'
+  | 'retrying'
+  | 'subagent'
+  | 'steer_applied'
+  | 'resumed'
+  | 'turn_changes';
 
 /**
  * How the events that build the live assistant turn change it. `live()` is the turn (made on
@@ -70,6 +83,20 @@ function liveTurnHandlers(live: () => AssistantTurn, changed: { frame(): void; n
       const turn = live();
       (turn.steers ??= []).push({ text: d.text, at: turn.text.length });
       changed.now();
+    },
+    // The server restarted and the turn carries on: a quiet line where the prose stood.
+    resumed: (d) => {
+      const turn = live();
+      (turn.resumes ??= []).push({ at: turn.text.length, message: d.message });
+      turn.retrying = undefined;
+      changed.now();
+    },
+    // What the turn changed in the workspace, before `done`: the "Changed N files" row.
+    turn_changes: (d) => {
+      live().changes = { streamId: d.stream_id, files: d.file_changes, additions: d.additions, deletions: d.deletions };
+      changed.now();
+      // The open file tree shows what the agent made or removed without a manual refresh.
+      if (d.file_changes.length) emit(window, 'hermes-workspace-changed', { sessionId: d.session_id });
     },
   };
 }

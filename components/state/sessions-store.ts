@@ -11,6 +11,8 @@ export const PAGE_ROWS = 100;
 const MAX_PAGE_ROWS = 1000;
 const RETRY_MS = 2000;
 const ATTENTION_POLL_MS = 3000;
+/** A burst of changes elsewhere (live sync) is one refetch. */
+const LIVE_REFETCH_MS = 100;
 
 /**
  * The sidebar's data: the session rows loaded so far (pinned ones, then pages of the rest as
@@ -25,6 +27,10 @@ export class SessionsStore extends Store {
   showArchived = false;
   /** Every profile's sessions and projects, not only the active profile's. */
   allProfiles = false;
+  /** The Tasks filter: the list is only task runs (sessions with source `cron`). */
+  tasksOnly = false;
+  /** How many task runs the profile has (the Tasks chip shows while there are any). */
+  cronCount = 0;
   query = '';
   results: SessionListRow[] | null = null;
   searching = false;
@@ -59,6 +65,31 @@ export class SessionsStore extends Store {
         this.projectFilter = null;
         void this.#restart();
       });
+    // Another tab, a task or a run changed the list: fetch it again (revalidated: a 304 keeps the rows).
+    if (typeof window !== 'undefined') window.addEventListener('hermes-sessions-changed', () => this.#liveRefetch());
+  }
+
+  #liveTimer: ReturnType<typeof setTimeout> | null = null;
+  #liveFetch: Promise<void> | null = null;
+  #liveAgain = false;
+
+  /** Debounced and single-flight: a change during a fetch is one more fetch after it. */
+  #liveRefetch(): void {
+    if (this.#liveTimer) return;
+    this.#liveTimer = setTimeout(() => {
+      this.#liveTimer = null;
+      if (this.#liveFetch) {
+        this.#liveAgain = true;
+        return;
+      }
+      this.#liveFetch = this.refresh().finally(() => {
+        this.#liveFetch = null;
+        if (this.#liveAgain) {
+          this.#liveAgain = false;
+          this.#liveRefetch();
+        }
+      });
+    }, LIVE_REFETCH_MS);
   }
 
   /** More rows than the loaded ones exist on the server. */
@@ -107,6 +138,7 @@ export class SessionsStore extends Store {
         this.rows = fresh.map((r) => (attention.has(r.session_id) ? { ...r, attention: true } : r));
         this.#next = page.next_cursor ?? null;
         this.total = page.total;
+        this.cronCount = page.cron_count ?? 0;
       }
       this.#etag = tag;
       this.loaded = true;
@@ -128,7 +160,11 @@ export class SessionsStore extends Store {
   #firstPages(etag: string | null) {
     const unpinned = this.rows.reduce((n, r) => n + (r.pinned ? 0 : 1), 0);
     const limit = Math.min(MAX_PAGE_ROWS, Math.max(PAGE_ROWS, unpinned));
-    return api.sessionPage({ includeArchived: this.showArchived, allProfiles: this.allProfiles, limit, etag });
+    return api.sessionPage({ includeArchived: this.showArchived, allProfiles: this.allProfiles, limit, etag, ...this.#source() });
+  }
+
+  #source(): { source?: 'cron' } {
+    return this.tasksOnly ? { source: 'cron' } : {};
   }
 
   /** In the all-profiles view, rows of another profile carry its name. */
@@ -158,7 +194,13 @@ export class SessionsStore extends Store {
     this.changed();
     this.#more = (async () => {
       try {
-        const { page } = await api.sessionPage({ includeArchived: this.showArchived, allProfiles: this.allProfiles, limit: PAGE_ROWS, cursor });
+        const { page } = await api.sessionPage({
+          includeArchived: this.showArchived,
+          allProfiles: this.allProfiles,
+          limit: PAGE_ROWS,
+          cursor,
+          ...this.#source(),
+        });
         if (!page || generation !== this.#generation || cursor !== this.#next) return;
         const have = new Set(this.rows.map((r) => r.session_id));
         this.rows = [
@@ -185,7 +227,7 @@ export class SessionsStore extends Store {
 
   /** Keeps the list for an offline start (the unarchived view only: that is what startup shows). */
   #persist(): void {
-    if (!this.showArchived && !this.allProfiles)
+    if (!this.showArchived && !this.allProfiles && !this.tasksOnly)
       offlineCache.saveRows(
         this.rows.map(({ attention: _a, match_preview: _m, ...r }) => r),
         { etag: this.#etag, next: this.#next, ...(this.total !== null ? { total: this.total } : {}) },
@@ -236,6 +278,13 @@ export class SessionsStore extends Store {
 
   async setShowArchived(show: boolean): Promise<void> {
     this.showArchived = show;
+    await this.#restart();
+  }
+
+  /** Shows only task runs, or the normal list again: another list from the server. */
+  async setTasksOnly(only: boolean): Promise<void> {
+    if (only === this.tasksOnly) return;
+    this.tasksOnly = only;
     await this.#restart();
   }
 

@@ -88,4 +88,22 @@ export class TranscriptPager {
     this.changed();
     return added;
   }
+
+  /** A stored message to bring into view (a jump from search); `seq` tells repeated jumps apart. */
+  reveal: { index: number; seq: number } | null = null;
+
+  /** Loads the pages up to stored message `index` and asks the transcript to show it. */
+  async revealMessage(index: number): Promise<void> {
+    await this.loadThrough(index);
+    this.reveal = { index, seq: (this.reveal?.seq ?? 0) + 1 };
+    this.changed();
+  }
+
+  /** Jumps to the first message holding `text` (loaded or not); false when none does. */
+  async revealMatch(text: string): Promise<boolean> {
+    const index = await this.firstMatch(text);
+    if (index === undefined) return false;
+    await this.revealMessage(index);
+    return true;
+  }
 }

@@ -2,6 +2,7 @@ import type { Message } from '../api/client.js';
 import { isToolErrorResult, toolRowTarget } from '../../src/shared/run-event-rules.js';
 import { subagentsFromResult, type SubagentView } from './subagents.js';
 import { turnUsageOf, type TurnUsageView } from './turn-usage.js';
+import type { FileChange } from '../../src/shared/file-changes.js';
 
 /** One tool call of an assistant turn, as the activity disclosure shows it. */
 export interface ToolView {
@@ -37,7 +38,42 @@ export interface AssistantTurn {
   usage?: TurnUsageView;
   /** Steer text that joined the turn, each at the length `text` had when it entered. */
   steers?: SteerView[];
+  /** "Resumed after a restart" lines (the `resumed` event), each at the length `text` had then. */
+  resumes?: ResumeView[];
+  /** The files the turn changed: live from `turn_changes`, on reload from the message's `file_changes`. */
+  changes?: TurnChangesView;
 }
+
+/** What "Changed N files (+a −d)" shows, and the run to ask for its diffs (GET /api/session/changes). */
+export interface TurnChangesView {
+  streamId: string;
+  files: FileChange[];
+  additions: number;
+  deletions: number;
+}
+
+/** The change record a stored assistant message carries (`file_changes` and `_stream_id`), if any. */
+export function changesOf(m: Message): TurnChangesView | undefined {
+  const files = m.file_changes;
+  const streamId = m._stream_id;
+  if (!Array.isArray(files) || !files.length || typeof streamId !== 'string') return undefined;
+  const list = files as FileChange[];
+  return {
+    streamId,
+    files: list,
+    additions: list.reduce((n, f) => n + (f.additions || 0), 0),
+    deletions: list.reduce((n, f) => n + (f.deletions || 0), 0),
+  };
+}
+
+/** A restart the turn carried on through: drawn where the prose stood (`at`, an offset into the turn's text). */
+export interface ResumeView {
+  at: number;
+  message: string;
+}
+
+/** What the resumed line says, live and on reload alike (the event's own message is its tooltip). */
+export const RESUMED_LINE = 'Resumed after a restart';
 
 /** A steer in the turn: drawn where it entered the prose (`at`, an offset into the turn's text). */
 export interface SteerView {
@@ -96,6 +132,8 @@ export function emptyAssistantTurn(index: number): AssistantTurn {
 export function groupTurns(messages: readonly Message[], offset = 0): Turn[] {
   const turns: Turn[] = [];
   let current: AssistantTurn | null = null;
+  /** The current turn's highest `_resume_attempt` so far (0: written before any restart). */
+  let attempt = 0;
   messages.forEach((m, i) => {
     const index = offset + i;
     if (m.role === 'user') {
@@ -107,9 +145,18 @@ export function groupTurns(messages: readonly Message[], offset = 0): Turn[] {
     if (!current) {
       current = emptyAssistantTurn(index);
       turns.push(current);
+      attempt = 0;
     }
     const turn: AssistantTurn = current;
     turn.end = index + 1;
+    const resumedAs = typeof m._resume_attempt === 'number' ? m._resume_attempt : 0;
+    if (resumedAs > attempt) {
+      // A later attempt after a restart: the line goes before its first message, and the
+      // answer cut short before it is no longer the turn's last word (not "partial").
+      (turn.resumes ??= []).push({ at: turn.text.length, message: RESUMED_LINE });
+      turn.partial = false;
+      attempt = resumedAs;
+    }
     if (m.role === 'tool') {
       const view = turn.tools.find((t) => t.id === m.tool_call_id);
       let result = messageText(m);
@@ -135,6 +182,8 @@ export function groupTurns(messages: readonly Message[], offset = 0): Turn[] {
       return;
     }
     if (m._partial === true) turn.partial = true;
+    const changes = changesOf(m);
+    if (changes) turn.changes = changes;
     const usage = turnUsageOf(m);
     if (usage) turn.usage = usage;
     const text = messageText(m);

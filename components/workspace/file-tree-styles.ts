@@ -78,6 +78,22 @@ export const treeStyles = css`
     text-overflow: ellipsis;
     white-space: nowrap;
   }
+  .git-mark {
+    flex: none;
+    min-width: 1.2em;
+    text-align: center;
+    font-family: var(--hermes-font-mono);
+    font-size: var(--hermes-text-meta);
+    font-weight: 600;
+  }
+  .git-dot {
+    flex: none;
+    width: 6px;
+    height: 6px;
+    margin: 0 calc(var(--hermes-space-xs) + 1px);
+    border-radius: var(--hermes-radius-pill);
+    background: var(--hermes-fg-faint);
+  }
   .actions {
     display: flex;
     visibility: hidden;

@@ -2,12 +2,16 @@ import { LitElement, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import { ref } from 'lit/directives/ref.js';
 import { api, type FileEntry } from '../api/client.js';
+import { folderDownloadUrl, uploadToWorkspace } from '../api/uploads.js';
 import { baseStyles } from '../shared/styles.js';
 import { icons } from '../shared/icons.js';
 import { emit } from '../events.js';
 import { treeStyles } from './file-tree-styles.js';
+import { NO_MARKS, type GitMarks } from '../git/git-marks.js';
+import { gitLetterStyles } from '../git/git-letter-styles.js';
 
 type Row = { entry: FileEntry; depth: number };
+const GIT_WORDS = { M: 'modified', A: 'added', D: 'deleted', R: 'renamed', U: 'conflict', '?': 'untracked' } as const;
 type Edit = { kind: 'file' | 'dir'; parent: string } | { kind: 'rename'; path: string };
 
 const parentOf = (path: string) => (path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '');
@@ -28,6 +32,8 @@ export class HermesFileTree extends LitElement {
   @property() workspace = '';
   /** The file shown in the preview, highlighted here. */
   @property() selected: string | null = null;
+  /** Git status letters per file and dots on folders holding changes (from one status answer). */
+  @property({ attribute: false }) marks: GitMarks = NO_MARKS;
 
   @state() private entries = new Map<string, FileEntry[]>();
   @state() private expanded = new Set<string>();
@@ -37,6 +43,8 @@ export class HermesFileTree extends LitElement {
   @state() private edit: Edit | null = null;
   @state() private confirming: string | null = null;
   @state() private actionError = '';
+  /** The folder the open file picker uploads into. */
+  #uploadDir = '';
 
   override willUpdate(changed: Map<string, unknown>): void {
     if (changed.has('sessionId') || changed.has('workspace')) {
@@ -96,6 +104,49 @@ export class HermesFileTree extends LitElement {
     if (parent) void this.toggle(parent, true);
     this.edit = { kind, parent };
     this.confirming = null;
+  }
+
+  /**
+   * Opens the file picker; the chosen files go into `dir`, or (none given) the focused folder,
+   * else the focused file's folder, else the workspace root. Archives arrive extracted, as the incumbent.
+   */
+  pickUpload(dir?: string): void {
+    const focused = this.#rows().find((r) => r.entry.path === this.focused)?.entry;
+    this.#uploadDir = dir ?? (!focused ? '' : focused.is_dir ? focused.path : parentOf(focused.path));
+    const input = this.renderRoot.querySelector<HTMLInputElement>('input[data-role="upload-input"]');
+    if (!input) return;
+    input.value = '';
+    input.click();
+  }
+
+  async uploadFiles(dir: string, files: File[]): Promise<void> {
+    const sid = this.sessionId;
+    if (!sid || !files.length) return;
+    if (dir) await this.toggle(dir, true);
+    const refused: string[] = [];
+    await this.#act(async () => {
+      for (const file of files) {
+        const r = await uploadToWorkspace(sid, dir, file);
+        if (r.extract_error) refused.push(`${file.name}: ${r.extract_error}`);
+      }
+    });
+    if (refused.length) this.actionError = refused.join(' · ');
+  }
+
+  /** Files dragged from the desktop may land here (only files: text or tree rows are not uploads). */
+  #dragOver = (e: DragEvent): void => {
+    if (!e.dataTransfer?.types.includes('Files')) return;
+    e.preventDefault();
+    e.dataTransfer.dropEffect = 'copy';
+  };
+
+  /** Dropped on a folder: into it; on a file: beside it; elsewhere in the tree: the workspace root. */
+  #drop(e: DragEvent, dir: string): void {
+    const files = [...(e.dataTransfer?.files ?? [])];
+    if (!files.length) return;
+    e.preventDefault();
+    e.stopPropagation();
+    void this.uploadFiles(dir, files);
   }
 
   #rows(dir = '', depth = 0, out: Row[] = []): Row[] {
@@ -250,12 +301,17 @@ export class HermesFileTree extends LitElement {
         data-type=${entry.is_dir ? 'dir' : 'file'}
         title=${entry.path}
         @click=${() => !renaming && this.#open(entry)}
+        @dragover=${this.#dragOver}
+        @drop=${(e: DragEvent) => this.#drop(e, entry.is_dir ? entry.path : parentOf(entry.path))}
       >
         <span class="twist" ?data-open=${open}>${entry.is_dir ? icons.chevron() : nothing}</span>
         <span class="icon">${entry.is_dir ? icons.folder() : icons.file()}</span>
         ${renaming ? this.#nameInput(entry.name) : html`<span class="name">${entry.name}</span>`}
+        ${entry.symlink_loop ? html`<span class="meta" data-role="symlink-loop" title="Symlink loop: shown, not followed">loop</span>` : nothing}
         ${this.loading.has(entry.path) ? html`<span class="meta">${icons.spinner()}</span>` : nothing}
+        ${this.#mark(entry)}
         <span class="actions" @click=${(e: Event) => e.stopPropagation()}>
+          ${entry.is_dir ? this.#folderActions(entry) : nothing}
           <button class="icon-button" title="Rename (F2)" aria-label="Rename ${entry.name}" data-action="rename" tabindex="-1" @click=${() => (this.edit = { kind: 'rename', path: entry.path })}>${icons.edit()}</button>
           <button class="icon-button" title="Delete" aria-label="Delete ${entry.name}" data-action="delete" tabindex="-1" @click=${() => (this.confirming = entry.path)}>${icons.trash()}</button>
         </span>
@@ -263,6 +319,18 @@ export class HermesFileTree extends LitElement {
       ${entry.is_dir && open ? this.#newRow(entry.path, depth + 1) : nothing}
       ${entry.is_dir && open && this.errors.has(entry.path) ? html`<li class="row error" style="--depth:${depth + 1}">${this.errors.get(entry.path)}</li>` : nothing}
       ${entry.is_dir && open && this.entries.get(entry.path)?.length === 0 ? html`<li class="row empty meta" style="--depth:${depth + 1}">Empty folder</li>` : nothing}`;
+  }
+
+  #folderActions(entry: FileEntry) {
+    return html`<button class="icon-button" title="Upload into folder" aria-label="Upload into ${entry.name}" data-action="upload-here" tabindex="-1" @click=${() => this.pickUpload(entry.path)}>${icons.upload()}</button>
+      <a class="icon-button" href=${folderDownloadUrl(this.sessionId!, entry.path)} download="${entry.name}.zip" title="Download folder" aria-label="Download ${entry.name} as zip" data-action="download-folder" tabindex="-1">${icons.download()}</a>`;
+  }
+
+  #mark(entry: FileEntry) {
+    const letter = entry.is_dir ? undefined : this.marks.files.get(entry.path);
+    if (letter) return html`<span class="git-mark" data-role="git-badge" data-letter=${letter} title="Git: ${GIT_WORDS[letter]}">${letter}</span>`;
+    if (entry.is_dir && this.marks.dirs.has(entry.path)) return html`<span class="git-dot" data-role="git-dot" title="Holds changes"></span>`;
+    return nothing;
   }
 
   /** A fresh name field (name selected, extension not) or delete question takes the focus. */
@@ -281,7 +349,13 @@ export class HermesFileTree extends LitElement {
     const rootError = this.errors.get('');
     return html`
       ${this.actionError ? html`<div class="alert" role="alert">${this.actionError}</div>` : nothing}
-      <ul role="tree" aria-label="Workspace files" @keydown=${this.#onKeyDown} @focusin=${(e: FocusEvent) => {
+      <input type="file" multiple hidden data-role="upload-input" @change=${(e: Event) => {
+        const input = e.target as HTMLInputElement;
+        void this.uploadFiles(this.#uploadDir, [...(input.files ?? [])]);
+      }} />
+      <ul role="tree" aria-label="Workspace files" @dragover=${this.#dragOver} @drop=${(e: DragEvent) => this.#drop(e, '')} @keydown=${this.#onKeyDown} @focusin=${(
+        e: FocusEvent,
+      ) => {
         const path = (e.target as HTMLElement).dataset?.path;
         if (path) this.focused = path;
       }}>
@@ -294,7 +368,7 @@ export class HermesFileTree extends LitElement {
     `;
   }
 
-  static override styles = [baseStyles, treeStyles];
+  static override styles = [baseStyles, treeStyles, gitLetterStyles];
 }
 
 declare global {

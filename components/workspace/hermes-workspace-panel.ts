@@ -12,6 +12,9 @@ import './hermes-file-preview.js';
 import type { HermesFileTree } from './hermes-file-tree.js';
 import type { HermesFilePreview } from './hermes-file-preview.js';
 import { emit } from '../events.js';
+import { gitApi, type GitStatus } from '../api/git.js';
+import { NO_MARKS, gitMarks, type GitMarks } from '../git/git-marks.js';
+import type { HermesGitPanel } from '../git/hermes-git-panel.js';
 
 const glyph = (d: string) =>
   svg`<svg width="16" height="16" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="1.8" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true"><path d=${d} /></svg>`;
@@ -32,19 +35,30 @@ export class HermesWorkspacePanel extends LitElement {
   #stores = new StoreController(this, () => [this.chat, this.ui]);
 
   @state() private openPath: string | null = null;
+  /** Files, or the Git view (offered when the workspace is a repository). */
+  @state() private view: 'files' | 'git' = 'files';
+  @state() private git: GitStatus | null = null;
+  @state() private marks: GitMarks = NO_MARKS;
+  /** The Git panel's chunk has loaded (it loads the first time the view opens). */
+  @state() private gitLoaded = false;
   @query('hermes-file-tree') private tree?: HermesFileTree;
   @query('hermes-file-preview') private preview?: HermesFilePreview;
+  @query('hermes-git-panel') private gitPanel?: HermesGitPanel;
   #sessionId: string | null = null;
   #root = '';
+  #running = false;
+  #gitAsk = 0;
 
   override connectedCallback(): void {
     super.connectedCallback();
     window.addEventListener('hermes-open-file', this.#onOpenFile);
+    window.addEventListener('hermes-workspace-changed', this.#onWorkspaceChanged);
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     window.removeEventListener('hermes-open-file', this.#onOpenFile);
+    window.removeEventListener('hermes-workspace-changed', this.#onWorkspaceChanged);
   }
 
   get #workspace(): string {
@@ -60,7 +74,46 @@ export class HermesWorkspacePanel extends LitElement {
       this.#sessionId = sid;
       this.#root = root;
       this.openPath = null;
+      this.view = 'files';
+      this.#setGit(null);
+      if (sid && this.#filesAvailable) void this.#loadGit(sid);
     }
+    // A turn that ended may have changed files: the badges and the Git view read the status again.
+    const running = (this.chat?.status ?? 'idle') !== 'idle';
+    if (this.#running && !running && sid) void this.#loadGit(sid);
+    this.#running = running;
+  }
+
+  get #filesAvailable(): boolean {
+    return (this.ui?.settings?.features as { files?: boolean } | undefined)?.files !== false;
+  }
+
+  /** One status answer feeds the tab, the tree's badges and the Git view. */
+  async #loadGit(sid: string): Promise<void> {
+    const ask = ++this.#gitAsk;
+    let status: GitStatus | null = null;
+    try {
+      status = await gitApi.status(sid);
+    } catch {
+      // No git (a Workers deployment, no binary): the Files view is all there is.
+    }
+    if (ask === this.#gitAsk && sid === this.#sessionId) this.#setGit(status);
+  }
+
+  #setGit(status: GitStatus | null): void {
+    this.git = status;
+    this.marks = gitMarks(status);
+    if (!status?.is_git && this.view === 'git') this.view = 'files';
+  }
+
+  #showView(view: 'files' | 'git'): void {
+    this.view = view;
+    if (view === 'git' && !this.gitLoaded) void import('../git/hermes-git-panel.js').then(() => (this.gitLoaded = true));
+  }
+
+  #refresh(): void {
+    void this.tree?.refresh();
+    if (this.#sessionId) void this.#loadGit(this.#sessionId);
   }
 
   #onOpenFile = (e: Event) => {
@@ -81,6 +134,11 @@ export class HermesWorkspacePanel extends LitElement {
     void this.tree?.reveal(path);
   };
 
+  /** Files changed behind the tree's back (an undone turn): show what is there now. */
+  #onWorkspaceChanged = (e: HTMLElementEventMap['hermes-workspace-changed']) => {
+    if (e.detail.sessionId === this.chat?.sessionId) this.#refresh();
+  };
+
   #onRenamed(e: CustomEvent<{ from: string; to: string }>): void {
     const open = this.openPath;
     if (open && under(open, e.detail.from)) this.openPath = e.detail.to + open.slice(e.detail.from.length);
@@ -97,7 +155,7 @@ export class HermesWorkspacePanel extends LitElement {
 
   override render() {
     // A deployment without a file system (Cloudflare Workers) says so instead of failing per file.
-    const filesAvailable = (this.ui?.settings?.features as { files?: boolean } | undefined)?.files !== false;
+    const filesAvailable = this.#filesAvailable;
     const sid = filesAvailable ? (this.chat?.sessionId ?? null) : null;
     const root = this.#workspace;
     const name = root.replace(/\/+$/, '').split('/').pop() || root || 'Workspace';
@@ -107,17 +165,35 @@ export class HermesWorkspacePanel extends LitElement {
         <span class="name" title=${root} data-role="workspace-name">${name}</span>
         ${
           sid
-            ? html`<button class="icon-button" title="New file" aria-label="New file" data-action="new-file" @click=${() => this.tree?.startCreate('file')}>${newFileIcon}</button>
+            ? html`${
+                this.view === 'files'
+                  ? html`<button class="icon-button" title="New file" aria-label="New file" data-action="new-file" @click=${() => this.tree?.startCreate('file')}>${newFileIcon}</button>
               <button class="icon-button" title="New folder" aria-label="New folder" data-action="new-dir" @click=${() => this.tree?.startCreate('dir')}>${newFolderIcon}</button>
-              <button class="icon-button" title="Refresh" aria-label="Refresh files" data-action="refresh" @click=${() => this.tree?.refresh()}>${icons.retry()}</button>`
+              <button class="icon-button" title="Upload files" aria-label="Upload files" data-action="upload" @click=${() => this.tree?.pickUpload()}>${icons.upload()}</button>`
+                  : nothing
+              }
+              <button class="icon-button" title="Refresh" aria-label="Refresh files" data-action="refresh" @click=${() => this.#refresh()}>${icons.retry()}</button>`
             : nothing
         }
         <button class="icon-button close" title="Close panel" aria-label="Close workspace panel" data-action="close" @click=${() => emit(this, 'hermes-panel-close', null, { local: true })}>${icons.close()}</button>
       </header>
+      ${sid && this.git?.is_git ? this.#tabs() : nothing}
       ${
-        sid
+        sid && this.view === 'git'
+          ? this.gitLoaded
+            ? html`<hermes-git-panel
+                .sessionId=${sid}
+                .status=${this.git}
+                @hermes-git-status=${(e: HTMLElementEventMap['hermes-git-status']) => this.#setGit(e.detail.status)}
+              ></hermes-git-panel>`
+            : html`<p class="note meta">${icons.spinner()}</p>`
+          : nothing
+      }
+      ${
+        sid && this.view === 'files'
           ? html`<div class="body" ?data-file=${!!this.openPath}>
             <hermes-file-tree
+              .marks=${this.marks}
               .sessionId=${sid}
               .workspace=${root}
               .selected=${this.openPath}
@@ -130,11 +206,24 @@ export class HermesWorkspacePanel extends LitElement {
                 : nothing
             }
           </div>`
-          : filesAvailable
-            ? html`<p class="note meta" data-role="no-session">Open a conversation to browse its workspace files.</p>`
-            : html`<p class="note meta" data-role="files-unavailable">Files are not available on this deployment: it runs on Cloudflare Workers, which has no file system. The agent can still chat, plan with todos, remember and ask you questions.</p>`
+          : sid
+            ? nothing
+            : filesAvailable
+              ? html`<p class="note meta" data-role="no-session">Open a conversation to browse its workspace files.</p>`
+              : html`<p class="note meta" data-role="files-unavailable">Files are not available on this deployment: it runs on Cloudflare Workers, which has no file system. The agent can still chat, plan with todos, remember and ask you questions.</p>`
       }
     `;
+  }
+
+  #tabs() {
+    const changed = this.git?.totals?.changed ?? 0;
+    const tab = (id: 'files' | 'git', label: unknown) =>
+      html`<button role="tab" data-view=${id} aria-selected=${String(this.view === id)} @click=${() => this.#showView(id)}>${label}</button>`;
+    return html`<div class="tabs" role="tablist" aria-label="Workspace view">
+      ${tab('files', 'Files')}
+      ${tab('git', html`Git${changed ? html` <span class="tab-count" data-role="git-changed">${changed}</span>` : nothing}`)}
+      ${this.view === 'files' ? html`<span class="branch meta mono" title="Branch">${this.git?.branch ?? ''}</span>` : nothing}
+    </div>`;
   }
 
   static override styles = [
@@ -180,6 +269,39 @@ export class HermesWorkspacePanel extends LitElement {
         min-height: 0;
         display: flex;
         flex-direction: column;
+      }
+      .tabs {
+        display: flex;
+        align-items: center;
+        gap: var(--hermes-space-xs);
+        padding: var(--hermes-space-xs) var(--hermes-space-sm) 0;
+        border-bottom: var(--hermes-border-width) solid var(--hermes-border);
+      }
+      [role='tab'] {
+        border-radius: var(--hermes-radius-sm) var(--hermes-radius-sm) 0 0;
+        padding: var(--hermes-space-xs) var(--hermes-space-sm);
+        font-size: var(--hermes-text-label);
+        color: var(--hermes-fg-muted);
+        border-bottom: 2px solid transparent;
+      }
+      [role='tab'][aria-selected='true'] {
+        color: var(--hermes-fg);
+        border-bottom-color: var(--hermes-accent);
+      }
+      .tab-count {
+        font-size: var(--hermes-text-meta);
+        color: var(--hermes-fg-muted);
+      }
+      .tabs .branch {
+        margin-left: auto;
+        overflow: hidden;
+        text-overflow: ellipsis;
+        white-space: nowrap;
+        min-width: 0;
+      }
+      hermes-git-panel {
+        flex: 1;
+        min-height: 0;
       }
       hermes-file-tree {
         flex: 1;

@@ -2,6 +2,7 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { positiveIntOrNull, section, text, toBool, toFloat, toInt, turnLimit } from './config-coerce.js';
 import { parseWebConfig, type WebConfig } from './tools/web/settings.js';
+import type { FileEditsMode } from './tools/file-edit-policy.js';
 import { DelegationFileSchema, delegationConfig, type DelegationConfig } from './delegation-config.js';
 import { parseRoutingConfig, type RoutingConfig } from './config-routing.js';
 import { parseEffort, type ReasoningEffort } from './reasoning.js';
@@ -38,7 +39,15 @@ export interface AgentConfig extends RoutingConfig {
   reasoningEffort?: ReasoningEffort | null;
   /** `agent.personalities`: what `/personality` offers (see personalities.ts). */
   personalities?: Personality[];
-  approvals: { mode: 'manual' | 'off' | 'smart'; deny: string[]; timeoutSeconds: number };
+  approvals: {
+    mode: 'manual' | 'off' | 'smart';
+    deny: string[];
+    timeoutSeconds: number;
+    /** `approvals.cron_mode`: whether a scheduled run may run a flagged command (nobody is there to ask). */
+    cronMode: 'approve' | 'deny';
+    /** `approvals.file_edits`: when write_file/patch show their diff and wait (default outside_workspace). */
+    fileEdits: FileEditsMode;
+  };
   commandAllowlist: string[];
   compression: CompressionConfig;
   /** `auxiliary.compression`: the model that writes compression summaries (unset fields: the turn's model). */
@@ -142,7 +151,13 @@ const FileSchema = z
     // Loose values (`max_turns: unlimited`) are read as Hermes reads them, never refused.
     agent: z.object({ max_turns: z.unknown().optional(), api_max_retries: num.nullish(), reasoning_effort: z.unknown().optional() }).passthrough().nullish(),
     approvals: z
-      .object({ mode: z.union([str, z.boolean()]).nullish(), deny: z.array(str).nullish(), timeout: num.nullish() })
+      .object({
+        mode: z.union([str, z.boolean()]).nullish(),
+        deny: z.array(str).nullish(),
+        timeout: num.nullish(),
+        cron_mode: z.unknown().optional(),
+        file_edits: z.unknown().optional(),
+      })
       .passthrough()
       .nullish(),
     command_allowlist: z.union([z.array(str), str]).nullish(),
@@ -194,6 +209,27 @@ function substitute(value: unknown, env: Record<string, string>): unknown {
   if (Array.isArray(value)) return value.map((v) => substitute(v, env));
   if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, substitute(v, env)]));
   return value;
+}
+
+/**
+ * Hermes' yes/no approval keys (`cron_mode`): the strings `approve`, `off`, `allow` and `yes`
+ * approve; anything else denies — a typo, and a bare YAML 1.1 `off`/`yes`, which Hermes reads as a
+ * boolean and so as neither.
+ */
+function binaryApprovalMode(v: unknown): 'approve' | 'deny' {
+  return typeof v === 'string' && ['approve', 'off', 'allow', 'yes'].includes(v.trim().toLowerCase()) ? 'approve' : 'deny';
+}
+
+/**
+ * `approvals.file_edits` (ours; Hermes has no such key): `always`, `never` (also a YAML 1.1
+ * `off`/`no`, read as false) or `outside_workspace`, which is also what unset or unknown means.
+ */
+function fileEditsMode(v: unknown): FileEditsMode {
+  if (v === false) return 'never';
+  if (v === true) return 'always';
+  const m = typeof v === 'string' ? v.trim().toLowerCase() : '';
+  if (m === 'always' || m === 'never') return m;
+  return m === 'off' || m === 'no' ? 'never' : 'outside_workspace';
 }
 
 /**
@@ -295,6 +331,8 @@ export function parseAgentConfig(input: { configYaml: string | null; dotenv: str
       mode: approvalMode(mode),
       deny: f.approvals?.deny ?? [],
       timeoutSeconds: f.approvals?.timeout ?? 300,
+      cronMode: binaryApprovalMode(f.approvals?.cron_mode),
+      fileEdits: fileEditsMode(f.approvals?.file_edits),
     },
     commandAllowlist: allowlist(f.command_allowlist),
     compression: compressionConfig(section(f, 'compression')),

@@ -4,6 +4,8 @@ import type { Catalog } from './catalog/catalog.js';
 import type { AgentSetup } from './setup.js';
 import type { RunEventBody, RunEventName, RunEventPayloads } from '../shared/run-events.js';
 import type { HermesHome } from '../ports/hermes-home.js';
+import type { ToolCall } from './messages.js';
+import type { GatewayResume } from './gateway/reattach.js';
 
 export interface TurnInput {
   /** The session as stored, ending with the user message this turn answers. */
@@ -15,6 +17,33 @@ export interface TurnInput {
   signal: AbortSignal;
   /** The session's profile home (its config, .env, memories, skills); absent: the runtime's default home. */
   home?: HermesHome;
+  /** Nobody watches this turn (`cron`: a scheduled task): approvals follow config, clarify answers at once. */
+  unattended?: 'cron';
+  /**
+   * The consumer handles `checkpoint` outputs (the turn driver does): the builtin loop then
+   * waits for each before any tool runs, after each result, and (null) once a step is stored.
+   */
+  checkpoints?: boolean;
+  /** This turn carries on after a restart (src/runs/run-resume.ts built it). */
+  resume?: TurnResume;
+}
+
+/** A model answer that asked for tools, and the results finished so far. */
+export interface TurnStep {
+  assistant: Message;
+  results: Message[];
+}
+
+/** What a resumed turn starts from, beyond the stored transcript. */
+export interface TurnResume {
+  /** Counts this turn's resumes from 1; the messages its model calls write carry it as `_resume_attempt`. */
+  attempt: number;
+  /** The step cut short, when some of its calls run again (they waited for an approval or a clarify answer). */
+  step: (TurnStep & { rerun: ToolCall[] }) | null;
+  /** The transcript ends with the answer cut short (`_partial`): the model is asked to continue it. */
+  partial: boolean;
+  /** A gateway turn: the Hermes run to reattach to, and what was relayed of it (src/agent/gateway/reattach.ts). */
+  gateway?: GatewayResume;
 }
 
 export interface CompressInput {
@@ -28,6 +57,16 @@ export interface CompressInput {
 export interface TitleInput {
   session: Session;
   preferLatest: boolean;
+  signal: AbortSignal;
+  home?: HermesHome;
+}
+
+/** One request with no tools and no transcript (a commit message from a staged diff), in the session's model. */
+export interface OneShotInput {
+  session: Session;
+  system: string;
+  user: string;
+  maxTokens: number;
   signal: AbortSignal;
   home?: HermesHome;
 }
@@ -74,6 +113,17 @@ export type TurnOutput =
   | ({ type: 'event' } & RunEventBody)
   /** Completed messages to append to the transcript (assistant replies, tool results). */
   | { type: 'messages'; messages: Message[] }
+  /**
+   * Make the step in flight durable once everything output before it is stored (null: nothing
+   * in flight), then call `written` (with the error when it could not be). Only when asked (`checkpoints`).
+   */
+  | {
+      type: 'checkpoint';
+      step: TurnStep | null;
+      /** A gateway turn's run and how far its events were handled (the checkpoint's `gateway`, `seq` added there). */
+      gateway?: { run_id: string; event_id?: string };
+      written: (err?: unknown) => void;
+    }
   | { type: 'patch'; patch: SessionPatch }
   /**
    * Token counts of one model call, added to the session's totals. `input_tokens` is the whole
@@ -130,6 +180,10 @@ export interface AgentRuntime {
   generateTitle?(input: TitleInput): Promise<string | null>;
   /** Whether `generateTitle` will work now (a runtime that switches backends says per call); absent: it will. */
   canGenerateTitle?(): Promise<boolean>;
+  /** The model's plain answer to one prompt (POST /api/git/commit-message); absent where the agent has no such call (the gateway). */
+  oneShot?(input: OneShotInput): Promise<string>;
+  /** Whether `oneShot` will work now (a runtime that switches backends says per call); absent: it will. */
+  canOneShot?(): Promise<boolean>;
   /**
    * Steer: the text joins the running turn at its next tool boundary (after the tool batch in
    * flight, before the next model call), never interrupting it; absent where no turn can take it.

@@ -1,10 +1,11 @@
-import { BadRequest } from '../ports/errors.js';
+import { BadRequest, NotAvailable } from '../ports/errors.js';
 import type {
   AgentInfo,
   AgentRuntime,
   Catalog,
   CompressInput,
   CompressOutput,
+  OneShotInput,
   SteerInput,
   SteerOutcome,
   TitleInput,
@@ -14,6 +15,8 @@ import type {
 
 /** The gateway's API has no compress call: Hermes compresses its own context there. */
 export const NO_MANUAL_COMPRESSION = 'Manual compression needs the built-in agent; the Hermes gateway compresses its context on its own.';
+/** The gateway runs whole agent turns only; a bare prompt-and-answer has no call there. */
+export const NO_ONE_SHOT = 'Commit message suggestions need the built-in agent; the Hermes gateway has no call for a one-off prompt.';
 /** Titles come from a model call of our own; through the gateway there is none to make. */
 export const NO_TITLE_GENERATION = 'Title generation needs the built-in agent; the Hermes gateway has no call for it.';
 import type { HermesHome } from '../ports/hermes-home.js';
@@ -122,6 +125,16 @@ export class SwitchingRuntime implements AgentRuntime {
     const runtime = await this.current();
     if (!runtime.generateTitle) throw new BadRequest(NO_TITLE_GENERATION);
     return runtime.generateTitle(input);
+  }
+
+  async canOneShot(): Promise<boolean> {
+    return !!(await this.current()).oneShot;
+  }
+
+  async oneShot(input: OneShotInput): Promise<string> {
+    const runtime = await this.current();
+    if (!runtime.oneShot) throw new NotAvailable(NO_ONE_SHOT);
+    return runtime.oneShot(input);
   }
 
   async describe(options?: { refresh?: boolean }): Promise<AgentInfo> {

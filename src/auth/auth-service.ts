@@ -2,6 +2,7 @@ import type { AuthConfig } from '../config.js';
 import type { AuthStore } from '../ports/auth-store.js';
 import type { Clock, Logger } from '../ports/platform.js';
 import type { SettingsStore } from '../ports/settings-store.js';
+import { patchSettings } from '../domain/settings-patch.js';
 import { hmacHex, randomHex, timingSafeEqual, toHex, pbkdf2 } from './crypto.js';
 import { PBKDF2_ITERATIONS, hashPassword, isUsableHash, verifyPassword } from './password.js';
 
@@ -171,8 +172,7 @@ export class AuthService {
   /** Stores a new settings password (null clears it). Callers check the current password first. */
   async setStoredPassword(password: string | null): Promise<void> {
     const hash = password === null ? null : await hashPassword(password);
-    const stored = await this.#settings.read();
-    await this.#settings.write({ ...stored, password_hash: hash });
+    await patchSettings(this.#settings, { password_hash: hash });
     this.#storedHash = Promise.resolve(hash);
     this.#storedHashAt = this.#clock.now();
   }

@@ -13,20 +13,54 @@ export type ExportTheme = 'light' | 'dark' | 'system';
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const SAFE_HREF = /^(https?:|mailto:|#)/i;
 
-const marked = new Marked({ gfm: true, breaks: false, async: false });
-marked.use({
-  renderer: {
-    html: ({ text }: Tokens.HTML | Tokens.Tag) => escapeHtml(text),
-    link({ href, text, tokens }: Tokens.Link): string {
-      const label = tokens ? this.parser.parseInline(tokens) : escapeHtml(text);
-      return SAFE_HREF.test(href) ? `<a href="${escapeHtml(href)}" rel="noopener noreferrer">${label}</a>` : label;
-    },
-    image: ({ href, text }: Tokens.Image) =>
-      SAFE_HREF.test(href) ? `<a href="${escapeHtml(href)}" rel="noopener noreferrer">${escapeHtml(text || href)}</a>` : escapeHtml(text || href),
-  },
-});
+/** An image the page may show itself: a raster data: URL (a share inlines small local images so). */
+const DATA_IMAGE = /^data:image\/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/=]+$/;
+const DATA_IMAGE_MD = /!\[([^\]\n]*)\]\((data:image\/(?:png|jpeg|gif|webp);base64,[A-Za-z0-9+/=]+)\)/g;
 
-const markdown = (text: string) => marked.parse(text) as string;
+const img = (src: string, label: string) => `<img src="${escapeHtml(src)}" alt="${escapeHtml(label)}" loading="lazy">`;
+
+/** `images`: data: images render as pictures (the page's CSP allows them); otherwise every image becomes a link. */
+function makeMarked(images: boolean): Marked {
+  const m = new Marked({ gfm: true, breaks: false, async: false });
+  m.use({
+    renderer: {
+      html: ({ text }: Tokens.HTML | Tokens.Tag) => escapeHtml(text),
+      link({ href, text, tokens }: Tokens.Link): string {
+        const label = tokens ? this.parser.parseInline(tokens) : escapeHtml(text);
+        return SAFE_HREF.test(href) ? `<a href="${escapeHtml(href)}" rel="noopener noreferrer">${label}</a>` : label;
+      },
+      image: ({ href, text }: Tokens.Image) => {
+        if (images && DATA_IMAGE.test(href)) return img(href, text);
+        return SAFE_HREF.test(href) ? `<a href="${escapeHtml(href)}" rel="noopener noreferrer">${escapeHtml(text || href)}</a>` : escapeHtml(text || href);
+      },
+    },
+  });
+  return m;
+}
+
+const markedPlain = makeMarked(false);
+const markedImages = makeMarked(true);
+const markdown = (text: string, images: boolean) => (images ? markedImages : markedPlain).parse(text) as string;
+
+/** A user bubble is plain text; with `images`, its data: images come out as pictures after it. */
+function userBody(text: string, images: boolean): { text: string; pictures: string } {
+  if (!images) return { text: escapeHtml(text), pictures: '' };
+  const pictures: string[] = [];
+  const rest = text.replace(DATA_IMAGE_MD, (_all, label: string, src: string) => {
+    pictures.push(img(src, label));
+    return '';
+  });
+  return { text: escapeHtml(rest.replace(/\n{3,}/g, '\n\n').trim()), pictures: pictures.join('') };
+}
+
+/** What the caller changes about the page: a public share is noindex, shows its images and says what it is. */
+export interface HtmlOptions {
+  theme?: ExportTheme;
+  noindex?: boolean;
+  images?: boolean;
+  /** One line under the title (escaped here). */
+  note?: string;
+}
 
 const PALETTES = {
   dark: {
@@ -80,7 +114,9 @@ code{font-family:'SF Mono',ui-monospace,Menlo,Consolas,monospace;font-size:.9em}
 a{color:var(--accent)}
 table{border-collapse:collapse}td,th{border:1px solid var(--border);padding:4px 8px}
 .divider{color:var(--muted);text-align:center;font:12px -apple-system,'Segoe UI',system-ui,sans-serif;margin:24px 0}
-.error{color:#f87171}`;
+.error{color:#f87171}
+img{max-width:100%;height:auto;border-radius:8px;border:1px solid var(--border)}
+.pictures{gap:8px}.pictures img{max-width:min(320px,85%)}`;
 }
 
 function toolCallsOf(m: Session['messages'][number]): Array<{ name: string; args: string }> {
@@ -91,14 +127,16 @@ function toolCallsOf(m: Session['messages'][number]): Array<{ name: string; args
   }));
 }
 
-function messageHtml(m: Session['messages'][number], index: number, session: Session): string {
+function messageHtml(m: Session['messages'][number], index: number, session: Session, images: boolean): string {
   const text = messageText(m);
   const parts: string[] = [];
   if (session.compression_anchor_visible_idx === index) parts.push('<div class="divider">Earlier messages compressed into a summary</div>');
   if (m.role === 'user') {
     const files = Array.isArray(m.attachments) ? (m.attachments as Array<{ path?: unknown; name?: unknown }>) : [];
     const typed = files.length ? text.replace(/\n\n\[Attached files: [^\]]*\]$/, '') : text;
-    parts.push(`<div class="msg user"><div class="bubble">${escapeHtml(typed)}</div></div>`);
+    const body = userBody(typed, images);
+    if (body.text) parts.push(`<div class="msg user"><div class="bubble">${body.text}</div></div>`);
+    if (body.pictures) parts.push(`<div class="msg user pictures">${body.pictures}</div>`);
     if (files.length) {
       const names = files
         .map((f) =>
@@ -113,7 +151,7 @@ function messageHtml(m: Session['messages'][number], index: number, session: Ses
     if (typeof m.reasoning === 'string' && m.reasoning.trim()) {
       parts.push(`<details><summary>Thinking</summary><pre>${escapeHtml(m.reasoning)}</pre></details>`);
     }
-    if (text.trim()) parts.push(`<div class="msg assistant${m._error === true ? ' error' : ''}">${markdown(text)}</div>`);
+    if (text.trim()) parts.push(`<div class="msg assistant${m._error === true ? ' error' : ''}">${markdown(text, images)}</div>`);
     for (const call of toolCallsOf(m)) {
       parts.push(`<details><summary>Tool · ${escapeHtml(call.name)}</summary><pre>${escapeHtml(call.args)}</pre></details>`);
     }
@@ -125,24 +163,27 @@ function messageHtml(m: Session['messages'][number], index: number, session: Ses
 }
 
 /** The whole file; `session` is already redacted by the caller (an export leaves the server). */
-export function toHtml(session: Session, theme: ExportTheme = 'system'): string {
+export function toHtml(session: Session, themeOrOptions: ExportTheme | HtmlOptions = 'system'): string {
+  const o: HtmlOptions = typeof themeOrOptions === 'string' ? { theme: themeOrOptions } : themeOrOptions;
+  const images = o.images === true;
   const row = toRow(session);
   const meta = [
     session.model ? `Model ${escapeHtml(String(session.model))}` : '',
     session.workspace ? `Workspace ${escapeHtml(String(session.workspace))}` : '',
     `Started ${escapeHtml(new Date(session.created_at * 1000).toISOString().replace('T', ' ').slice(0, 16))} UTC`,
     `${session.messages.length} messages`,
+    o.note ? escapeHtml(o.note) : '',
   ].filter(Boolean);
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
-<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'${images ? '; img-src data:' : ''}">
+<meta name="viewport" content="width=device-width, initial-scale=1">${o.noindex ? '\n<meta name="robots" content="noindex, nofollow">\n<meta name="referrer" content="no-referrer">' : ''}
 <meta name="generator" content="Hermes WebUI">
 <title>${escapeHtml(row.title)}</title>
-<style>${styles(theme)}</style></head>
+<style>${styles(o.theme ?? 'system')}</style></head>
 <body><main>
 <header><h1>${escapeHtml(row.title)}</h1><div class="meta">${meta.join(' · ')}</div></header>
-${session.messages.map((m, i) => messageHtml(m, i, session)).join('\n')}
+${session.messages.map((m, i) => messageHtml(m, i, session, images)).join('\n')}
 </main></body></html>
 `;
 }

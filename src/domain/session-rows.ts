@@ -66,7 +66,13 @@ export function toRow(session: Session): SessionRow {
   };
   if (typeof session.cache_read_tokens === 'number' && session.cache_read_tokens > 0) row.cache_read_tokens = session.cache_read_tokens;
   if (session.parent_session_id) row.parent_session_id = session.parent_session_id;
+  if (session.pre_compression_snapshot === true) row.pre_compression_snapshot = true;
   if (typeof session.session_source === 'string' && session.session_source) row.session_source = session.session_source;
+  // An imported Hermes conversation keeps its source badge and lineage (the list never shows it twice).
+  if (typeof session.source_tag === 'string' && session.source_tag) row.source_tag = session.source_tag;
+  if (typeof session.source_label === 'string' && session.source_label) row.source_label = session.source_label;
+  if (session.is_cli_session === true) row.is_cli_session = true;
+  if (typeof session._lineage_root_id === 'string' && session._lineage_root_id) row._lineage_root_id = session._lineage_root_id;
   row.user_message_count = messages.filter((m) => m.role === 'user').length;
   row.active_stream_id = session.active_stream_id ?? null;
   return row;

@@ -6,6 +6,19 @@ export const MAX_TTL_SECONDS = 30 * 24 * 3600;
 /** Token text: `hemb_<id>.<secret>`. */
 const TOKEN = /^hemb_([0-9a-f]{16})\.([0-9a-f]{64})$/;
 
+/** Whether a stored value has a token record's shape (a hand-edited file or row may not). */
+export function isEmbedTokenRecord(v: unknown): v is EmbedTokenRecord {
+  const r = v as Partial<EmbedTokenRecord> | null;
+  return (
+    !!r &&
+    typeof r === 'object' &&
+    typeof r.id === 'string' &&
+    typeof r.origin === 'string' &&
+    typeof r.secret_hash === 'string' &&
+    typeof r.expires_at === 'number'
+  );
+}
+
 const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 const random = (n: number) => hex(crypto.getRandomValues(new Uint8Array(n)));
 

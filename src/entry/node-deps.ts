@@ -2,46 +2,54 @@ import type { BackoffPolicy } from '../agent/providers/retry.js';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context } from 'hono';
 import { mkdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
-import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { homedir, hostname } from 'node:os';
 import { isLoopbackHost, type Config } from '../config.js';
 import type { AppDeps } from '../deps.js';
 import type { Clock, Logger } from '../ports/platform.js';
-import { FsSessionStore } from '../adapters/storage/fs/fs-session-store.js';
-import { FsProjectStore, FsSettingsStore, FsWorkspaceStore } from '../adapters/storage/fs/fs-stores.js';
-import { MemorySessionStore } from '../adapters/storage/memory/memory-session-store.js';
-import { MemoryProjectStore, MemorySettingsStore, MemoryWorkspaceStore } from '../adapters/storage/memory/memory-stores.js';
 import { NodeWorkspaceFiles } from '../adapters/platform/node-workspace-files.js';
+import { NodeWorkspaceTransfer } from '../adapters/platform/node-workspace-transfer.js';
 import { NodeFolderSuggestions } from '../adapters/platform/node-folder-suggestions.js';
 import { NodeAttachmentStore } from '../adapters/platform/node-attachments.js';
 import { NodeMediaFiles } from '../adapters/platform/node-media-files.js';
 import { NodeCompressor } from '../adapters/platform/node-compression.js';
 import { NodeAssetSource } from '../adapters/platform/node-assets.js';
 import { NodeHermesHomes } from '../adapters/platform/node-hermes-homes.js';
+import { NodePrefillIo } from '../adapters/platform/node-prefill.js';
+import { NodeGitRunner } from '../adapters/platform/node-git.js';
+import { NodeWorkspaceSnapshots } from '../adapters/platform/node-workspace-snapshots.js';
 import { NodeToolHost } from '../adapters/platform/node-tool-host.js';
-import { FsRunJournal } from '../adapters/storage/fs/fs-run-journal.js';
-import { MemoryRunJournal } from '../runs/journal.js';
+import { NodePtyHost } from '../adapters/platform/node-pty-host.js';
+import { TerminalRegistry } from '../terminal/registry.js';
 import { RunRegistry } from '../runs/registry.js';
 import { presenter } from '../http/redaction.js';
 import { InteractionHub } from '../runs/interactions.js';
-import { recoverInterruptedTurns } from '../runs/recovery.js';
+import { AppEvents } from '../runs/app-events.js';
+import { withSessionChangeFeed } from '../runs/session-change-feed.js';
+import { relayAppEvents } from '../runs/cluster-relay.js';
+import { LocalCronService } from '../domain/cron/local-cron-service.js';
+import { TaskScheduler, type SchedulerTimer } from '../runs/task-scheduler.js';
+import { taskRunner } from '../runs/task-run.js';
+import { ScheduledTasks, profileNextRunAt } from '../runs/scheduled-tasks.js';
 import { BuiltinAgentRuntime, type BuiltinRuntimeOptions } from '../agent/builtin/runtime.js';
 import { lookupAddresses } from '../adapters/platform/node-dns.js';
 import { agentWithBackend } from '../agent/backend-choice.js';
 import { ProcessRegistry } from '../agent/tools/process-registry.js';
 import { GatewayAgentRuntime } from '../agent/gateway/runtime.js';
+import { GatewayJobsApi } from '../agent/gateway/gateway-jobs.js';
+import { GatewayHttp } from '../agent/gateway/http.js';
+import { withGatewayJobs } from '../domain/cron/gateway-cron-service.js';
 import { gatewayApiKey } from '../adapters/platform/node-gateway-key.js';
 import { NodeHermesStateDb } from '../adapters/platform/node-hermes-state-db.js';
-import { FsEmbedTokenStore } from '../adapters/storage/fs/fs-embed-tokens.js';
-import { MemoryEmbedTokenStore } from '../adapters/storage/memory/memory-embed-tokens.js';
-import { FsAuthStore } from '../adapters/storage/fs/fs-auth-store.js';
-import { FsJsonDocument } from '../adapters/storage/fs/fs-json-document.js';
-import { MemoryAuthStore } from '../adapters/storage/memory/memory-auth-store.js';
 import { McpService } from '../agent/mcp/service.js';
 import { McpConnections } from '../agent/mcp/connections.js';
 import { NodeMcpConnector } from '../adapters/mcp/node-mcp-connector.js';
 import { NodeLogFile, teeLogger } from '../adapters/platform/node-log-file.js';
 import { redactingLogger } from '../http/redacting-logger.js';
+import { composeNodePush } from './node-push.js';
+import { composeNodeStorage, type NodeStorage } from './node-storage.js';
+import { joinRunCluster, runOwnershipFor, type RunLeaseTimings } from './node-run-ownership.js';
+import { recoverNodeTurns } from './node-resume.js';
 
 declare const __APP_VERSION__: string | undefined;
 const VERSION = typeof __APP_VERSION__ === 'string' ? __APP_VERSION__ : 'dev';
@@ -70,7 +78,32 @@ export interface NodeDepsOverrides {
   mcp?: { reconnectBaseMs?: number; connectCooldownMs?: number };
   /** Added to stdio MCP servers' environment (the tests' leak-check marker). */
   mcpChildEnv?: Record<string, string>;
+  /** The task scheduler's tick period, lease length and timer (tests drive them). */
+  scheduler?: { tickMs?: number; leaseTtlMs?: number; timer?: SchedulerTimer };
+  /** Run lease TTL, renewal and takeover periods (tests of several instances shorten them). */
+  runLease?: RunLeaseTimings;
+  /**
+   * Stores shared by several in-process instances (tests of run ownership, with a cluster
+   * between them) in place of the ones `config.storage` names.
+   */
+  storage?: NodeStorage;
+  /**
+   * The embedded terminal's knobs: idle grace and sweep period (ms), heartbeat period, the
+   * engine (`script`: the util-linux fallback), and what its shells' environment also carries
+   * (the tests' leak-check marker).
+   */
+  terminal?: { idleMs?: number; reapEveryMs?: number; heartbeatMs?: number; engine?: 'auto' | 'script'; childEnv?: Record<string, string> };
 }
+
+/** Node's timers, unref'd: a pending tick never holds the process open. */
+const nodeTimer: SchedulerTimer = {
+  set(fn, ms) {
+    const t = setTimeout(fn, ms);
+    t.unref();
+    return t;
+  },
+  clear: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
 
 /** The socket's address; undefined where the request came through no Node socket. */
 function socketAddress(c: Context): string | undefined {
@@ -81,22 +114,12 @@ function socketAddress(c: Context): string | undefined {
   }
 }
 
-/** One value per key, made on first use and kept (one store per profile home, so writes to a file are serialised). */
-function keyedBy<A, V>(key: (arg: A) => string, make: (arg: A) => V): (arg: A) => V {
-  const made = new Map<string, V>();
-  return (arg) => {
-    const k = key(arg);
-    let value = made.get(k);
-    if (!value) made.set(k, (value = make(arg)));
-    return value;
-  };
-}
-
 /**
  * The one place the Node dependencies are built from a configuration — by the server
  * (src/entry/node.ts) and by the tests (tests/helpers/app.ts), so tests run the wiring
  * production runs. The state directory and default workspace are created if missing, and
- * turns that were running when the process last died are closed before anything is served.
+ * turns that were running when the process last died carry on or are closed (node-resume.ts)
+ * before anything is served.
  *
  * `env` is the environment the agent sees (provider keys, `API_SERVER_KEY`): the server passes
  * its own, tests a made-up one.
@@ -120,18 +143,21 @@ export async function composeNodeDeps(
   });
   const logger = teeLogger(parts.logger, redactingLogger(serverLog));
   await mkdir(config.defaultWorkspace, { recursive: true });
-  const files = new NodeWorkspaceFiles();
+  const files = new NodeWorkspaceFiles(env.HOME || homedir());
   const defaultWorkspace = await files.checkWorkspace(config.defaultWorkspace);
-  const fs = config.storage === 'fs';
-  const settings = fs ? new FsSettingsStore(config.stateDir, logger) : new MemorySettingsStore();
-  const sessions = fs ? new FsSessionStore({ stateDir: config.stateDir, clock, logger }) : new MemorySessionStore(clock);
+  const instanceId = config.instanceId ?? `${hostname()}:${process.pid}:${crypto.randomUUID().slice(0, 8)}`;
+  const storage = overrides.storage ?? (await composeNodeStorage(config, { logger, clock, instanceId }));
+  const { settings, journal } = storage;
+  const events = new AppEvents((err) => logger.error({ msg: 'an event listener failed', error: String(err) }));
+  // Every change of the session list is told on the bus (live sync, notifications).
+  const sessions = withSessionChangeFeed(storage.sessions, events);
+  // Several instances: what happens here is told there, and theirs shown here (never pushed twice).
+  if (storage.cluster) relayAppEvents(events, storage.cluster);
   await sessions.init();
-  const journal = fs ? new FsRunJournal(config.stateDir, logger) : new MemoryRunJournal();
-  // Turns that were running when the process last died are closed and marked before serving.
-  await recoverInterruptedTurns({ sessions, journal, logger, now });
-  const hub = new InteractionHub(now);
+  const hub = new InteractionHub(now, events);
   // One HermesHome per profile home, so every write to one file goes through one lock.
-  const homes = new NodeHermesHomes(config.hermesHome, env);
+  // HERMES_CONFIG_PATH moves the default profile's config.yaml (read and written there).
+  const homes = new NodeHermesHomes(config.hermesHome, env, config.hermesConfigPath);
   const agentConfig = homes.defaultHome.config;
   const mcp = new McpService({
     hermesHome: config.hermesHome,
@@ -152,10 +178,16 @@ export async function composeNodeDeps(
   const registry = new RunRegistry({
     journal,
     now,
+    events,
     defer: (send) => void setImmediate(send),
+    ownership: runOwnershipFor(storage.cluster, storage.leases, logger, overrides.runLease),
     ...(overrides.keepFinishedMs !== undefined ? { keepFinishedMs: overrides.keepFinishedMs } : {}),
   });
   const host = new NodeToolHost();
+  const git = new NodeGitRunner(env);
+  // What each turn changed in its workspace: git's object store in a repository (a scratch index
+  // per workspace under the state dir, never the user's), a stat walk with a content cache elsewhere.
+  const changes = { snapshots: new NodeWorkspaceSnapshots({ git, scratchDir: join(config.stateDir, 'snapshot_index') }), store: storage.turnChanges };
   // One store: the upload route writes it, the builtin agent reads this turn's files from it.
   const attachments = new NodeAttachmentStore(config.stateDir);
   // Background processes outlive turns; session delete and shutdown stop them (deps.agent.processes).
@@ -169,7 +201,7 @@ export async function composeNodeDeps(
     hermesHome: config.hermesHome,
     logger,
     now,
-    catalogCache: fs ? new FsJsonDocument(join(config.stateDir, 'models_cache.json'), logger) : undefined,
+    catalogCache: storage.catalogCache,
     catalogBudgetMs: config.modelsBudgetMs,
     sessions,
     agentSessions,
@@ -182,6 +214,8 @@ export async function composeNodeDeps(
     // delegate_task's children are sessions and runs like any other (openable, cancellable).
     childRuns: { sessions, registry, logger, presenter: () => presenter(settings) },
     attachments,
+    // Browser-turn prefill (HERMES_WEBUI_PREFILL_*): relative paths resolve beside config.yaml, as in the incumbent.
+    prefill: { settings: { ...config.prefill, baseDir: dirname(agentConfig.paths.config) }, io: new NodePrefillIo(env) },
   });
   // A Hermes Agent's API server; its key is HERMES_WEBUI_GATEWAY_API_KEY (or one typed in the
   // wizard's probe), else Hermes' own API_SERVER_KEY.
@@ -196,7 +230,42 @@ export async function composeNodeDeps(
     });
   // HERMES_WEBUI_CHAT_BACKEND fixes who answers; unset, Settings (or the first-run wizard) choose.
   const { runtime, backend } = agentWithBackend(config, settings, builtin, gateway);
-  return {
+  // Scheduled tasks: each profile's cron/jobs.json, run here by the built-in agent unless the
+  // gateway answers chat turns (its own ticker runs them) or HERMES_WEBUI_SCHEDULER=off.
+  // The cron code counts milliseconds; deps.clock counts seconds.
+  const cronJobs = new LocalCronService({ now: () => clock.now() * 1000 });
+  const gatewayRuns = async () => (await backend.current()).backend === 'gateway';
+  const scheduler =
+    config.scheduler === 'off'
+      ? null
+      : new TaskScheduler({
+          homes,
+          storeFor: (home) => cronJobs.storeFor(home),
+          // A lease per job run, shared by every server on this storage: two never run one job twice.
+          leases: storage.leases,
+          owner: instanceId,
+          now: () => clock.now() * 1000,
+          timer: overrides.scheduler?.timer ?? nodeTimer,
+          nextRunAt: profileNextRunAt,
+          runTask: taskRunner({
+            sessions,
+            registry,
+            runtime: builtin,
+            logger,
+            now,
+            workspace: defaultWorkspace,
+            presenter: () => presenter(settings),
+            changes,
+          }),
+          events,
+          logger,
+          active: async () => !(await gatewayRuns()),
+          ...(overrides.scheduler?.tickMs !== undefined ? { tickMs: overrides.scheduler.tickMs } : {}),
+          ...(overrides.scheduler?.leaseTtlMs !== undefined ? { leaseTtlMs: overrides.scheduler.leaseTtlMs } : {}),
+        });
+  // Web Push: approvals, questions, finished turns and tasks reach subscribed browsers.
+  const push = composeNodePush(config, { logger, events, sessions, settings, store: storage.pushStore });
+  const deps: AppDeps = {
     agent: {
       runtime,
       backend,
@@ -204,19 +273,19 @@ export async function composeNodeDeps(
       hub,
       processes,
     },
+    events,
+    push,
+    cron: new ScheduledTasks((home) => cronJobs.storeFor(home), scheduler, gatewayRuns),
     sessions,
     settings,
     homes,
     agentConfig,
     mcp,
-    projects: fs ? new FsProjectStore(config.stateDir, logger) : new MemoryProjectStore(),
-    workspaces: fs ? new FsWorkspaceStore(config.stateDir, logger) : new MemoryWorkspaceStore(),
-    // A named profile's list lives in its home, where the incumbent keeps it (webui_state/).
-    workspacesFor: keyedBy(
-      (home) => home.root,
-      (home) => (fs ? new FsWorkspaceStore(join(home.root, 'webui_state'), logger) : new MemoryWorkspaceStore()),
-    ),
+    projects: storage.projects,
+    workspaces: storage.workspaces,
+    workspacesFor: storage.workspacesFor,
     files,
+    transfer: new NodeWorkspaceTransfer(config.stateDir, config.transfer),
     // "Add folder…" completes under the user's home as well as the saved workspaces (as the incumbent).
     folders: new NodeFolderSuggestions(homedir()),
     attachments,
@@ -224,12 +293,25 @@ export async function composeNodeDeps(
     assets: new NodeAssetSource(publicDir),
     // JSON answers by Accept-Encoding (brotli, else gzip).
     compression: new NodeCompressor(),
-    embed: { origins: config.embedOrigins ?? [], tokens: fs ? new FsEmbedTokenStore(config.stateDir, logger) : new MemoryEmbedTokenStore() },
-    auth: fs ? new FsAuthStore(config.stateDir, logger) : new MemoryAuthStore(),
+    embed: { origins: config.embedOrigins ?? [], tokens: storage.embedTokens },
+    shares: storage.shares,
+    auth: storage.auth,
     // Listed when show_cli_sessions is on.
     agentSessions,
     agentSessionsFor,
     clientAddress: overrides.clientAddress ?? socketAddress,
+    ...(storage.cluster ? { cluster: storage.cluster } : {}),
+    // The git panel and turn change records (scrubbed environment, no prompts, timeouts).
+    git,
+    changes,
+    // The terminal panel's shells: the server's environment without provider keys or secrets.
+    terminals: new TerminalRegistry({
+      host: new NodePtyHost({ extraEnv: overrides.terminal?.childEnv ?? {}, engine: overrides.terminal?.engine ?? 'auto' }),
+      ...(overrides.terminal?.idleMs !== undefined ? { idleMs: overrides.terminal.idleMs } : {}),
+      ...(overrides.terminal?.reapEveryMs !== undefined ? { reapEveryMs: overrides.terminal.reapEveryMs } : {}),
+      ...(overrides.terminal?.heartbeatMs !== undefined ? { heartbeatMs: overrides.terminal.heartbeatMs } : {}),
+    }),
+    closeStorage: storage.close,
     clock,
     logger,
     serverLog,
@@ -240,7 +322,34 @@ export async function composeNodeDeps(
       version: overrides.version ?? VERSION,
       auth: { ...config.auth, publicBind: !isLoopbackHost(config.host) },
       onboarding: config.onboarding,
+      gitDestructive: config.gitDestructive,
       machine: { platform: process.platform, homeDir: homedir() },
     },
   };
+  // With the gateway as chat backend Hermes' own ticker runs the jobs: its jobs API (when offered) replaces local scheduling.
+  if (deps.cron) deps.cron = withGatewayJobs(deps.cron, { backend, api: (baseUrl) => gatewayJobsApi(baseUrl, config, env) });
+  // One process: turns that were running when it last died carry on (or are closed) before serving.
+  // Several instances: only the turns nobody holds, by the takeover sweep (joinRunCluster).
+  await recoverNodeTurns(deps, config, builtin, { atStart: !storage.cluster });
+  if (storage.cluster) {
+    const cluster = storage.cluster;
+    const leave = await joinRunCluster(deps, {
+      cluster,
+      registry,
+      sessions,
+      logger,
+      now,
+      ...(deps.agent.resumeTurn ? { takeOver: deps.agent.resumeTurn } : {}),
+      ...(overrides.runLease?.takeoverMs !== undefined ? { takeoverMs: overrides.runLease.takeoverMs } : {}),
+    });
+    deps.closeStorage = async () => {
+      leave();
+      await storage.close();
+    };
+  }
+  return deps;
+}
+
+function gatewayJobsApi(baseUrl: string, config: Config, env: Record<string, string | undefined>): GatewayJobsApi {
+  return new GatewayJobsApi(new GatewayHttp({ baseUrl, apiKey: gatewayApiKey(config.hermesHome, config.gateway.apiKey, env) }));
 }

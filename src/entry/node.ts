@@ -5,6 +5,8 @@ import { createApp } from '../app.js';
 import { ConfigError, bindRefusal, parseConfig, type Config } from '../config.js';
 import type { Logger } from '../ports/platform.js';
 import { composeNodeDeps } from './node-deps.js';
+import { directLiveStreams } from './node-live.js';
+import './node-heap.js';
 import { gracefulShutdown } from './node-shutdown.js';
 
 declare const __APP_VERSION__: string | undefined;
@@ -37,9 +39,11 @@ async function main() {
   if (refusal) fail(refusal);
   const app = createApp(deps);
 
-  const server: ServerType = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, (info) => {
+  const server: ServerType = serve({ fetch: directLiveStreams(app.fetch), hostname: config.host, port: config.port }, (info) => {
     const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
     process.stdout.write(`Hermes WebUI ${VERSION} listening on http://${host}:${info.port} · state dir ${config.stateDir} · storage ${deps.sessions.kind}\n`);
+    // Due tasks (and those missed while the server was down) run once it is serving.
+    deps.cron?.scheduler?.start();
   });
   server.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code === 'EADDRINUSE') fail(`port ${config.port} on ${config.host} is already in use; set HERMES_WEBUI_PORT to another port`);
@@ -50,10 +54,14 @@ async function main() {
     server,
     registry: deps.agent.registry,
     sessions: deps.sessions,
+    ...(deps.closeStorage ? { closeStorage: deps.closeStorage } : {}),
+    ...(deps.cron?.scheduler ? { scheduler: deps.cron.scheduler } : {}),
     ...(deps.agent.processes ? { processes: deps.agent.processes } : {}),
+    ...(deps.terminals ? { terminals: deps.terminals } : {}),
     ...(deps.mcp ? { mcp: deps.mcp } : {}),
     ...(deps.serverLog ? { logFile: deps.serverLog } : {}),
     logger: jsonLogger,
+    resumeTurns: config.runs.resume,
     out: (line) => process.stdout.write(line),
     exit: (code) => process.exit(code),
   });

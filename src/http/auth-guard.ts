@@ -7,16 +7,19 @@ import { CROSS_ORIGIN_MESSAGE, requestSource } from './origin.js';
 
 /** API paths anyone may call: signing in, and asking whether one must. */
 const PUBLIC_API = new Set(['/api/auth/login', '/api/auth/status']);
+/** A share link's snapshot is public by design; making and stopping links is not. */
+const SHARE_READ = /^\/api\/share\/(?!create$|revoke$)[^/]+$/;
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 export const CSRF_HEADERS = ['X-Hermes-CSRF-Token', 'X-CSRF-Token'];
 export const AUTH_REQUIRED = 'Authentication required';
 export const SESSION_EXPIRED = 'Session expired - reload the page';
 
 /** What a path is, for the sign-in rule: the API, an app page, or part of the public build. */
-function kindOf(path: string): 'api' | 'page' | 'public' {
-  if (path === '/api' || path.startsWith('/api/')) return PUBLIC_API.has(path) ? 'public' : 'api';
+function kindOf(path: string, method: string): 'api' | 'page' | 'public' {
+  if (path === '/api' || path.startsWith('/api/'))
+    return PUBLIC_API.has(path) || ((method === 'GET' || method === 'HEAD') && SHARE_READ.test(path)) ? 'public' : 'api';
   if (path === '/' || path === '/index.html' || path.startsWith('/session/')) return 'page';
-  // /login, /health, /sw.js, the manifest, icons, hashed assets, the embed bundle.
+  // /login, /health, /sw.js, the manifest, icons, hashed assets, the embed bundle, /share/<token>.
   return 'public';
 }
 
@@ -58,7 +61,7 @@ export function authGuard(auth: AuthService, config: AuthConfig): MiddlewareHand
 
     const token = await auth.verifySession(getCookie(c, auth.config.cookieName));
     if (token) vars.set('authSession', token);
-    const kind = kindOf(c.req.path);
+    const kind = kindOf(c.req.path, c.req.method);
     if (kind === 'public') return next();
     if (!token) {
       if (kind === 'api') return c.json({ error: AUTH_REQUIRED }, 401);

@@ -10,6 +10,12 @@ const CACHE_BYTES = 16 * 1024 * 1024;
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\b/i;
 
 /**
+ * A route whose body changes under one ETag (`GET /api/sessions` adds the server's clock to its
+ * cached rows) names the variant here; it joins the cache key and never leaves the server.
+ */
+export const BODY_VARIANT_HEADER = 'X-Hermes-Body-Variant';
+
+/**
  * The coding to answer with for an Accept-Encoding header: brotli when accepted, else gzip,
  * else none. `q=0` refuses a coding; `*` stands for any coding not named.
  */
@@ -43,6 +49,8 @@ export function compression(compressor: Compressor | undefined): MiddlewareHandl
   const cache = new CompressedCache();
   return async (c, next) => {
     await next();
+    const variant = c.res.headers.get(BODY_VARIANT_HEADER);
+    if (variant !== null) c.res.headers.delete(BODY_VARIANT_HEADER);
     if (!compressor || c.req.method === 'HEAD') return;
     const res = c.res;
     // A 304 names the Vary its 200 would have carried.
@@ -56,7 +64,7 @@ export function compression(compressor: Compressor | undefined): MiddlewareHandl
     if (declared < MIN_COMPRESS_BYTES) return;
 
     const etag = res.headers.get('ETag');
-    const key = etag ? `${c.req.url}\n${etag}\n${coding}` : null;
+    const key = etag ? `${c.req.url}\n${etag}\n${variant ?? ''}\n${coding}` : null;
     let packed = key ? cache.get(key) : undefined;
     if (packed) {
       void res.body.cancel();

@@ -32,16 +32,21 @@ export const PERMISSIONS_POLICY = [
   'interest-cohort=()',
 ].join(', ');
 
+const EVENT_STREAM = /^text\/event-stream\b/i;
+
 /**
- * The headers every response carries. A response that already set its own policy (raw
- * workspace files use `sandbox`) keeps it. The embed bundle may be framed and loaded elsewhere.
+ * The headers every response carries (an event stream only `nosniff`). A response that already
+ * set its own policy (raw workspace files use `sandbox`) keeps it. The embed bundle may be framed and loaded elsewhere.
  */
 export function securityHeaders(): MiddlewareHandler {
   return async (c, next) => {
     await next();
     const h = c.res.headers;
-    const embed = c.req.path.startsWith('/embed/');
     if (!h.has('X-Content-Type-Options')) h.set('X-Content-Type-Options', 'nosniff');
+    // An event stream is never a document: the document policies would only add ~600 bytes that
+    // Node keeps with every open listener (its serialized head lives as long as the response).
+    if (EVENT_STREAM.test(h.get('Content-Type') ?? '')) return;
+    const embed = c.req.path.startsWith('/embed/');
     // A response that may be framed by the app itself (a PDF in the transcript) says so itself.
     if (!embed && !h.has('X-Frame-Options')) h.set('X-Frame-Options', 'DENY');
     h.set('Referrer-Policy', 'same-origin');

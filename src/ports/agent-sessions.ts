@@ -15,6 +15,44 @@ export interface AgentSessionRow {
   read_only: true;
 }
 
+/** One conversation of Hermes' own, with the incumbent's row fields (`/api/sessions`). */
+export interface AgentSidebarRow {
+  session_id: string;
+  title: string;
+  workspace: string | null;
+  model: string | null;
+  message_count: number;
+  created_at: number;
+  updated_at: number;
+  last_message_at: number;
+  pinned: false;
+  archived: false;
+  project_id: null;
+  profile: string;
+  /** state.db's own `source` (`cli`, `telegram`, …). */
+  source_tag: string;
+  raw_source: string | null;
+  /** The incumbent's families: `cli`, `messaging`, `cron`, `webhook`, `kanban`, `api`, `webui`, `other`. */
+  session_source: string;
+  source_label: string;
+  user_id: string | null;
+  chat_id: string | null;
+  chat_type: string | null;
+  thread_id: string | null;
+  session_key: string | null;
+  platform: string | null;
+  parent_session_id: string | null;
+  end_reason: string | null;
+  actual_message_count: number;
+  user_message_count: number;
+  _lineage_root_id?: string;
+  _lineage_tip_id?: string;
+  _compression_segment_count?: number;
+  is_cli_session: boolean;
+  /** Not stored here: it is read from state.db until imported (POST /api/session/import_cli). */
+  read_only: true;
+}
+
 /** One Hermes session's token use, for Insights (state.db's `sessions` row, nothing else). */
 export interface AgentUsageRow {
   session_id: string;
@@ -53,6 +91,26 @@ export interface AgentSessionSource {
    * (`source = 'webui'`, the incumbent's sync_to_insights). [] when there is no store.
    */
   usage?(window: UsageWindow): Promise<AgentUsageRow[]>;
+  /**
+   * Every conversation the sidebar may list (compression chains collapsed to their tip, throwaway
+   * CLI rows left out), newest first, for `profile`. `signature` changes whenever state.db does
+   * (so a caller may keep what it built from the rows); the same signature gives the same array.
+   */
+  sidebar?(profile: string): Promise<{ signature: string; rows: readonly AgentSidebarRow[] }>;
+  /**
+   * A window of a conversation's transcript (every compression segment, oldest first; system
+   * prompts left out): `limit` messages ending before index `before`, like GET /api/session.
+   * Any segment's id finds its conversation. Null when unknown or hidden.
+   */
+  transcript?(id: string, window: { limit?: number; before?: number }, profile: string): Promise<AgentTranscript | null>;
+}
+
+/** A window of one of Hermes' conversations: `messages` start at index `offset` of `total`. */
+export interface AgentTranscript {
+  row: AgentSidebarRow;
+  messages: Message[];
+  total: number;
+  offset: number;
 }
 
 /** One message of a Hermes session as session_search shows it (`id` is state.db's message id). */

@@ -13,6 +13,11 @@ export interface FileEntry {
   mtime_ns: string;
   target?: string;
   target_outside_workspace?: boolean;
+  /**
+   * A symlink that can never be walked: it points at itself (ELOOP), the listed folder or one of
+   * its ancestors. Shown so the user sees it, with `is_dir` false so no tree expands it.
+   */
+  symlink_loop?: boolean;
 }
 
 export interface TextFile {
@@ -45,6 +50,16 @@ export interface WorkspaceFiles {
   createDir(root: string, path: string): Promise<{ path: string }>;
   rename(root: string, path: string, newName: string): Promise<{ path: string }>;
   move(root: string, path: string, destDir: string): Promise<{ path: string }>;
+  /**
+   * A regular file's bytes, or null when nothing is there (a turn's undo checks what is on disk).
+   * TooLarge past `maxBytes`; a directory or symlink is BadRequest.
+   */
+  readBytes(root: string, path: string, maxBytes: number): Promise<Uint8Array | null>;
+  /**
+   * Writes a whole file atomically (temp file, rename), creating missing folders on the way;
+   * refuses to write through a symlink. Undoing a turn's changes restores files with it.
+   */
+  writeBytes(root: string, path: string, bytes: Uint8Array): Promise<void>;
   /** Directories need `recursive`; symlinks are refused. */
   delete(root: string, path: string, recursive: boolean): Promise<void>;
 }

@@ -8,7 +8,9 @@ import { DEFAULT_TITLE, provisionalTitle } from '../domain/session-rows.js';
 import { driveTurn } from '../runs/turn-driver.js';
 import { RETRY, SSE_HEADERS, encodeFrame, resumeAfter } from '../runs/sse.js';
 import { CancelledByUser, type RunWatcher } from '../runs/run.js';
-import { CLOSING_EVENTS } from '../runs/events.js';
+import { CLOSING_EVENTS, type RunEvent } from '../runs/events.js';
+import { RemoteRuns } from '../runs/remote-run.js';
+import type { Cluster } from '../ports/cluster.js';
 import { SessionId, requireSession } from './session-common.js';
 import { presenter } from '../http/redaction.js';
 import type { Message } from '../shared/session.js';
@@ -52,6 +54,8 @@ const StreamQuery = z.object({
   session_id: z.string().optional(),
 });
 const StreamIdQuery = z.object({ stream_id: StreamQuery.shape.stream_id });
+/** The incumbent answers a status question without an id as "not active" (200), not a 400. */
+const StatusQuery = z.object({ stream_id: z.union([z.literal(''), StreamQuery.shape.stream_id]).optional() });
 
 const newStreamId = () => crypto.randomUUID().replace(/-/g, '');
 
@@ -81,7 +85,7 @@ export function chatRoutes(deps: AppDeps) {
     // The typed text and the list; what the model gets from the files is built per request.
     const attachments = await describeAttachments(deps.attachments, session.session_id, b.attachments ?? []);
     const streamId = newStreamId();
-    const run = registry.begin(session.session_id, streamId);
+    const run = await registry.beginOwned(session.session_id, streamId, 'webui', async () => (await deps.sessions.get(session.session_id))?.active_stream_id);
     const now = deps.clock.now();
     const userMessage: Message = {
       role: 'user',
@@ -107,7 +111,15 @@ export function chatRoutes(deps: AppDeps) {
       throw err;
     }
     if (b.workspace) await (await requestWorkspaces(c, deps)).setLast(workspace);
-    const turn = driveTurn({ sessions: deps.sessions, registry, logger: deps.logger, now: () => deps.clock.now(), present }, runtime, run, {
+    const driver = {
+      sessions: deps.sessions,
+      registry,
+      logger: deps.logger,
+      now: () => deps.clock.now(),
+      present,
+      ...(deps.changes ? { changes: deps.changes } : {}),
+    };
+    const turn = driveTurn(driver, runtime, run, {
       session: stored,
       streamId,
       model,
@@ -117,7 +129,16 @@ export function chatRoutes(deps: AppDeps) {
     });
     // The turn outlives this request; a runtime that ends work with the response (a Durable Object) is told.
     deps.background?.(turn);
-    return c.json({ stream_id: streamId, session_id: session.session_id, pending_started_at: now, turn_id: streamId, title: present(stored.title) });
+    return c.json({
+      stream_id: streamId,
+      session_id: session.session_id,
+      pending_started_at: now,
+      turn_id: streamId,
+      title: present(stored.title),
+      // The incumbent's names for the model the turn runs with (the session's when the request named none).
+      effective_model: model,
+      effective_model_provider: b.model_provider?.toLowerCase() ?? stored.model_provider ?? null,
+    });
   });
 
   app.get('/api/chat/stream', async (c) => {
@@ -132,6 +153,9 @@ export function chatRoutes(deps: AppDeps) {
     if (!journal) throw new NotFound('stream not found');
     const events = journal.events;
     const after = resumeAfter(q.stream_id, events.at(-1)?.seq ?? 0, q.after_seq, lastEventId);
+    // Not closed and not ours: another instance runs it; follow its journal until it closes.
+    const remote = remoteRunsOf(deps);
+    if (remote && !closedBy(events)) return sseResponse((watcher) => remote.watch(q.stream_id, events, watcher, after));
     return sseResponse((watcher) => {
       for (const e of events) if (e.seq > after) watcher.send(encodeFrame(q.stream_id, e));
       watcher.close();
@@ -140,7 +164,8 @@ export function chatRoutes(deps: AppDeps) {
   });
 
   app.get('/api/chat/stream/status', async (c) => {
-    const q = queryParams(c, StreamIdQuery);
+    const q = queryParams(c, StatusQuery);
+    if (!q.stream_id) return c.json({ active: false, stream_id: '', replay_available: false });
     const live = registry.get(q.stream_id);
     if (live) {
       return c.json({
@@ -154,18 +179,21 @@ export function chatRoutes(deps: AppDeps) {
     const journal = await registry.journal.read(q.stream_id);
     if (!journal) return c.json({ active: false, stream_id: q.stream_id, replay_available: false });
     const last = journal.events.at(-1);
+    const closed = closedBy(journal.events);
     return c.json({
-      active: false,
+      // Another instance's turn still running (its journal open): as active as one of ours.
+      active: !!deps.cluster && !closed,
       stream_id: q.stream_id,
       session_id: journal.sessionId,
       replay_available: true,
-      journal: { last_seq: last?.seq ?? 0, terminal_state: last && CLOSING_EVENTS.has(last.event) ? last.event : null },
+      journal: { last_seq: last?.seq ?? 0, terminal_state: closed ? last!.event : null },
     });
   });
 
   const cancel = async (streamId: string) => {
     const run = registry.get(streamId);
-    if (!run) throw new NotFound('stream not found');
+    // A stream that already ended (or never was) is "nothing to cancel", as the incumbent answers it.
+    if (!run) return { ok: true, cancelled: false, stream_id: streamId };
     const cancelled = run.status === 'running' && !run.abort.signal.aborted;
     if (cancelled) run.abort.abort(new CancelledByUser());
     return { ok: true, cancelled, stream_id: streamId };
@@ -178,6 +206,26 @@ export function chatRoutes(deps: AppDeps) {
   });
 
   return app;
+}
+
+const closedBy = (events: readonly RunEvent[]) => CLOSING_EVENTS.has(events.at(-1)?.event ?? '');
+
+const followers = new WeakMap<Cluster, RemoteRuns>();
+
+/** This instance's followers of other instances' runs (one per cluster), or null with one process. */
+function remoteRunsOf(deps: AppDeps): RemoteRuns | null {
+  const cluster = deps.cluster;
+  if (!cluster) return null;
+  let remote = followers.get(cluster);
+  if (!remote) {
+    remote = new RemoteRuns({
+      journal: deps.agent.registry.journal,
+      cluster,
+      onError: (err) => deps.logger.error({ msg: 'following a run on another instance failed', error: String(err) }),
+    });
+    followers.set(cluster, remote);
+  }
+  return remote;
 }
 
 /**

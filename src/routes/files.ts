@@ -12,15 +12,29 @@ const Path = z.string({ error: 'path is required' }).max(4096);
 const ListQuery = z.object({ session_id: SessionId, path: Path.optional() });
 const FileQuery = z.object({ session_id: SessionId, path: Path });
 const RawQuery = FileQuery.extend({ download: queryFlag, inline: queryFlag });
-const SaveBody = z.object({ session_id: SessionId, path: Path, content: z.string() });
-const CreateBody = z.object({ session_id: SessionId, path: Path, content: z.string().optional() });
-const PathBody = z.object({ session_id: SessionId, path: Path });
-const RenameBody = z.object({ session_id: SessionId, path: Path, new_name: z.string().min(1).max(255) });
-const MoveBody = z.object({ session_id: SessionId, path: Path, dest_dir: Path });
-const DeleteBody = z.object({ session_id: SessionId, path: Path, recursive: bodyFlag.optional() });
+/**
+ * The incumbent's `require()`: a field absent, null or empty is "Missing required field(s): a, b"
+ * (its clients show the text); the schema then checks types and sizes.
+ */
+function requiring<S extends z.ZodType>(fields: string[], schema: S) {
+  // The cast: the record's output is what the schema reads; only the static input types differ.
+  return z
+    .record(z.string(), z.unknown())
+    .superRefine((body, ctx) => {
+      const missing = fields.filter((f) => body[f] === undefined || body[f] === null || body[f] === '');
+      if (missing.length) ctx.addIssue({ code: 'custom', message: `Missing required field(s): ${missing.join(', ')}` });
+    })
+    .pipe(schema as unknown as z.ZodType<z.output<S>, Record<string, unknown>>);
+}
+const SaveBody = requiring(['session_id', 'path'], z.object({ session_id: SessionId, path: Path, content: z.string() }));
+const CreateBody = requiring(['session_id', 'path'], z.object({ session_id: SessionId, path: Path, content: z.string().optional() }));
+const PathBody = requiring(['session_id', 'path'], z.object({ session_id: SessionId, path: Path }));
+const RenameBody = requiring(['session_id', 'path', 'new_name'], z.object({ session_id: SessionId, path: Path, new_name: z.string().min(1).max(255) }));
+const MoveBody = requiring(['session_id', 'path', 'dest_dir'], z.object({ session_id: SessionId, path: Path, dest_dir: Path }));
+const DeleteBody = requiring(['session_id', 'path'], z.object({ session_id: SessionId, path: Path, recursive: bodyFlag.optional() }));
 
 /** RFC 6266/5987: an ASCII fallback plus the exact UTF-8 name. */
-function contentDisposition(kind: 'inline' | 'attachment', name: string): string {
+export function contentDisposition(kind: 'inline' | 'attachment', name: string): string {
   const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
   return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
@@ -35,7 +49,7 @@ export function fileRoutes(deps: AppDeps) {
     const q = queryParams(c, ListQuery);
     const root = await rootOf(q.session_id);
     const path = q.path && q.path !== '.' ? q.path : '';
-    return c.json({ entries: await f.list(root, path), path: path || '.', workspace: root });
+    return c.json({ entries: await f.list(root, path), path: path || '.', workspace: root, workspace_recovered: false });
   });
 
   app.get('/api/file', async (c) => {
@@ -74,12 +88,15 @@ export function fileRoutes(deps: AppDeps) {
 
   app.post('/api/file/rename', async (c) => {
     const b = await jsonBody(c, RenameBody);
-    return c.json({ ok: true, ...(await f.rename(await rootOf(b.session_id), b.path, b.new_name)) });
+    const { path } = await f.rename(await rootOf(b.session_id), b.path, b.new_name);
+    // `old_path` / `new_path` are the incumbent's names; `path` is what our tree reads.
+    return c.json({ ok: true, path, old_path: b.path, new_path: path });
   });
 
   app.post('/api/file/move', async (c) => {
     const b = await jsonBody(c, MoveBody);
-    return c.json({ ok: true, ...(await f.move(await rootOf(b.session_id), b.path, b.dest_dir)) });
+    const { path } = await f.move(await rootOf(b.session_id), b.path, b.dest_dir);
+    return c.json({ ok: true, path, old_path: b.path, new_path: path });
   });
 
   app.post('/api/file/delete', async (c) => {

@@ -20,8 +20,7 @@ const LogsQuery = z.object({
   file: z
     .string()
     .optional()
-    .transform((v) => (v ?? '').trim().toLowerCase() || 'agent')
-    .refine((v): v is LogFile => (LOG_FILES as readonly string[]).includes(v), { message: 'Unknown log file' }),
+    .transform((v) => (v ?? '').trim().toLowerCase() || 'agent'),
   // As the incumbent: a tail that is not one of the offered lengths falls back to the default.
   tail: z
     .string()
@@ -74,7 +73,10 @@ export function logRoutes(deps: AppDeps) {
   const app = new Hono();
 
   app.get('/api/logs', async (c) => {
-    const q = queryParams(c, LogsQuery);
+    const parsed = queryParams(c, LogsQuery);
+    // Checked here so the answer is the incumbent's text alone (zod would prefix the field's name).
+    if (!(LOG_FILES as readonly string[]).includes(parsed.file)) throw new BadRequest('Unknown log file');
+    const q = { ...parsed, file: parsed.file as LogFile };
     const empty = (hint: string) => c.json({ file: q.file, tail: q.tail, lines: [], truncated: false, total_bytes: 0, mtime: null, hint });
     let read: FileTail | null;
     if (q.file === 'webui') {

@@ -9,7 +9,7 @@ import { mimeFor } from '../shared/mime.js';
 import { SessionId, requireSession } from './session-common.js';
 
 const MediaQuery = z.object({
-  path: z.string({ error: 'path is required' }).trim().min(1, 'path is required').max(4096),
+  path: z.string({ error: 'path parameter required' }).trim().min(1, 'path parameter required').max(4096),
   session_id: SessionId,
   inline: queryFlag,
   download: queryFlag,

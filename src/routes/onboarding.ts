@@ -4,13 +4,14 @@ import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
 import type { AuthService } from '../auth/auth-service.js';
 import { MIN_PASSWORD_LENGTH } from '../auth/auth-service.js';
-import { jsonBody, parseWith } from '../http/validate.js';
+import { bodyFlag, jsonBody, parseWith } from '../http/validate.js';
 import { authEnabled, secureRequest } from '../http/auth-guard.js';
 import { clientOf } from '../http/client.js';
 import { BadRequest, Conflict, Forbidden, NotFound } from '../ports/errors.js';
 import { BACKEND_FIXED, DEFAULT_GATEWAY_URL } from '../agent/backend-choice.js';
 import type { SetupProviderOption } from '../agent/setup.js';
 import { SETTINGS_DEFAULTS } from '../shared/settings.js';
+import { patchSettings } from '../domain/settings-patch.js';
 
 const PROVIDERS = ['openrouter', 'anthropic', 'openai', 'ollama', 'lmstudio', 'custom', 'gateway'] as const;
 
@@ -36,7 +37,8 @@ const ProbeBody = z
     base_url: z.string().max(2048).optional(),
     api_key: z.string().max(4096).refine(noLineBreaks, 'api_key must be one line').optional(),
   })
-  .strict();
+  // The incumbent's wizard sends more than this needs; extra fields are ignored, as it does.
+  .strip();
 
 const SetupBody = z
   .object({
@@ -47,8 +49,11 @@ const SetupBody = z
     api_key: z.string().max(4096).refine(noLineBreaks, 'api_key must be one line').optional(),
     workspace: z.string().trim().min(1).max(4096).optional(),
     password: z.string().min(MIN_PASSWORD_LENGTH, `password must be at least ${MIN_PASSWORD_LENGTH} characters`).max(1024).optional(),
+    // The incumbent's "yes, replace my config.yaml". Setup here edits config.yaml in place (comments
+    // and every other key kept), so there is nothing to confirm: accepted, not needed.
+    confirm_overwrite: bodyFlag.optional(),
   })
-  .strict();
+  .strip();
 
 const GatewayUrl = z
   .string()
@@ -114,8 +119,32 @@ export function onboardingRoutes(deps: AppDeps, auth: AuthService) {
         };
     const skip = !!deps.options.onboarding?.skip;
     const done = settings.onboarding_completed === true;
+    const defaultWorkspace =
+      typeof settings.default_workspace === 'string' && settings.default_workspace ? settings.default_workspace : deps.options.defaultWorkspace;
+    const passwordEnabled = await auth.enabled();
     return {
       ...agent,
+      // The incumbent's nested blocks, for its clients (our wizard reads the flat fields beside them).
+      system: {
+        hermes_found: true,
+        imports_ok: true,
+        missing_modules: [],
+        import_errors: {},
+        config_path: agent.config_path,
+        config_exists: agent.config_exists,
+        env_path: agent.env_path,
+        provider_configured: !!agent.provider.id,
+        provider_ready: agent.provider.usable,
+        chat_ready: onGateway || agent.provider.usable,
+        current_provider: agent.provider.id ?? null,
+        current_model: agent.default_model ?? null,
+      },
+      settings: {
+        default_model: agent.default_model ?? null,
+        default_workspace: defaultWorkspace,
+        password_enabled: passwordEnabled,
+        bot_name: settings.bot_name,
+      },
       providers: backend.fixed ? agent.providers : [...agent.providers, GATEWAY_OPTION],
       backend: choice.backend,
       // No address to show where the environment fixes the builtin agent.
@@ -129,10 +158,9 @@ export function onboardingRoutes(deps: AppDeps, auth: AuthService) {
       may_setup: maySetup(c, deps),
       hermes_found: true,
       imports_ok: true,
-      default_workspace:
-        typeof settings.default_workspace === 'string' && settings.default_workspace ? settings.default_workspace : deps.options.defaultWorkspace,
+      default_workspace: defaultWorkspace,
       workspaces: await (await requestWorkspaces(c, deps)).list(),
-      password_enabled: await auth.enabled(),
+      password_enabled: passwordEnabled,
       bot_name: settings.bot_name,
     };
   };
@@ -173,7 +201,7 @@ export function onboardingRoutes(deps: AppDeps, auth: AuthService) {
       await setup.apply({ provider: b.provider, model: b.model, base_url: b.base_url, api_key: b.api_key });
     }
     if (workspace) patch.default_workspace = workspace;
-    if (Object.keys(patch).length) await deps.settings.write({ ...(await deps.settings.read()), ...patch });
+    if (Object.keys(patch).length) await patchSettings(deps.settings, patch);
     if (workspace) await (await requestWorkspaces(c, deps)).setLast(workspace);
     if (b.password !== undefined) {
       await auth.setStoredPassword(b.password);
@@ -184,8 +212,9 @@ export function onboardingRoutes(deps: AppDeps, auth: AuthService) {
 
   app.post('/api/onboarding/complete', async (c) => {
     requireSetupAllowed(c, deps);
-    await deps.settings.write({ ...(await deps.settings.read()), onboarding_completed: true });
-    return c.json({ ok: true, completed: true });
+    await patchSettings(deps.settings, { onboarding_completed: true });
+    // The incumbent answers its status after completing; `ok` stays for our own clients.
+    return c.json({ ...(await status(c)), ok: true, completed: true });
   });
 
   return app;

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
 import type { AuthService } from '../auth/auth-service.js';
-import { jsonBody } from '../http/validate.js';
+import { bodyFlag, jsonBody } from '../http/validate.js';
 import { secureRequest } from '../http/auth-guard.js';
 import { cookieProfile, profileCookie, requestHome, workspacesOf } from '../http/request-home.js';
 import { BadRequest, Conflict } from '../ports/errors.js';
@@ -31,7 +31,8 @@ const NameBody = z.object({ name: Name });
 const CreateBody = z.object({
   name: Name,
   clone_from: Name.nullable().optional(),
-  clone_config: z.boolean().optional(),
+  // The incumbent reads it as Python truthiness: 1/0 as well as true/false.
+  clone_config: bodyFlag.optional(),
   base_url: OneLine('base_url').refine((v) => !v || /^https?:\/\//.test(v), 'base_url must start with http:// or https://'),
   api_key: OneLine('api_key'),
   default_model: OneLine('default_model'),

@@ -1,3 +1,6 @@
+import { withServerTime } from '../http/server-time.js';
+import { BODY_VARIANT_HEADER } from '../http/compression.js';
+import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
@@ -7,11 +10,16 @@ import { queryFlag, queryInt, queryIntIn, queryParams } from '../http/validate.j
 import { presenter, redactRowTitles, type Presenter } from '../http/redaction.js';
 import { requestHome } from '../http/request-home.js';
 import { profileScope } from '../domain/profile-scope.js';
+import { cronView, type CronView } from '../domain/cron-sessions.js';
+import { withoutSupersededSnapshots } from '../shared/canonical-session.js';
+import { agentListMerger } from './cli-sessions.js';
 
 const ListQuery = z
   .object({
     include_archived: queryFlag,
     all_profiles: queryFlag,
+    // The sidebar's Tasks filter: only task runs (sessions with source `cron`).
+    source: z.enum(['cron']).optional(),
     limit: queryIntIn(1, MAX_PAGE_ROWS),
     offset: queryInt(),
     cursor: z
@@ -60,6 +68,22 @@ class ListBodyCache {
   }
 }
 
+/**
+ * Seconds one compressed copy of an unchanged list is reused for: compressing every row again
+ * each second costs more than the whole warm answer (bench/session-list.bench.mjs), and a clock
+ * a few seconds old is still right for "5 min ago".
+ */
+const COMPRESSED_CLOCK_SECONDS = 5;
+
+/** A cached list body with this second's server time; a compressed copy is made once per COMPRESSED_CLOCK_SECONDS. */
+function listBody(c: Context, body: Uint8Array, etag: string, now: number): Response {
+  return c.body(withServerTime(body, Math.floor(now)), 200, {
+    'Content-Type': 'application/json; charset=utf-8',
+    ETag: etag,
+    [BODY_VARIANT_HEADER]: String(Math.floor(now / COMPRESSED_CLOCK_SECONDS)),
+  });
+}
+
 function problemsField(problems: StoreProblem[], present: Presenter): string {
   return problems.length ? `,"unreadable_sessions":${JSON.stringify(present(problems))}` : '';
 }
@@ -78,6 +102,8 @@ export function sessionListRoutes(deps: AppDeps) {
   // The sidebar asks for the same list again and again; its JSON is rebuilt only when the
   // store's revision moves, and a client holding the current ETag gets a bodiless 304.
   const cache = new ListBodyCache();
+  // With show_cli_sessions: Hermes' own conversations in the same rows (their revision follows state.db).
+  const withAgentRows = agentListMerger(deps);
   app.get('/api/sessions', async (c) => {
     const q = queryParams(c, ListQuery);
     const archived = q.include_archived ? 1 : 0;
@@ -87,12 +113,24 @@ export function sessionListRoutes(deps: AppDeps) {
     const active = (await requestHome(c, deps)).profile;
     const allProfiles = q.all_profiles ?? false;
     const who = allProfiles ? '*' : encodeURIComponent(active);
-    const scoped = async (page: SessionPage) => profileScope(deps.sessions, page, active, allProfiles);
+    // Task runs: hidden unless show_cron_sessions is on (as the incumbent), or the only rows with ?source=cron.
+    const settings = await deps.settings.read();
+    const view: CronView = q.source === 'cron' ? 'only' : settings.show_cron_sessions === true ? 'show' : 'hide';
+    // Part of the variant and ETag (a setting change moves no revision); the default adds nothing.
+    const tasksTag = view === 'hide' ? '' : `.${view}`;
+    const scoped = async (page: SessionPage) => {
+      const scope = await profileScope(deps.sessions, page, active, allProfiles);
+      // A compression snapshot with a live continuation is listed as that tip (the one row opening resolves to).
+      const tasks = cronView(withoutSupersededSnapshots(scope.rows), view);
+      // Carried only when there are task sessions (or they were asked for): the incumbent's shape stays as it was.
+      const count = tasks.cronCount || view === 'only' ? `,"cron_count":${tasks.cronCount}` : '';
+      return { ...scope, rows: tasks.rows, fields: scope.fields + count };
+    };
 
     if (q.limit === undefined && q.cursor === undefined && q.offset === undefined) {
-      const page = await deps.sessions.list({ includeArchived: q.include_archived ?? false });
+      const page = await withAgentRows(c, await deps.sessions.list({ includeArchived: q.include_archived ?? false }), allProfiles, settings);
       // Turning redaction on or off changes the body, so it changes the variant (and the ETag).
-      const variant = `${archived}...${redaction}.${who}`;
+      const variant = `${archived}...${redaction}.${who}${tasksTag}`;
       const etag = `W/"${page.revision}.${variant}"`;
       if (c.req.header('If-None-Match') === etag) return c.body(null, 304, { ETag: etag });
       const problems = await deps.sessions.problems();
@@ -103,17 +141,17 @@ export function sessionListRoutes(deps: AppDeps) {
         () =>
           `{"sessions":${rowsJson(scope!.rows, present)},"total":${scope!.rows.length},"archived_count":${scope!.archivedCount}${problemsField(problems, present)}${scope!.fields}}`,
       );
-      return c.body(body, 200, { 'Content-Type': 'application/json; charset=utf-8', ETag: etag });
+      return listBody(c, body, etag, deps.clock.now());
     }
 
-    const list = await deps.sessions.list({ includeArchived: q.include_archived ?? false });
+    const list = await withAgentRows(c, await deps.sessions.list({ includeArchived: q.include_archived ?? false }), allProfiles, settings);
     // Every page of one list state shares a tag: it names the store's revision, so a client may
     // revalidate the rows it loaded, however it paged them, with one request.
-    const etag = `W/"${list.revision}.${archived}.page.${redaction}.${who}"`;
+    const etag = `W/"${list.revision}.${archived}.page.${redaction}.${who}${tasksTag}"`;
     if (c.req.header('If-None-Match') === etag) return c.body(null, 304, { ETag: etag });
     const limit = q.limit ?? DEFAULT_PAGE_ROWS;
     const at = q.cursor ? `c${encodeCursor(q.cursor)}` : `o${q.offset ?? 0}`;
-    const variant = `${archived}.${limit}.${at}.${redaction}.${who}`;
+    const variant = `${archived}.${limit}.${at}.${redaction}.${who}${tasksTag}`;
     const first = !q.cursor && !q.offset;
     const problems = first ? await deps.sessions.problems() : [];
     const scope = cache.has(list.revision, variant) ? null : await scoped(list);
@@ -126,7 +164,7 @@ export function sessionListRoutes(deps: AppDeps) {
         `,"total":${scope!.rows.length},"archived_count":${scope!.archivedCount}${problemsField(problems, present)}${scope!.fields}}`
       );
     });
-    return c.body(body, 200, { 'Content-Type': 'application/json; charset=utf-8', ETag: etag });
+    return listBody(c, body, etag, deps.clock.now());
   });
 
   return app;

@@ -60,11 +60,14 @@ export function sessionOpRoutes(deps: AppDeps) {
   app.post('/api/session/delete', async (c) => {
     const b = await jsonBody(c, IdBody);
     if (deps.agent.registry.activeFor(b.session_id)) throw new Conflict('Session has a turn running; cancel it first');
-    if (!(await s.delete(b.session_id))) throw new NotFound('Session not found');
+    // Deleting what is already gone is done, as the incumbent answers it (two tabs, a retried script); `deleted` is ours.
+    if (!(await s.delete(b.session_id))) return c.json({ ok: true, deleted: false });
     await deps.agent.registry.journal.deleteSession(b.session_id);
+    await deps.changes?.store.deleteSession(b.session_id);
     deps.agent.hub.forget(b.session_id);
     // Its background processes die with it (Hermes stops a session's processes at teardown).
     await deps.agent.processes?.stopSession(b.session_id);
+    deps.terminals?.close(b.session_id);
     return c.json({ ok: true });
   });
 

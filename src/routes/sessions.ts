@@ -13,8 +13,11 @@ import { redactSecrets } from '../shared/redact.js';
 import { MSG_LIMIT_MAX, SessionId, presentSession, requireSession } from './session-common.js';
 import { defaultWorkspaceFor } from './workspaces.js';
 import { sessionListRoutes } from './session-list.js';
+import { canonicalFields } from './session-canonical.js';
+import { cliSessionRoutes, openAgentSession } from './cli-sessions.js';
 import { autoAssignProject } from '../domain/project-bindings.js';
 import { deriveTodoState } from '../domain/todo-state.js';
+import { sessionShare } from './shares.js';
 
 const GetQuery = z.object({
   session_id: SessionId,
@@ -83,15 +86,26 @@ export function sessionRoutes(deps: AppDeps) {
   const app = new Hono();
 
   app.route('/', sessionListRoutes(deps));
+  app.route('/', cliSessionRoutes(deps));
 
   app.get('/api/session', async (c) => {
     const q = queryParams(c, GetQuery);
-    const session = await requireSession(deps, q.session_id);
+    const stored = await deps.sessions.get(q.session_id);
+    if (!stored) {
+      // Not ours: one of Hermes' own (CLI, Telegram …) when show_cli_sessions is on, read from state.db.
+      const theirs = await openAgentSession(deps, c, q.session_id, q);
+      if (theirs) return c.json({ session: theirs });
+    }
+    const session = stored ?? (await requireSession(deps, q.session_id));
     const present = await presenter(deps.settings);
-    const body = presentSession(session, { messages: q.messages ?? true, limit: q.msg_limit, before: q.msg_before });
+    const body = {
+      ...presentSession(session, { messages: q.messages ?? true, limit: q.msg_limit, before: q.msg_before }),
+      ...(await canonicalFields(deps, session)),
+    };
     // As the incumbent: the todo list from the whole transcript (not the window), for the Todos panel after a reload.
     const todos = q.messages === false ? null : deriveTodoState(session.messages);
-    return c.json({ session: present(todos ? { ...body, todo_state: todos } : body) });
+    const shared = { ...body, ...(await sessionShare(deps, session.session_id)) };
+    return c.json({ session: present(todos ? { ...shared, todo_state: todos } : shared) });
   });
 
   app.get('/api/sessions/search', async (c) => {

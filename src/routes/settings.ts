@@ -10,6 +10,7 @@ import { BadRequest, Conflict, Forbidden } from '../ports/errors.js';
 import { SECRET_SETTINGS, SETTINGS_DEFAULTS, SettingsPatchSchema } from '../shared/settings.js';
 import { IncumbentSettingsSchema } from '../shared/settings-incumbent.js';
 import { tooManyAttempts } from './auth.js';
+import { patchSettings } from '../domain/settings-patch.js';
 
 /** Password management rides on POST /api/settings, as in the incumbent. */
 const PasswordChangeSchema = z
@@ -41,6 +42,9 @@ async function effectiveSettings(deps: AppDeps, auth: AuthService) {
     auth_enabled: enabled,
     password_auth_enabled: enabled,
     password_env_var: auth.passwordFromEnv,
+    // The incumbent's passkey flags: no passkeys here, so never on.
+    passkeys_enabled: false,
+    passwordless_enabled: false,
     features: deps.options.features ?? { files: true, uploads: true, terminal: true },
   };
 }
@@ -73,13 +77,22 @@ export function settingsRoutes(deps: AppDeps, auth: AuthService) {
     if (patch.default_workspace !== undefined) {
       patch.default_workspace = await deps.files.checkWorkspace(patch.default_workspace, { create: true });
     }
-    if (change._set_password !== undefined || change._clear_password) await changePassword(c, deps, auth, change);
+    const enabledBefore = await auth.enabled();
+    let signedInNow = false;
+    if (change._set_password !== undefined || change._clear_password) signedInNow = await changePassword(c, deps, auth, change);
     if (Object.keys(patch).length) {
-      const stored = await deps.settings.read();
-      await deps.settings.write({ ...stored, ...patch });
+      await patchSettings(deps.settings, patch);
     }
     // What was accepted but not kept (the incumbent's keys this server has no use for, unknown ones).
-    return c.json({ ...(await effectiveSettings(deps, auth)), ...(ignored.length ? { ignored_keys: ignored } : {}) });
+    const settings = await effectiveSettings(deps, auth);
+    // The incumbent's after-save auth fields: its panel reloads into the sign-in page when they say so.
+    const loggedIn = !settings.auth_enabled || signedInNow || (!!authSession(c) && change._clear_password !== true);
+    return c.json({
+      ...settings,
+      logged_in: loggedIn,
+      auth_just_enabled: !enabledBefore && settings.auth_enabled,
+      ...(ignored.length ? { ignored_keys: ignored } : {}),
+    });
   });
 
   return app;
@@ -116,13 +129,15 @@ function splitSettingKeys(body: Record<string, unknown>): { known: Record<string
   return { known, ignored };
 }
 
-async function changePassword(c: Context, deps: AppDeps, auth: AuthService, change: z.infer<typeof PasswordChangeSchema>) {
+/** Changes or clears the password; true when this request was signed in by it (a first password). */
+async function changePassword(c: Context, deps: AppDeps, auth: AuthService, change: z.infer<typeof PasswordChangeSchema>): Promise<boolean> {
   if (change._set_password !== undefined && change._clear_password) throw new BadRequest('Send either _set_password or _clear_password, not both');
   if (auth.passwordFromEnv) throw new Conflict('The password is set by HERMES_WEBUI_PASSWORD; change or unset it there and restart Hermes');
   const client = clientOf(c, deps);
   if (await auth.enabled()) {
     // A signed-in browser left open is not enough to change or remove the password.
-    if (!change._current_password) throw new BadRequest('_current_password is required to change or clear the password');
+    // 403 as the incumbent: its settings panel shows the refusal beside the password field.
+    if (!change._current_password) throw new Forbidden('Current password is required to change or disable authentication (_current_password)');
     const wait = await auth.retryAfter(client.address);
     if (wait) throw tooManyAttempts(wait);
     if (!(await auth.checkPassword(change._current_password))) {
@@ -130,7 +145,7 @@ async function changePassword(c: Context, deps: AppDeps, auth: AuthService, chan
       throw new Forbidden('Current password is incorrect');
     }
   } else {
-    if (change._clear_password) return;
+    if (change._clear_password) return false;
     // With no password yet, anyone who can reach the server could claim it: only this machine may.
     if (!client.local) throw new Forbidden('The first password can only be set from this machine (open Hermes at http://127.0.0.1 on the server itself)');
   }
@@ -142,11 +157,12 @@ async function changePassword(c: Context, deps: AppDeps, auth: AuthService, chan
     await auth.setStoredPassword(null);
     await auth.revokeAll();
     c.header('Set-Cookie', auth.clearCookie(secure));
-    return;
+    return false;
   }
   await auth.setStoredPassword(change._set_password!);
   // Other browsers signed in with the old password are signed out; this one stays (or is signed in).
   const current = authSession(c);
   await auth.revokeAll(current);
   if (!current) c.header('Set-Cookie', auth.sessionCookie(await auth.openSession(), secure));
+  return !current;
 }

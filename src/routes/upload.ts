@@ -7,14 +7,18 @@ import { parseWith } from '../http/validate.js';
 import { SessionId, requireSession } from './session-common.js';
 
 /** Room for the multipart envelope around the file itself. */
-const MULTIPART_OVERHEAD = 64 * 1024;
+export const MULTIPART_OVERHEAD = 64 * 1024;
+
+/** A limit under 1 MB (HERMES_WEBUI_MAX_UPLOAD_MB may be fractional) is stated in KB, never "0 MB". */
+export function uploadTooLarge(max: number): TooLarge {
+  const limit = max >= 1024 * 1024 ? `${Math.round((max / 1024 / 1024) * 10) / 10} MB` : `${Math.max(1, Math.round(max / 1024))} KB`;
+  return new TooLarge(`File too large (limit ${limit})`);
+}
 
 /** `POST /api/upload`: a chat attachment (multipart `file` + `session_id`). */
 export function uploadRoutes(deps: AppDeps) {
   const max = deps.options.maxUploadBytes;
-  // A limit under 1 MB (HERMES_WEBUI_MAX_UPLOAD_MB may be fractional) is stated in KB, never "0 MB".
-  const limit = max >= 1024 * 1024 ? `${Math.round((max / 1024 / 1024) * 10) / 10} MB` : `${Math.max(1, Math.round(max / 1024))} KB`;
-  const tooLarge = () => new TooLarge(`File too large (limit ${limit})`);
+  const tooLarge = () => uploadTooLarge(max);
   return new Hono().post(
     '/api/upload',
     bodyLimit({
@@ -35,7 +39,8 @@ export function uploadRoutes(deps: AppDeps) {
       }
       const sessionId = parseWith(SessionId, form.get('session_id') ?? undefined);
       const file = form.get('file');
-      if (!file || typeof file === 'string') throw new BadRequest('file is required');
+      // The incumbent's text: its clients show it as it is.
+      if (!file || typeof file === 'string') throw new BadRequest('No file field in request');
       if (file.size > max) throw tooLarge();
       await requireSession(deps, sessionId);
       const mime = file.type && file.type !== 'application/octet-stream' ? file.type : mimeFor(file.name);

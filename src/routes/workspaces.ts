@@ -7,11 +7,14 @@ import { BadRequest, NotFound } from '../ports/errors.js';
 import type { WorkspaceEntry } from '../ports/workspace-store.js';
 import { bodyFlag, jsonBody, queryParams } from '../http/validate.js';
 
-const Name = z.string().trim().min(1, 'name must not be empty').max(128);
-const AddBody = z.object({ path: z.string().min(1), name: Name.optional(), create: bodyFlag.optional() });
-const RemoveBody = z.object({ path: z.string().min(1) });
-const RenameBody = z.object({ path: z.string().min(1), name: Name });
-const ReorderBody = z.object({ paths: z.array(z.string()).max(1000) });
+// The incumbent trims every field and answers its own texts for what is missing.
+const PathField = (message: string) => z.string({ error: message }).trim().min(1, message).max(4096);
+const Name = z.string().trim().max(128);
+const AddBody = z.object({ path: PathField('path is required'), name: Name.optional(), create: bodyFlag.optional() });
+const RemoveBody = z.object({ path: PathField('path is required') });
+// Either missing is one text in the incumbent: checked in the handler.
+const RenameBody = z.object({ path: z.string().trim().max(4096).optional(), name: Name.optional() });
+const ReorderBody = z.object({ paths: z.array(z.string().trim(), { error: 'paths is required and must be a list' }).max(1000) });
 const SuggestQuery = z.object({
   prefix: z
     .string()
@@ -23,6 +26,18 @@ const SuggestQuery = z.object({
 const SUGGEST_LIMIT = 12;
 
 const baseName = (path: string) => path.replace(/\/+$/, '').split('/').pop() || path;
+
+/**
+ * A pasted folder as the incumbent reads it: Finder's "Copy as Pathname" quotes stripped and
+ * `~` expanded to the server user's home (Workers has none: the path stays as typed).
+ */
+export function workspaceInput(raw: string, homeDir: string | undefined): string {
+  let path = raw.trim();
+  const quoted = /^(['"])(.*)\1$/.exec(path);
+  if (quoted) path = (quoted[2] ?? '').trim();
+  if (homeDir && (path === '~' || path.startsWith('~/'))) path = homeDir.replace(/\/+$/, '') + path.slice(1);
+  return path;
+}
 
 /** The registered workspaces; an empty list reads as the default workspace, named "Home". */
 async function listWorkspaces(deps: AppDeps, store: WorkspaceStore): Promise<WorkspaceEntry[]> {
@@ -57,7 +72,12 @@ export function workspaceRoutes(deps: AppDeps) {
   // Each profile has its own list (the browser's profile).
   app.get('/api/workspaces', async (c) => {
     const store = await requestWorkspaces(c, deps);
-    return c.json({ workspaces: await listWorkspaces(deps, store), last: (await store.getLast()) ?? deps.options.defaultWorkspace });
+    return c.json({
+      workspaces: await listWorkspaces(deps, store),
+      last: (await store.getLast()) ?? deps.options.defaultWorkspace,
+      // The incumbent's flag for a remote terminal backend; this server's terminal is always local.
+      terminal_remote_backend: false,
+    });
   });
 
   // "Add folder…" path completion, the incumbent's shape: {suggestions, prefix}.
@@ -71,10 +91,11 @@ export function workspaceRoutes(deps: AppDeps) {
   app.post('/api/workspaces/add', async (c) => {
     const b = await jsonBody(c, AddBody);
     const store = await requestWorkspaces(c, deps);
-    const path = await deps.files.checkWorkspace(b.path, { create: b.create ?? false });
+    const path = await deps.files.checkWorkspace(workspaceInput(b.path, deps.options.machine?.homeDir), { create: b.create ?? false });
     const list = await listWorkspaces(deps, store);
     if (list.some((w) => w.path === path)) throw new BadRequest('Workspace already in list');
-    list.push({ path, name: b.name ?? baseName(path) });
+    // An empty name falls back to the folder's, as in the incumbent.
+    list.push({ path, name: b.name || baseName(path) });
     await store.save(list);
     return c.json(await reply(store, list));
   });
@@ -89,6 +110,7 @@ export function workspaceRoutes(deps: AppDeps) {
 
   app.post('/api/workspaces/rename', async (c) => {
     const b = await jsonBody(c, RenameBody);
+    if (!b.path || !b.name) throw new BadRequest('path and name are required');
     const store = await requestWorkspaces(c, deps);
     const list = await listWorkspaces(deps, store);
     const entry = list.find((w) => w.path === b.path);

@@ -1,5 +1,6 @@
 import type { ApprovalChoice, ApprovalRequest } from '../agent/tools/types.js';
 import { Conflict, NotFound } from '../ports/errors.js';
+import type { AppEvents } from './app-events.js';
 
 export interface PendingApproval extends ApprovalRequest {
   approval_id: string;
@@ -41,7 +42,11 @@ export class InteractionHub {
   #sessionApproved = new Map<string, Set<string>>();
   #yolo = new Set<string>();
 
-  constructor(private readonly now: () => number) {}
+  /** `events` hears each question as it starts waiting and when it stops (answered, timed out, aborted). */
+  constructor(
+    private readonly now: () => number,
+    private readonly events?: AppEvents,
+  ) {}
 
   /**
    * Queues an approval and waits for the answer. Resolves `timeout` when the timeout passes and
@@ -53,17 +58,22 @@ export class InteractionHub {
     request: ApprovalRequest,
     timeoutMs: number,
     signal: AbortSignal,
+    /** What the card offers (a file edit has no "always": that would be a config change). */
+    choices: ApprovalChoice[] = CHOICES,
   ): { pending: PendingApproval; answer: Promise<ApprovalAnswer> } {
     const pending: PendingApproval = {
       ...request,
       approval_id: crypto.randomUUID().replace(/-/g, '').slice(0, 16),
       run_id: runId,
       session_id: sessionId,
-      choices: CHOICES,
-      allow_permanent: true,
+      choices,
+      allow_permanent: choices.includes('always'),
       requested_at: this.now(),
     };
-    const answer = this.#wait<PendingApproval, ApprovalAnswer>(this.#approvals, sessionId, pending, timeoutMs, signal, 'timeout');
+    const answer = this.#wait<PendingApproval, ApprovalAnswer>(this.#approvals, sessionId, pending, timeoutMs, signal, 'timeout', () =>
+      this.events?.emit({ type: 'attention_resolved', session_id: sessionId, kind: 'approval', id: pending.approval_id }),
+    );
+    this.events?.emit({ type: 'approval_waiting', session_id: sessionId, pending });
     return { pending, answer };
   }
 
@@ -83,7 +93,10 @@ export class InteractionHub {
       requested_at: this.now(),
       timeout_seconds: Math.round(timeoutMs / 1000),
     };
-    const answer = this.#wait(this.#clarifies, sessionId, pending, timeoutMs, signal, null);
+    const answer = this.#wait(this.#clarifies, sessionId, pending, timeoutMs, signal, null, () =>
+      this.events?.emit({ type: 'attention_resolved', session_id: sessionId, kind: 'clarify', id: pending.clarify_id }),
+    );
+    this.events?.emit({ type: 'clarify_waiting', session_id: sessionId, pending });
     return { pending, answer };
   }
 
@@ -148,7 +161,15 @@ export class InteractionHub {
     this.#yolo.delete(sessionId);
   }
 
-  #wait<T, R>(map: Map<string, Array<Waiting<T, R>>>, sessionId: string, item: T, timeoutMs: number, signal: AbortSignal, onTimeout: R): Promise<R> {
+  #wait<T, R>(
+    map: Map<string, Array<Waiting<T, R>>>,
+    sessionId: string,
+    item: T,
+    timeoutMs: number,
+    signal: AbortSignal,
+    onTimeout: R,
+    onSettled: () => void,
+  ): Promise<R> {
     return new Promise<R>((resolve, reject) => {
       const queue = map.get(sessionId) ?? [];
       map.set(sessionId, queue);
@@ -160,11 +181,13 @@ export class InteractionHub {
       const timer = setTimeout(() => {
         remove();
         resolve(onTimeout);
+        onSettled();
       }, timeoutMs);
       const onAbort = () => {
         clearTimeout(timer);
         remove();
         reject(signal.reason ?? new DOMException('Aborted', 'AbortError'));
+        onSettled();
       };
       const waiting: Waiting<T, R> = {
         item,
@@ -172,6 +195,7 @@ export class InteractionHub {
           clearTimeout(timer);
           signal.removeEventListener('abort', onAbort);
           resolve(value);
+          onSettled();
         },
       };
       if (signal.aborted) return onAbort();

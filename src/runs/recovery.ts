@@ -17,19 +17,21 @@ export const INTERRUPTED_HINT = 'Send your message again to retry.';
  * its transcript; the user's message stays and no answer is invented. Returns the sessions repaired.
  */
 export async function recoverInterruptedTurns(deps: RecoveryDeps): Promise<string[]> {
+  const recover = async (sid: string, streamId: string) =>
+    deps.resume ? (await deps.resume(sid, streamId)) !== 'skipped' : await recoverInterruptedTurn(deps, sid, streamId);
   const { rows } = await deps.sessions.list({ includeArchived: true });
   const repaired = new Set<string>();
   const handled = new Set<string>();
   for (const row of rows.filter((r) => r.active_stream_id)) {
     handled.add(row.active_stream_id!);
-    if (await recoverInterruptedTurn(deps, row.session_id, row.active_stream_id!)) repaired.add(row.session_id);
+    if (await recover(row.session_id, row.active_stream_id!)) repaired.add(row.session_id);
   }
   const open = await deps.journal.unclosed().catch((err) => {
     deps.logger.error({ msg: 'could not list open run journals', error: String(err) });
     return [];
   });
   for (const { sessionId, streamId } of open) {
-    if (!handled.has(streamId) && (await recoverInterruptedTurn(deps, sessionId, streamId))) repaired.add(sessionId);
+    if (!handled.has(streamId) && (await recover(sessionId, streamId))) repaired.add(sessionId);
   }
   return [...repaired];
 }
@@ -39,6 +41,15 @@ export interface RecoveryDeps {
   journal: RunJournal;
   logger: Logger;
   now: () => number;
+  /** Carries a turn on instead of closing it (src/runs/resume-turn.ts); absent: every turn is closed. */
+  resume?: (sessionId: string, streamId: string) => Promise<'resumed' | 'closed' | 'skipped'>;
+}
+
+/** What a closed turn says (the journal's `apperror` and the transcript's notice); default: interrupted. */
+export interface InterruptionNotice {
+  message: string;
+  type: string;
+  hint: string;
 }
 
 /**
@@ -49,7 +60,7 @@ export interface RecoveryDeps {
  * is appended. A session that has moved on to another stream is left alone. Returns whether it
  * repaired anything.
  */
-export async function recoverInterruptedTurn(deps: RecoveryDeps, sid: string, streamId: string): Promise<boolean> {
+export async function recoverInterruptedTurn(deps: RecoveryDeps, sid: string, streamId: string, notice?: InterruptionNotice): Promise<boolean> {
   try {
     const session = await deps.sessions.get(sid);
     const owns = !!session && session.active_stream_id === streamId;
@@ -60,7 +71,7 @@ export async function recoverInterruptedTurn(deps: RecoveryDeps, sid: string, st
     let closedNow = false;
     if (!events.some((e) => CLOSING_EVENTS.has(e.event))) {
       const writer = deps.journal.open(sid, streamId);
-      writer.append(closingEvent(events, sid, deps.now()));
+      writer.append(closingEvent(events, sid, deps.now(), notice));
       await writer.close();
       closedNow = true;
     }
@@ -71,7 +82,16 @@ export async function recoverInterruptedTurn(deps: RecoveryDeps, sid: string, st
         sid,
         noticed
           ? []
-          : [{ role: 'assistant', content: INTERRUPTED_MESSAGE, _error: true, _interrupted: true, error_type: 'interrupted', timestamp: deps.now() }],
+          : [
+              {
+                role: 'assistant',
+                content: notice ? `${notice.message}\n\n${notice.hint}` : INTERRUPTED_MESSAGE,
+                _error: true,
+                _interrupted: true,
+                error_type: notice?.type ?? 'interrupted',
+                timestamp: deps.now(),
+              },
+            ],
         { active_stream_id: null, pending_started_at: null },
       );
     }
@@ -89,13 +109,17 @@ export async function recoverInterruptedTurn(deps: RecoveryDeps, sid: string, st
  * is stored), else `apperror` of type `interrupted` — the same payload the driver sends when a
  * stop aborts a turn, so the browser shows one notice whichever path closed it.
  */
-export function closingEventFor(events: readonly RunEvent[], sid: string): Extract<RunEventBody, { event: 'stream_end' | 'apperror' }> {
+export function closingEventFor(
+  events: readonly RunEvent[],
+  sid: string,
+  notice: InterruptionNotice = { message: INTERRUPTED_MESSAGE, type: 'interrupted', hint: INTERRUPTED_HINT },
+): Extract<RunEventBody, { event: 'stream_end' | 'apperror' }> {
   return events.some((e) => e.event === 'done')
     ? { event: 'stream_end', data: { session_id: sid } }
-    : { event: 'apperror', data: { message: INTERRUPTED_MESSAGE, type: 'interrupted', hint: INTERRUPTED_HINT, session_id: sid } };
+    : { event: 'apperror', data: { ...notice, session_id: sid } };
 }
 
 /** That event as a journal line, numbered past every event the journal holds. */
-function closingEvent(events: RunEvent[], sid: string, at: number): RunEvent {
-  return { seq: events.reduce((max, e) => Math.max(max, e.seq), 0) + 1, ...closingEventFor(events, sid), at };
+function closingEvent(events: RunEvent[], sid: string, at: number, notice?: InterruptionNotice): RunEvent {
+  return { seq: events.reduce((max, e) => Math.max(max, e.seq), 0) + 1, ...closingEventFor(events, sid, notice), at };
 }

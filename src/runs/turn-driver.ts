@@ -4,11 +4,13 @@ import type { Logger } from '../ports/platform.js';
 import type { SessionPatch, SessionStore } from '../ports/session-store.js';
 import type { Message } from '../shared/session.js';
 import { presentSession } from '../domain/present-session.js';
-import { CancelledByUser, type Run } from './run.js';
+import { CancelledByUser, SuspendedForRestart, type Run } from './run.js';
 import { PRESENTED_EVENTS, type RunEventName, type RunEventPayloads } from './events.js';
 import { INTERRUPTED_HINT, INTERRUPTED_MESSAGE } from './recovery.js';
 import type { RunRegistry } from './registry.js';
 import { withTurnUsage } from './turn-usage.js';
+import { watchTurnChanges, type TurnChangeSummary, type TurnChanges } from './turn-changes.js';
+import { TURN_STREAM_KEY } from '../shared/file-changes.js';
 
 export interface DriverDeps {
   sessions: SessionStore;
@@ -22,6 +24,11 @@ export interface DriverDeps {
    * the `done` session replaces them). What is stored is never redacted. Absent: passed as is.
    */
   present?: <T>(value: T) => T;
+  /**
+   * Records what the turn changed in its workspace (before/after snapshots): the `turn_changes`
+   * event before the turn's closing one, `file_changes` on its last assistant message. Absent: nothing recorded.
+   */
+  changes?: TurnChanges;
 }
 
 /** The longest error detail sent to a browser (the incumbent's cap). */
@@ -55,6 +62,8 @@ export async function driveTurn(deps: DriverDeps, runtime: AgentRuntime, run: Ru
     while (queued && !writeError) {
       const { messages, patch } = queued;
       queued = null;
+      // Taken over by another instance: the transcript is its now.
+      if (deps.registry.fenced(run)) break;
       try {
         if (messages.length) await sessions.appendMessages(sid, messages, patch);
         else await sessions.update(sid, patch);
@@ -70,11 +79,36 @@ export async function driveTurn(deps: DriverDeps, runtime: AgentRuntime, run: Ru
     Object.assign(queued.patch, patch);
     writing ??= Promise.resolve().then(flush);
   };
+  // The before snapshot runs beside the first model call; the first tool waits for it (checkpoint).
+  const watch = deps.changes ? watchTurnChanges(deps.changes, { sessionId: sid, streamId: run.streamId, workspace: input.workspace }, deps) : null;
+  // With a watch, the latest messages are kept back until the next checkpoint or the end, so the
+  // turn's last assistant message is stored already carrying its file changes.
+  let held: Message[] | null = null;
+  const release = () => {
+    if (held) store(held, {});
+    held = null;
+  };
+  let recorded: Promise<TurnChangeSummary | null> | null = null;
+  /** Once per turn: the after snapshot, the record, the `turn_changes` event, and the held messages annotated and stored. */
+  const recordChanges = (annotateHeld = true): Promise<TurnChangeSummary | null> =>
+    (recorded ??= (async () => {
+      const summary = watch ? await watch.finish() : null;
+      if (summary) {
+        const last = annotateHeld ? (held?.findLastIndex((m) => m.role === 'assistant') ?? -1) : -1;
+        if (held && last >= 0) held[last] = { ...held[last]!, file_changes: summary.file_changes, [TURN_STREAM_KEY]: run.streamId };
+        run.emit('turn_changes', { session_id: sid, stream_id: run.streamId, ...summary });
+      }
+      release();
+      return summary;
+    })());
   const drained = async () => {
     while (writing) await writing;
     if (writeError) throw writeError;
   };
   const finishTurn = async () => {
+    // A turn taken over by another instance ends there, not here.
+    if (deps.registry.fenced(run)) throw run.abort.signal.reason;
+    await recordChanges();
     await drained();
     const session = await sessions.update(sid, { active_stream_id: null, pending_started_at: null });
     const cache = cached.seen
@@ -97,14 +131,28 @@ export async function driveTurn(deps: DriverDeps, runtime: AgentRuntime, run: Ru
       case 'messages':
         if (out.messages.length) {
           const tally = { ...usage, ...(cached.seen ? { cache_read_tokens: cached.read, cache_write_tokens: cached.write } : {}) };
-          store(
-            out.messages.map((m) => withTurnUsage(m, tally, deps.now() - startedAt)),
-            {},
-          );
+          const messages = out.messages.map((m) => withTurnUsage(m, tally, deps.now() - startedAt));
+          if (watch) {
+            release();
+            held = messages;
+          } else store(messages, {});
         }
         return false;
       case 'patch':
         store([], out.patch);
+        return false;
+      case 'checkpoint':
+        // After everything output before it is stored: a step it no longer names is in the transcript.
+        try {
+          // Before any tool runs, the workspace's before snapshot is complete.
+          if (watch) await watch.ready;
+          release();
+          await drained();
+          await run.checkpoint(out.step, out.gateway);
+          out.written();
+        } catch (err) {
+          out.written(err);
+        }
         return false;
       case 'usage': {
         usage.input_tokens += out.input_tokens;
@@ -134,18 +182,32 @@ export async function driveTurn(deps: DriverDeps, runtime: AgentRuntime, run: Ru
 
   try {
     let doneSent = false;
-    for await (const out of runtime.startTurn(input)) {
+    for await (const out of runtime.startTurn({ ...input, checkpoints: true })) {
       if (await handle(out)) doneSent = true;
     }
     if (!doneSent) await finishTurn();
     else await drained();
     run.emit('stream_end', { session_id: sid });
   } catch (err) {
+    // Taken over by another instance: the session and journal are its now, so nothing is written.
+    const fenced = deps.registry.fenced(run);
+    // What the turn changed before it failed is recorded too (not when it resumes later or elsewhere).
+    const ends = !fenced && !run.closed && !(run.abort.signal.reason instanceof SuspendedForRestart);
+    // A failed turn's error notice carries them; a cancelled one's partial answer does.
+    const cancelled = run.abort.signal.aborted && run.abort.signal.reason instanceof CancelledByUser;
+    const changed = ends ? await recordChanges(cancelled).catch(() => null) : null;
+    if (!fenced) release();
     // Whatever the turn completed before it failed is stored first.
-    await drained().catch(() => {});
-    if (run.closed) {
+    if (!fenced) await drained().catch(() => {});
+    if (fenced) {
+      status = 'errored';
+    } else if (run.closed) {
       // Closed from outside (a stop that could not wait for this turn): recovery finishes it.
       status = 'errored';
+    } else if (run.abort.signal.reason instanceof SuspendedForRestart) {
+      // Stopped for a restart: left open and unmarked, the next start resumes it.
+      status = 'errored';
+      run.detach();
     } else if (run.abort.signal.aborted && run.abort.signal.reason instanceof CancelledByUser) {
       status = 'cancelled';
       const session = await settle(deps, sid, null);
@@ -181,6 +243,7 @@ export async function driveTurn(deps: DriverDeps, runtime: AgentRuntime, run: Ru
         error_type: e.type,
         ...(stopped ? { _interrupted: true } : {}),
         ...(details ? { provider_details: details } : {}),
+        ...(changed ? { file_changes: changed.file_changes, [TURN_STREAM_KEY]: run.streamId } : {}),
         timestamp: deps.now(),
       });
       run.emit(

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SessionSchema } from './session.js';
+import { FileChangeSchema } from './file-changes.js';
 import type { ClosingEventName } from './run-event-rules.js';
 
 // The closing set and the tool-row rules live in a zod-free module the browser bundle can
@@ -80,6 +81,12 @@ export const RUN_EVENT_SCHEMAS = {
     pending_count: num,
     /** The Hermes run the approval belongs to (gateway runtime only). */
     gateway_run_id: str.optional(),
+    /**
+     * A file edit (`write_file`, `patch`) that waits for approval: the unified diff the call would
+     * make (ours), and the workspace-relative or absolute path it writes. Absent for commands.
+     */
+    diff: str.optional(),
+    path: str.optional(),
   }),
   clarify: z.strictObject({
     clarify_id: str,
@@ -160,6 +167,34 @@ export const RUN_EVENT_SCHEMAS = {
    * the result of `tool_call_id` (Hermes' "User guidance:" marker); the next model call sees it.
    */
   steer_applied: z.strictObject({ session_id: str, text: str, tool_call_id: str }),
+  /**
+   * The server restarted (or the instance that ran the turn died) and the turn carries on here
+   * (ours; the incumbent has no such event). `attempt` counts resumes of this turn from 1;
+   * `partial` says the answer streamed before it is kept as it was (an incomplete answer) and
+   * what follows continues after it; `interrupted_tools` names the tool calls that were running
+   * and are recorded as interrupted, never re-run. The browser shows a quiet "resumed after a
+   * restart" line; nothing already streamed is sent again.
+   */
+  resumed: z.strictObject({
+    session_id: str,
+    attempt: z.number().int().positive(),
+    message: str,
+    partial: z.boolean(),
+    interrupted_tools: z.array(z.strictObject({ tool_call_id: str, name: str })),
+  }),
+  /**
+   * The files this turn created, edited, moved or deleted in the session's workspace (ours),
+   * found by comparing the workspace before and after the turn; sent once, before `done`, and
+   * only when something changed. The same list is stored on the turn's final assistant message
+   * as `file_changes`; GET /api/session/changes has the diffs, POST …/changes/undo reverts them.
+   */
+  turn_changes: z.strictObject({
+    session_id: str,
+    stream_id: str,
+    file_changes: z.array(FileChangeSchema),
+    additions: z.number().int().nonnegative(),
+    deletions: z.number().int().nonnegative(),
+  }),
   /** The turn ended before a tool boundary took the steer text (the incumbent's event): it goes back to the composer. */
   pending_steer_leftover: z.strictObject({ session_id: str, text: str }),
   /** The transcript is stored; not closing (a title may follow, then stream_end). */
@@ -219,7 +254,9 @@ export const RUN_EVENT_NAMES = Object.keys({
   warning: 0,
   retrying: 0,
   steer_applied: 0,
+  resumed: 0,
   pending_steer_leftover: 0,
+  turn_changes: 0,
   done: 0,
   stream_end: 0,
   cancel: 0,

@@ -73,9 +73,14 @@ export const SESSION_ROW_KEYS = [
   'estimated_cost',
   'cache_read_tokens',
   'parent_session_id',
+  'pre_compression_snapshot',
   'session_source',
   'user_message_count',
   'active_stream_id',
+  'source_tag',
+  'source_label',
+  'is_cli_session',
+  '_lineage_root_id',
 ] as const;
 
 export type SessionRow = {
@@ -99,7 +104,19 @@ export type SessionRow = {
   /** Prompt-cache reads (Insights' cache hit rate); present when the session has a count. */
   cache_read_tokens?: number;
   parent_session_id?: string | null;
+  /** Set (true) on a compression snapshot parent: the list hides it behind its live continuation. */
+  pre_compression_snapshot?: boolean;
   /** `subagent` for a delegate_task child (the sidebar folds it under its parent). */
   session_source?: string | null;
   active_stream_id?: string | null;
+  /** Hermes' own conversations (listed from state.db, or imported): where it came from, `telegram`. */
+  source_tag?: string;
+  /** The same for people: `Telegram`, `CLI`. */
+  source_label?: string;
+  /** From Hermes' CLI (the incumbent's flag); imported or not. */
+  is_cli_session?: boolean;
+  /** A compression chain's first segment, for a conversation Hermes continued under new ids. */
+  _lineage_root_id?: string;
+  /** Listed from state.db and not stored here: POST /api/session/import_cli makes it writable. */
+  read_only?: boolean;
 };

@@ -28,7 +28,6 @@ const INCUMBENT_BOOLEANS = [
   'virtualize_transcript_optin',
   'fade_text_effect',
   'show_claude_code_sessions',
-  'show_cron_sessions',
   'show_webhook_sessions',
   'show_kanban_sessions',
   'show_previous_messaging_sessions',

@@ -31,6 +31,8 @@ export const SETTINGS_DEFAULTS = {
   check_for_updates: true,
   /** List the Hermes Agent's own sessions (CLI, Telegram, … from $HERMES_HOME/state.db) read-only in the sidebar. */
   show_cli_sessions: false,
+  /** Task runs (sessions with source `cron`) in the normal sidebar list, not only under the Tasks filter. */
+  show_cron_sessions: false,
   /** Who answers turns: the builtin agent or a Hermes Agent gateway (HERMES_WEBUI_CHAT_BACKEND wins when set). */
   chat_backend: 'builtin',
   /** The gateway's API server; empty: http://127.0.0.1:8642 (HERMES_WEBUI_GATEWAY_BASE_URL wins when set). */
@@ -80,6 +82,7 @@ export const SettingsPatchSchema = z
     default_message_mode: z.enum(['queue', 'interrupt', 'steer']),
     check_for_updates: z.boolean(),
     show_cli_sessions: z.boolean(),
+    show_cron_sessions: z.boolean(),
     chat_backend: z.enum(['builtin', 'gateway'], { error: 'chat_backend must be "builtin" or "gateway"' }),
     gateway_base_url: z.union([
       z.literal(''),

@@ -182,8 +182,10 @@ describe('auth on', () => {
     await t.setPassword(PASSWORD);
     const me = await t.signIn(PASSWORD);
     const other = await t.signIn(PASSWORD);
+    // 403 without the current password, as the incumbent refuses it.
     const missing = await t.call('POST', '/api/settings', { _set_password: 'a new password' }, { Cookie: me.cookie });
-    expect(missing.status).toBe(400);
+    expect(missing.status).toBe(403);
+    expect(missing.body.error).toMatch(/Current password is required/);
     const wrong = await t.call('POST', '/api/settings', { _set_password: 'a new password', _current_password: 'nope' }, { Cookie: me.cookie });
     expect(wrong.status).toBe(403);
     expect(wrong.body.error).toBe('Current password is incorrect');

@@ -1,85 +1,115 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeChatApp, type ChatHarness } from '../helpers/chat.js';
-import { readStream, seqs, type Frame } from '../helpers/sse.js';
+import { journalEvent as ev, plantInterruptedTurn } from '../helpers/resume.js';
+import { CONTINUE_AFTER_RESTART } from '../../src/agent/builtin/loop.js';
+import { INTERRUPTED_TOOL_RESULT } from '../../src/runs/run-resume.js';
 
-/** A script of `n` tokens, a few milliseconds apart, so a reader can drop out mid-run. */
-const slowTokens = (n: number, gapMs = 4) => Array.from({ length: n }, (_, i) => [{ text: `t${i} ` }, { delayMs: gapMs }]).flat();
-
-/** A deterministic pseudo-random sequence, so a failure can be reproduced. */
-function rng(seed: number) {
-  return () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
-}
-
-describe('chat: resumable streams', () => {
+/**
+ * A built-in turn carries on after a restart (deps.agent.resumeTurn, as recovery calls it at
+ * start): over the app's real stores, journal, driver and the scripted model server.
+ */
+describe('resuming an interrupted built-in turn', () => {
   let t: ChatHarness;
-  afterEach(async () => t?.close());
+  beforeAll(async () => {
+    t = await makeChatApp({ extraYaml: 'approvals:\n  mode: manual\n', clarifyTimeoutMs: 5000 });
+  });
+  afterAll(async () => t?.close());
+  const seqOf = (id: string | undefined) => Number(id!.split(':')[1]);
+  const session = async (sid: string) => (await t.call('GET', `/api/session?session_id=${sid}`)).body.session;
 
-  for (const source of ['memory', 'journal'] as const) {
-    it(`after the run: Last-Event-ID and after_seq at random points give exactly the missed events (${source})`, async () => {
-      t = await makeChatApp({ storage: 'fs', keepFinishedMs: source === 'journal' ? 0 : 60_000 });
-      const sid = await t.newSession();
-      t.model.enqueue(slowTokens(30, 0));
-      const { stream_id } = (await t.start(sid, 'count')).body;
-      const full = await t.stream(stream_id);
-      expect(seqs(full)).toEqual(full.map((_, i) => i + 1));
-      await new Promise((r) => setTimeout(r, 20));
-      const random = rng(7);
-      for (let k = 0; k < 8; k++) {
-        const cut = Math.floor(random() * full.length);
-        const viaHeader = await t.stream(stream_id, { lastEventId: `${stream_id}:${cut}` });
-        expect(seqs(viaHeader)).toEqual(seqs(full).slice(cut));
-        expect(viaHeader.map((f) => f.data)).toEqual(full.slice(cut).map((f) => f.data));
-        const viaQuery = await t.stream(stream_id, { afterSeq: cut });
-        expect(seqs(viaQuery)).toEqual(seqs(full).slice(cut));
-      }
-      // A cursor for another stream replays everything.
-      expect(seqs(await t.stream(stream_id, { lastEventId: `someoneelse:5` }))).toEqual(seqs(full));
+  it('keeps the text streamed before, asks the model to continue it, and continues the event sequence', async () => {
+    const { sid, streamId } = await plantInterruptedTurn(t, {
+      message: 'greet the world',
+      events: [ev(1, 'reasoning', { text: 'Greeting.' }), ev(2, 'token', { text: 'Hello ' }), ev(3, 'token', { text: 'wor' })],
     });
-  }
+    t.model.enqueue([{ text: 'ld!' }]);
+    expect(await t.deps.agent.resumeTurn!(sid, streamId)).toBe('resumed');
+    // A watcher that saw up to seq 3 gets exactly what follows, numbered on.
+    const frames = await t.stream(streamId, { lastEventId: `${streamId}:3` });
+    expect(frames[0]).toMatchObject({ event: 'resumed', data: { attempt: 1, partial: true, interrupted_tools: [] } });
+    expect(frames.map((f) => seqOf(f.id))).toEqual(frames.map((_, i) => 4 + i));
+    expect(frames.filter((f) => f.event === 'token').map((f) => f.data.text)).toEqual(['ld!']);
+    expect(frames.at(-1)!.event).toBe('stream_end');
 
-  it('during the run: dropping out at random points and reconnecting loses nothing and repeats nothing', async () => {
-    t = await makeChatApp();
-    const sid = await t.newSession();
-    t.model.enqueue(slowTokens(60, 3));
-    const { stream_id } = (await t.start(sid, 'count slowly')).body;
-    const reference = t.stream(stream_id);
-    const random = rng(42);
-    const received: Frame[] = [];
-    let last = 0;
-    for (let attempt = 0; attempt < 50; attempt++) {
-      const take = 1 + Math.floor(random() * 12);
-      let got = 0;
-      const frames = await t.stream(stream_id, { ...(last ? { lastEventId: `${stream_id}:${last}` } : {}), until: () => ++got >= take });
-      received.push(...frames);
-      if (frames.length) last = Number(frames.at(-1)!.id!.split(':')[1]);
-      if (received.at(-1)?.event === 'stream_end') break;
-    }
-    const all = await reference;
-    expect(received.at(-1)!.event).toBe('stream_end');
-    expect(seqs(received)).toEqual(seqs(all));
-    expect(received.map((f) => f.data)).toEqual(all.map((f) => f.data));
+    const request = t.turnRequests().at(-1);
+    expect(request.messages.slice(-3)).toMatchObject([
+      { role: 'user', content: 'greet the world' },
+      { role: 'assistant', content: 'Hello wor' },
+      { role: 'user', content: CONTINUE_AFTER_RESTART },
+    ]);
+    const s = await session(sid);
+    expect(s.active_stream_id).toBeNull();
+    expect(s.messages.map((m: any) => [m.role, m.content, m._partial ?? false, m._resume_attempt ?? 0])).toEqual([
+      ['user', 'greet the world', false, 0],
+      ['assistant', 'Hello wor', true, 0],
+      ['assistant', 'ld!', false, 1],
+    ]);
+    expect(s.messages[1].reasoning).toBe('Greeting.');
   });
 
-  it('two watchers of one run get the same events; closing one does not stop the run', async () => {
-    t = await makeChatApp();
-    const sid = await t.newSession();
-    t.model.enqueue(slowTokens(20, 3));
-    const { stream_id } = (await t.start(sid, 'share')).body;
-    const quitter = await t.app.request(`/api/chat/stream?stream_id=${stream_id}`);
-    const [a, b] = await Promise.all([t.stream(stream_id), t.stream(stream_id), readStream(quitter, { until: (f) => f.event === 'token' })]);
-    expect(a.map((f) => [f.id, f.event, f.data])).toEqual(b.map((f) => [f.id, f.event, f.data]));
-    expect(a.at(-1)!.event).toBe('stream_end');
-    expect(a.filter((f) => f.event === 'token')).toHaveLength(20);
+  it('records a tool call that was running as interrupted, closes its row, and lets the model decide', async () => {
+    const call = { id: 'run1', type: 'function', function: { name: 'terminal', arguments: '{"command":"sleep 600"}' } };
+    const assistant = { role: 'assistant', content: '', tool_calls: [call], timestamp: 2 };
+    const row = { name: 'terminal', preview: 'terminal sleep 600', args: { command: 'sleep 600' }, tool_call_id: 'run1' };
+    const { sid, streamId } = await plantInterruptedTurn(t, {
+      events: [ev(1, 'tool', { event_type: 'tool.started', ...row })],
+      checkpoint: { seq: 0, step: { assistant, results: [] } },
+    });
+    t.model.enqueue([{ text: 'The sleep was cut short by a restart; not running it again.' }]);
+    expect(await t.deps.agent.resumeTurn!(sid, streamId)).toBe('resumed');
+    const frames = await t.stream(streamId, { lastEventId: `${streamId}:1` });
+    expect(frames.slice(0, 2)).toMatchObject([
+      { event: 'resumed', data: { attempt: 1, partial: false, interrupted_tools: [{ tool_call_id: 'run1', name: 'terminal' }] } },
+      { event: 'tool_complete', data: { ...row, is_error: true } },
+    ]);
+    expect(t.turnRequests().at(-1).messages.at(-1)).toMatchObject({ role: 'tool', tool_call_id: 'run1', content: INTERRUPTED_TOOL_RESULT });
+    const s = await session(sid);
+    expect(s.messages.map((m: any) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+    expect(s.messages[3]).toMatchObject({ _resume_attempt: 1 });
   });
 
-  it('closing every stream does not stop the run: it finishes and is stored', async () => {
-    t = await makeChatApp();
-    const sid = await t.newSession();
-    t.model.enqueue(slowTokens(10, 5));
-    const { stream_id } = (await t.start(sid, 'alone')).body;
-    await t.stream(stream_id, { until: (f) => f.event === 'token' });
-    for (let i = 0; i < 100 && t.deps.agent.registry.activeFor(sid); i++) await new Promise((r) => setTimeout(r, 20));
-    const s = (await t.call('GET', `/api/session?session_id=${sid}`)).body.session;
-    expect(s.messages.at(-1).content.trim()).toBe(Array.from({ length: 10 }, (_, i) => `t${i}`).join(' '));
+  it('asks a pending approval again, and runs the command only once it is approved', async () => {
+    const call = { id: 'ap1', type: 'function', function: { name: 'terminal', arguments: '{"command":"rm -rf build && echo gone"}' } };
+    const assistant = { role: 'assistant', content: '', tool_calls: [call], timestamp: 2 };
+    const row = { name: 'terminal', preview: 'terminal rm -rf build', args: {}, tool_call_id: 'ap1' };
+    const { sid, streamId } = await plantInterruptedTurn(t, {
+      events: [ev(1, 'tool', { event_type: 'tool.started', ...row }), ev(2, 'approval', { command: 'rm -rf build && echo gone', approval_id: 'old' })],
+      checkpoint: { seq: 0, step: { assistant, results: [] } },
+    });
+    t.model.enqueue([{ text: 'Removed.' }]);
+    expect(await t.deps.agent.resumeTurn!(sid, streamId)).toBe('resumed');
+    const frames = await t.stream(streamId, {
+      lastEventId: `${streamId}:2`,
+      onFrame: async (f) => {
+        if (f.event === 'approval') await t.call('POST', '/api/approval/respond', { session_id: sid, choice: 'once', approval_id: f.data.approval_id });
+      },
+    });
+    expect(frames[0]).toMatchObject({ event: 'resumed', data: { interrupted_tools: [] } });
+    expect(frames.map((f) => f.event)).toEqual(expect.arrayContaining(['approval', 'tool_complete', 'done', 'stream_end']));
+    const result = t.turnRequests().at(-1).messages.at(-1);
+    expect(result).toMatchObject({ role: 'tool', tool_call_id: 'ap1' });
+    expect(result.content).toContain('gone');
+  });
+
+  it('after the last attempt, ends with a clear resume_failed error instead of trying again', async () => {
+    const { sid, streamId } = await plantInterruptedTurn(t, {
+      events: [ev(1, 'token', { text: 'a' }), ev(2, 'resumed', { attempt: 1 }), ev(3, 'resumed', { attempt: 2 }), ev(4, 'token', { text: 'b' })],
+    });
+    const before = t.model.requests.length;
+    expect(await t.deps.agent.resumeTurn!(sid, streamId)).toBe('closed');
+    const frames = await t.stream(streamId, { lastEventId: `${streamId}:4` });
+    expect(frames).toMatchObject([{ event: 'apperror', data: { type: 'resume_failed' } }]);
+    expect(seqOf(frames[0]!.id)).toBe(5);
+    const s = await session(sid);
+    expect(s.active_stream_id).toBeNull();
+    expect(s.messages.at(-1)).toMatchObject({ role: 'assistant', _error: true, error_type: 'resume_failed' });
+    expect(t.model.requests.length).toBe(before);
+  });
+
+  it('closes a turn that already reached done (its answer is stored) with stream_end', async () => {
+    const { sid, streamId } = await plantInterruptedTurn(t, { events: [ev(1, 'token', { text: 'x' }), ev(2, 'done', { session: {}, usage: {} })] });
+    expect(await t.deps.agent.resumeTurn!(sid, streamId)).toBe('closed');
+    const frames = await t.stream(streamId, { lastEventId: `${streamId}:2` });
+    expect(frames.map((f) => f.event)).toEqual(['stream_end']);
   });
 });

@@ -36,8 +36,12 @@ export async function nextFrame(times = 2): Promise<void> {
   }
 }
 
-/** Polls until `check` passes (or throws its last error after `timeoutMs`). */
-export async function waitFor(check: () => boolean | undefined, timeoutMs = 3000): Promise<void> {
+/**
+ * Polls until `check` passes (or throws its last error after `timeoutMs`). The wait is long
+ * because component files run two at a time beside the rest of the suite: a render that takes
+ * 50 ms alone can take seconds on a loaded machine. A condition never met still fails.
+ */
+export async function waitFor(check: () => boolean | undefined, timeoutMs = 10_000): Promise<void> {
   const deadline = performance.now() + timeoutMs;
   let last: unknown;
   for (;;) {

@@ -7,12 +7,15 @@ import { startScriptedOpenAI, type ScriptStep, type ScriptedServer } from '../fi
 import { isTitleRequest } from '../helpers/chat.js';
 import { readStream } from '../helpers/sse.js';
 
-/** kill -9 of the real server in the middle of turns: nothing corrupted, the turn marked interrupted. */
+/**
+ * kill -9 of the real server in the middle of turns, with resuming off (HERMES_WEBUI_RESUME_RUNS=0):
+ * nothing corrupted, the turn marked interrupted. Resuming is tests/e2e/chat-resume.test.ts.
+ */
 describe('end to end: a crash mid-turn', () => {
   let home: string;
   let model: ScriptedServer;
   let server: RunningServer;
-  const env = () => ({ HOME: home, HERMES_HOME: join(home, '.hermes') });
+  const env = () => ({ HOME: home, HERMES_HOME: join(home, '.hermes'), HERMES_WEBUI_RESUME_RUNS: '0' });
   const sessionsDir = () => join(home, '.hermes', 'webui', 'sessions');
   const post = async (path: string, body: unknown) => {
     const res = await fetch(server.url + path, { method: 'POST', body: JSON.stringify(body) });
@@ -94,7 +97,7 @@ describe('end to end: a crash mid-turn', () => {
     expect(frames.at(-1)!.event).toBe('stream_end');
   });
 
-  it('resuming with the last id a client saw before the crash gets only the closing event, under a new id', async () => {
+  it('resuming with the last id a client saw before the crash gets only what came after it, then the closing event under a new id', async () => {
     const sid = (await post('/api/session/new', {})).body.session.session_id;
     model.enqueue(Array.from({ length: 300 }, (_, i) => [{ text: `v${i} ` }, { delayMs: 5 }]).flat());
     const start = await post('/api/chat/start', { session_id: sid, message: 'stream then crash' });
@@ -107,16 +110,23 @@ describe('end to end: a crash mid-turn', () => {
     server = await startServer(env());
 
     const resumed = await readStream(await fetch(`${server.url}/api/chat/stream?stream_id=${streamId}`, { headers: { 'Last-Event-ID': last.id! } }));
-    expect(resumed.map((f) => f.event)).toEqual(['apperror']);
-    expect(resumed[0]!.data).toMatchObject({ type: 'interrupted' });
-    expect(seqOf(resumed[0]!.id)).toBeGreaterThan(seqOf(last.id));
+    // Events the server journaled while the client was still reading (and before the kill) come
+    // first, each after the last id seen; then the one closing event, under an id of its own.
+    const closing = resumed.at(-1)!;
+    expect(closing.event).toBe('apperror');
+    expect(closing.data).toMatchObject({ type: 'interrupted' });
+    expect(resumed.slice(0, -1).filter((f) => ['apperror', 'done', 'cancel', 'stream_end'].includes(f.event))).toEqual([]);
+    const seqs = resumed.map((f) => seqOf(f.id));
+    expect(seqs[0]).toBe(seqOf(last.id) + 1);
+    expect(seqs).toEqual(seqs.map((_, i) => seqs[0]! + i));
 
     // No id ever names two events: every id the client saw replays as the same event.
     const replay = await readStream(await fetch(`${server.url}/api/chat/stream?stream_id=${streamId}`));
     const byId = new Map(replay.map((f) => [f.id, f]));
     expect(byId.size).toBe(replay.length);
     for (const f of seen) expect(byId.get(f.id), f.id).toEqual(f);
-    expect(replay.at(-1)).toEqual(resumed[0]);
+    expect(replay.at(-1)).toEqual(closing);
+    expect(replay.slice(-resumed.length)).toEqual(resumed);
   });
 
   it('closes a journal the crash left open after done (a first turn killed while its title is requested)', async () => {

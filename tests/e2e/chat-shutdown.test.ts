@@ -13,7 +13,8 @@ describe('end to end: SIGTERM with open streams and running turns', () => {
   let home: string;
   let model: ScriptedServer;
   let server: RunningServer;
-  const env = () => ({ HOME: home, HERMES_HOME: join(home, '.hermes') });
+  // Resuming off: a stop closes its turns (with it on they carry on: tests/e2e/chat-resume.test.ts).
+  const env = () => ({ HOME: home, HERMES_HOME: join(home, '.hermes'), HERMES_WEBUI_RESUME_RUNS: '0' });
   const post = async (path: string, body: unknown) => {
     const res = await fetch(server.url + path, { method: 'POST', body: JSON.stringify(body) });
     return { status: res.status, body: (await res.json()) as any };

@@ -104,7 +104,16 @@ describe('response compression on the built server', () => {
     const br = await raw(`${server.url}/api/sessions`, { 'Accept-Encoding': 'br' });
     expect(br.headers['content-encoding']).toBe('br');
     const body = JSON.parse(brotliDecompressSync(br.body).toString());
-    expect(Object.keys(body)).toEqual(['sessions', 'total', 'archived_count', 'all_profiles', 'active_profile', 'other_profile_count']);
+    expect(Object.keys(body)).toEqual([
+      'sessions',
+      'total',
+      'archived_count',
+      'all_profiles',
+      'active_profile',
+      'other_profile_count',
+      'server_time',
+      'server_tz',
+    ]);
     expect(body.sessions).toHaveLength(300);
     const again = await raw(`${server.url}/api/sessions`, { 'Accept-Encoding': 'br', 'If-None-Match': br.headers.etag as string });
     expect(again.status).toBe(304);

@@ -192,7 +192,7 @@ describe('end to end: refusing to start', () => {
     expect(r.code).toBe(1);
     expect(r.output).toContain('Invalid configuration');
     expect(r.output).toContain('HERMES_WEBUI_PORT: must be a number');
-    expect(r.output).toContain('HERMES_WEBUI_STORAGE: must be "fs" or "memory"');
+    expect(r.output).toContain('HERMES_WEBUI_STORAGE: must be "fs", "memory" or "postgres"');
     expect(r.output).not.toMatch(/at .*\.js:\d+/);
   });
 

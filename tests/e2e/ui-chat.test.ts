@@ -140,7 +140,8 @@ describe('web app: chatting', () => {
     expect(await deepText(assistant)).toMatch(/python/i);
     await assistant
       .getByText('click')
-      .click()
+      // The sanitizer may leave no link to click; Playwright's default 30 s wait would be the test's whole budget.
+      .click({ timeout: 2_000 })
       .catch(() => {});
     await page.waitForTimeout(200);
     expect(await page.evaluate(() => (window as any).__xss)).toBeUndefined();

@@ -131,27 +131,39 @@ describe('web app: driving a Hermes Agent gateway', () => {
     gw.configure({ runs: true });
   });
 
-  it("lists Hermes' own sessions read-only with their source, once asked to", async () => {
+  it("lists Hermes' own sessions in the one sidebar with their source; a Telegram one opens, is imported and continued", async () => {
+    await ui.api('/api/settings', { show_cli_sessions: true });
     const { page } = await ui.open('/');
-    const enable = page.locator('[data-role="agent-sessions-enable"]');
-    await expect.poll(() => enable.count()).toBe(1);
-    await enable.click();
-    const rows = page.locator('[data-role="agent-session-row"]');
-    await expect.poll(() => rows.count()).toBe(2);
-    expect(await deepText(rows.nth(0))).toContain('Telegram');
-    expect(await deepText(rows.nth(1))).toMatch(/CLI\s*Refactor the build script/);
-    await rows.nth(1).click();
-    const viewer = page.locator('[data-role="agent-session-viewer"]');
-    await expect.poll(async () => deepText(viewer)).toContain('Done: it now uses set -eu.');
-    expect(await deepText(viewer.locator('[data-role="read-only-note"]'))).toMatch(/Read-only: a CLI session/);
-    expect(await viewer.locator(hooks.composer).count()).toBe(0);
+    const rows = page.locator(hooks.sessionRow);
+    const telegram = rows.filter({ hasText: 'What is on my calendar today?' });
+    await expect.poll(() => telegram.count()).toBe(1);
+    expect(await deepText(telegram.locator('[data-role="source-badge"]'))).toBe('Telegram');
+    expect(await deepText(rows.filter({ hasText: 'Refactor the build script' }).locator('[data-role="source-badge"]'))).toBe('CLI');
+    // Subagent and tool runs stay out; the separate list is gone.
+    expect(await rows.filter({ hasText: 'delegated research' }).count()).toBe(0);
+    expect(await page.locator('hermes-agent-sessions').count()).toBe(0);
+    await telegram.locator('a').first().click();
+    await expect.poll(async () => deepText(lastAssistant(page))).toContain('Two meetings: 10:00 and 15:00.');
+    const importButton = page.locator('[data-role="import-cli"]');
+    await expect.poll(() => importButton.count()).toBe(1);
+    expect(await page.locator(hooks.composer).isDisabled()).toBe(true);
     await ui.screenshot(page, 'hermes-sessions');
-    await viewer.locator('[data-role="viewer-close"]').click();
-    await expect.poll(() => page.locator('[data-role="agent-session-viewer"][open]').count()).toBe(0);
-    // Nothing of it became a WebUI session.
-    const ours = await ui.api('/api/sessions');
-    expect(ours.sessions.map((s: any) => s.session_id)).not.toContain('20260727_135519_a55c71');
-    await page.locator('[data-role="agent-sessions-hide"]').click();
-    await expect.poll(() => rows.count()).toBe(0);
+    await importButton.click();
+    await expect.poll(() => importButton.count()).toBe(0);
+    gw.enqueue({ steps: [{ delta: 'Moved the 15:00 meeting.' }] });
+    await page.locator(hooks.composer).fill('Move the afternoon one');
+    await page.locator(hooks.send).click();
+    await expect.poll(async () => deepText(lastAssistant(page))).toContain('Moved the 15:00 meeting.');
+    // The answer streams before the turn is stored (at its end): wait for the turn to end.
+    const storedSession = async () => (await ui.api('/api/session?session_id=20260727_160000_b11111')).session;
+    await expect.poll(async () => (await storedSession()).active_stream_id ?? null).toBeNull();
+    const stored = await storedSession();
+    expect(stored.read_only).toBeUndefined();
+    expect(stored.messages.map((m: any) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
+    // Listed once, as ours now, keeping its badge.
+    const listed = (await ui.api('/api/sessions')).sessions.filter((s: any) => s.session_id === '20260727_160000_b11111');
+    expect(listed).toHaveLength(1);
+    expect(listed[0].source_label).toBe('Telegram');
+    await ui.api('/api/settings', { show_cli_sessions: false });
   });
 });

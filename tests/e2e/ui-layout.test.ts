@@ -62,7 +62,8 @@ describe('web app: layout, sidebar at scale, workspace, mobile', () => {
     await expect.poll(() => oldest.count(), { timeout: 10_000 }).toBe(1);
     expect(await page.locator(hooks.sessionRow).count()).toBeLessThan(200);
     await ui.screenshot(page, 'sidebar-10k');
-  });
+    // Its own waits (15 s for the first rows, the wheel loop, 10 s for the oldest) exceed the default 30 s on a busy machine.
+  }, 60_000);
 
   it('opens a session from the sidebar, and back/forward move between sessions', async () => {
     const { page } = await ui.open('/');

@@ -30,18 +30,45 @@ describe('web app: hostile strings never run script', () => {
     await page.locator(hooks.composer).fill(payload(6));
     await page.locator(hooks.send).click();
     await expect.poll(async () => (await deepText(page.locator(hooks.message('assistant')).last()))?.includes('Here it is')).toBe(true);
+    // The turn's end redraws it from the stored transcript, Activity collapsed again: expand it after that,
+    // or the tool card opened below can vanish under the click (which then waited out the test's 30 s).
+    await expect.poll(() => page.locator(hooks.send).count()).toBe(1);
     // The user's message shows its text, literally.
     expect(await deepText(page.locator(hooks.message('user')).last())).toContain('<script>window.__xss=6</script>');
     // The tool card shows the file's markup as text.
-    await page.locator(hooks.activity).locator('summary, button').first().click();
-    await expect.poll(() => page.locator(hooks.toolCard).count()).toBe(1);
-    await page
-      .locator(hooks.toolCard)
-      .locator('summary, button')
-      .first()
-      .click()
-      .catch(() => {});
-    await expect.poll(async () => (await deepText(page.locator(hooks.toolCard)))?.includes('window.__xss=2')).toBe(true);
+    // Each toggle is clicked again if a redraw closed it meanwhile (a busy machine can redraw late).
+    await expect
+      .poll(async () => {
+        if ((await page.locator(hooks.toolCard).count()) === 1) return true;
+        await page
+          .locator(hooks.activity)
+          .locator('summary, button')
+          .first()
+          .click({ timeout: 2000 })
+          .catch(() => {});
+        return false;
+      })
+      .toBe(true);
+    await expect
+      .poll(async () => {
+        if ((await deepText(page.locator(hooks.toolCard)))?.includes('window.__xss=2')) return true;
+        if ((await page.locator(hooks.toolCard).count()) === 0)
+          await page
+            .locator(hooks.activity)
+            .locator('summary, button')
+            .first()
+            .click({ timeout: 2000 })
+            .catch(() => {});
+        else
+          await page
+            .locator(hooks.toolCard)
+            .locator('button')
+            .first()
+            .click({ timeout: 2000 })
+            .catch(() => {});
+        return false;
+      })
+      .toBe(true);
     // The title, in the sidebar (the scripted model may have retitled it: rename again now).
     await ui.api('/api/session/rename', { session_id: session.session_id, title: payload(3) });
     await page.reload();

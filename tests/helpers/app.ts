@@ -10,6 +10,7 @@ import type { NodeDepsOverrides } from '../../src/entry/node-deps.js';
 import type { BackoffPolicy } from '../../src/agent/providers/retry.js';
 import { hashPassword } from '../../src/auth/password.js';
 import { trackedEnv } from './processes.js';
+import { testDatabase } from './postgres.js';
 
 export interface TestLogger extends Logger {
   lines: Record<string, unknown>[];
@@ -32,6 +33,8 @@ export interface TestApp {
   workspace: string;
   /** `$HERMES_HOME` for the agent (config.yaml, .env, memories). */
   hermesHome: string;
+  /** With `storage: 'postgres'`: the database it uses (give it to another app: a restart, a second instance). */
+  databaseUrl?: string;
   /** JSON request helper: returns status and parsed body. */
   call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; res: Response }>;
   /** Stores `password` (cheaply hashed) as the settings password: auth is on from now. */
@@ -62,13 +65,16 @@ function authEnv(auth: AppOptions['auth'] = {}): Record<string, string> {
 /**
  * A real app over temp directories, wired as the server wires it: a Config parsed from a test
  * environment and the production composition root (composeNodeDeps). Memory stores by default,
- * or the fs adapter with `{ storage: 'fs' }`; the backend is switchable unless `env` sets
+ * the fs adapter with `{ storage: 'fs' }`, or Postgres with `{ storage: 'postgres' }` (a fresh
+ * database dropped on close, or `databaseUrl`'s, kept: a restart, a second instance); the backend is switchable unless `env` sets
  * HERMES_WEBUI_CHAT_BACKEND. Only fakes and test knobs are overridden (logger, client address,
  * version, limits and timeouts).
  */
 export async function makeTestApp(
   options: {
-    storage?: 'memory' | 'fs';
+    storage?: 'memory' | 'fs' | 'postgres';
+    /** With `storage: 'postgres'`: this database (another app's, see `databaseUrl` on TestApp) instead of a fresh one; the caller drops it. */
+    databaseUrl?: string;
     maxUploadBytes?: number;
     maxJsonBytes?: number;
     /** Written to `$HERMES_HOME/config.yaml`. */
@@ -82,6 +88,8 @@ export async function makeTestApp(
     backoff?: Partial<BackoffPolicy>;
     /** How long finished runs stay in memory (0: replays come from the journal at once). */
     keepFinishedMs?: number;
+    /** The task scheduler's knobs (tick period, lease length, timer). */
+    scheduler?: NodeDepsOverrides['scheduler'];
     /** Password, cookie and origin rules (as HERMES_WEBUI_* variables). */
     auth?: AppOptions['auth'];
     /** The socket address requests seem to come from (default 127.0.0.1). */
@@ -95,6 +103,12 @@ export async function makeTestApp(
     dir?: string;
     /** MCP reconnect waits (default: a few ms). */
     mcp?: { reconnectBaseMs?: number; connectCooldownMs?: number };
+    /** Stores (and a cluster) shared with other in-process instances: tests of several instances. */
+    sharedStorage?: NodeDepsOverrides['storage'];
+    /** Run lease TTL, renewal and takeover periods. */
+    runLease?: NodeDepsOverrides['runLease'];
+    /** The embedded terminal's idle grace, sweep and heartbeat periods, engine. */
+    terminal?: Omit<NonNullable<NodeDepsOverrides['terminal']>, 'childEnv'>;
   } = {},
 ): Promise<TestApp> {
   const dir = options.dir ?? (await mkdtemp(join(tmpdir(), 'hermes-test-')));
@@ -104,11 +118,15 @@ export async function makeTestApp(
   const hermesHome = join(dir, 'hermes');
   await mkdir(hermesHome, { recursive: true });
   if (options.configYaml !== undefined) await writeFile(join(hermesHome, 'config.yaml'), options.configYaml);
+  // A database of its own unless given one; dropped on close (or here, if the app never starts).
+  const database = options.storage === 'postgres' && !options.databaseUrl ? await testDatabase() : null;
+  const databaseUrl = options.databaseUrl ?? database?.url;
   const env: Record<string, string> = {
     HERMES_HOME: hermesHome,
     HERMES_WEBUI_STATE_DIR: stateDir,
     HERMES_WEBUI_DEFAULT_WORKSPACE: join(dir, 'workspace'),
     HERMES_WEBUI_STORAGE: options.storage ?? 'memory',
+    ...(options.storage === 'postgres' ? { HERMES_WEBUI_DATABASE_URL: databaseUrl! } : {}),
     HERMES_WEBUI_MAX_UPLOAD_MB: String((options.maxUploadBytes ?? 20 * 1024 * 1024) / (1024 * 1024)),
     HERMES_WEBUI_MODELS_REBUILD_BUDGET: String((options.catalogBudgetMs ?? 500) / 1000),
     ...(options.onboarding?.skip ? { HERMES_WEBUI_SKIP_ONBOARDING: '1' } : {}),
@@ -118,23 +136,35 @@ export async function makeTestApp(
     ...options.env,
   };
   const logger = memoryLogger();
-  const deps = await composeNodeDeps(parseConfig(env, { home: dir }), {
-    logger,
-    env,
-    publicDir,
-    overrides: {
-      clientAddress: () => options.clientAddress ?? '127.0.0.1',
-      version: 'test',
-      ...(options.maxJsonBytes ? { maxJsonBytes: options.maxJsonBytes } : {}),
-      ...(options.keepFinishedMs !== undefined ? { keepFinishedMs: options.keepFinishedMs } : {}),
-      ...(options.clarifyTimeoutMs ? { clarifyTimeoutMs: options.clarifyTimeoutMs } : {}),
-      backoff: options.backoff ?? { baseDelayMs: 5, maxDelayMs: 20 },
-      ...(options.webEndpoints ? { webEndpoints: options.webEndpoints } : {}),
-      // MCP servers the agent starts carry the leak check's marker.
-      mcpChildEnv: trackedEnv(),
-      mcp: options.mcp ?? { reconnectBaseMs: 50, connectCooldownMs: 50 },
-    },
-  });
+  let deps: AppDeps;
+  try {
+    deps = await composeNodeDeps(parseConfig(env, { home: dir }), {
+      logger,
+      env,
+      publicDir,
+      overrides: {
+        clientAddress: () => options.clientAddress ?? '127.0.0.1',
+        version: 'test',
+        ...(options.maxJsonBytes ? { maxJsonBytes: options.maxJsonBytes } : {}),
+        ...(options.keepFinishedMs !== undefined ? { keepFinishedMs: options.keepFinishedMs } : {}),
+        ...(options.scheduler ? { scheduler: options.scheduler } : {}),
+        ...(options.clarifyTimeoutMs ? { clarifyTimeoutMs: options.clarifyTimeoutMs } : {}),
+        backoff: options.backoff ?? { baseDelayMs: 5, maxDelayMs: 20 },
+        ...(options.webEndpoints ? { webEndpoints: options.webEndpoints } : {}),
+        // MCP servers the agent starts carry the leak check's marker.
+        mcpChildEnv: trackedEnv(),
+        mcp: options.mcp ?? { reconnectBaseMs: 50, connectCooldownMs: 50 },
+        ...(options.sharedStorage ? { storage: options.sharedStorage } : {}),
+        ...(options.runLease ? { runLease: options.runLease } : {}),
+        // Shells the terminal starts carry the leak check's marker too, and a home of their own:
+        // the machine's ~/.bashrc (pyenv rehash and its lock, killed mid-way) stays out of tests.
+        terminal: { ...options.terminal, childEnv: { ...trackedEnv(), HOME: dir } },
+      },
+    });
+  } catch (err) {
+    await database?.drop();
+    throw err;
+  }
   const workspace = deps.options.defaultWorkspace;
   const app = createApp(deps);
   const call: TestApp['call'] = async (method, path, body, headers = {}) => {
@@ -161,6 +191,7 @@ export async function makeTestApp(
     stateDir,
     workspace,
     hermesHome,
+    ...(databaseUrl ? { databaseUrl } : {}),
     call,
     async setPassword(password) {
       const stored = await deps.settings.read();
@@ -182,8 +213,12 @@ export async function makeTestApp(
     async close() {
       deps.agent.registry.abortAll('test finished');
       await deps.agent.processes?.stopAll();
+      await deps.terminals?.closeAll();
       await deps.mcp?.shutdown();
       await deps.sessions.dispose();
+      // Stops run lease renewals and the takeover sweep (several instances), then the storage.
+      await deps.closeStorage?.();
+      await database?.drop();
       // Lines still queued for webui.log are written before the folder goes.
       await deps.serverLog?.flush();
       if (!options.dir) await rm(dir, { recursive: true, force: true });

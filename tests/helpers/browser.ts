@@ -108,6 +108,8 @@ export async function startUi(
       });
       contexts.push(context);
       const page = await context.newPage();
+      // A stuck action fails naming its locator instead of silently using up the test's whole budget.
+      page.setDefaultTimeout(15_000);
       page.on('pageerror', (err) => console.error('[pageerror]', err.message));
       // Every Content-Security-Policy violation the page meets, for tests to assert none.
       await page.addInitScript(() => {

@@ -26,7 +26,9 @@ export interface ChatHarness extends TestApp {
 /** An app whose agent talks to a scripted OpenAI-compatible server; titles are answered automatically. */
 export async function makeChatApp(
   options: {
-    storage?: 'memory' | 'fs';
+    storage?: 'memory' | 'fs' | 'postgres';
+    /** With `storage: 'postgres'`: another app's database (kept) instead of a fresh one (dropped on close). */
+    databaseUrl?: string;
     extraYaml?: string;
     clarifyTimeoutMs?: number;
     keepFinishedMs?: number;
@@ -35,6 +37,10 @@ export async function makeChatApp(
     agentEnv?: Record<string, string>;
     /** Scripted servers in place of the hosted web APIs. */
     webEndpoints?: NodeDepsOverrides['webEndpoints'];
+    /** More of the server's environment (HERMES_WEBUI_*). */
+    env?: Record<string, string>;
+    /** The task scheduler's knobs (tick period, lease length, timer). */
+    scheduler?: NodeDepsOverrides['scheduler'];
   } = {},
 ): Promise<ChatHarness> {
   const model = await startScriptedOpenAI();
@@ -43,11 +49,14 @@ export async function makeChatApp(
   model.setFallback(() => ({ status: 500, body: 'no script queued for this request' }));
   const t = await makeTestApp({
     storage: options.storage,
+    ...(options.databaseUrl ? { databaseUrl: options.databaseUrl } : {}),
     clarifyTimeoutMs: options.clarifyTimeoutMs,
     keepFinishedMs: options.keepFinishedMs,
     backoff: options.backoff,
     ...(options.agentEnv ? { agentEnv: options.agentEnv } : {}),
     ...(options.webEndpoints ? { webEndpoints: options.webEndpoints } : {}),
+    ...(options.env ? { env: options.env } : {}),
+    ...(options.scheduler ? { scheduler: options.scheduler } : {}),
     configYaml: `# test configuration\nmodel:\n  default: test-model\n  provider: custom\n  base_url: ${model.url}\n${options.extraYaml ?? ''}`,
   });
   const close = t.close;

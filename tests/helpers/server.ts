@@ -36,12 +36,20 @@ async function stopServer(child: ChildProcess, exited: Promise<number | null>, s
   return code;
 }
 
+/** The environment that puts a server's storage in Postgres, on `databaseUrl` (e.g. testDatabase().url). */
+export function postgresEnv(databaseUrl: string): Record<string, string> {
+  return { HERMES_WEBUI_STORAGE: 'postgres', HERMES_WEBUI_DATABASE_URL: databaseUrl };
+}
+
 /**
  * Starts the built server (dist/server.js, what `npm start` runs) on a free port with the given
  * environment, and waits for its "listening on" line. A server that does not get there is killed.
+ * `databaseUrl`: its storage is that Postgres database (several servers may share one; each
+ * still wants its own HERMES_WEBUI_STATE_DIR in `env`).
  */
-export async function startServer(env: Record<string, string>, options: { timeoutMs?: number } = {}): Promise<RunningServer> {
-  const { child, output, exited } = spawnServer({ HERMES_WEBUI_PORT: '0', ...env });
+export async function startServer(env: Record<string, string>, options: { timeoutMs?: number; databaseUrl?: string } = {}): Promise<RunningServer> {
+  const storage = options.databaseUrl ? postgresEnv(options.databaseUrl) : {};
+  const { child, output, exited } = spawnServer({ HERMES_WEBUI_PORT: '0', ...storage, ...env });
   try {
     const url = await new Promise<string>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`server did not start:\n${output()}`)), options.timeoutMs ?? 15_000);

@@ -64,7 +64,8 @@ describe('onboarding status', () => {
     expect((await t.call('GET', '/api/onboarding/status')).body).toMatchObject({ needed: false, skip: true });
     await t.close();
     t = await makeTestApp();
-    expect((await t.call('POST', '/api/onboarding/complete')).body).toEqual({ ok: true, completed: true });
+    // Answered with the status, as the incumbent does.
+    expect((await t.call('POST', '/api/onboarding/complete')).body).toMatchObject({ ok: true, completed: true, onboarding_completed: true });
     expect((await t.call('GET', '/api/onboarding/status')).body).toMatchObject({ needed: false, onboarding_completed: true });
   });
 
@@ -229,7 +230,12 @@ describe('providers', () => {
     expect(JSON.stringify(list.body)).not.toContain('secretsecret');
 
     const saved = await t.call('POST', '/api/providers', { provider: 'anthropic', api_key: 'sk-ant-api03-abcdefghijklmnop' });
-    expect(saved.body).toMatchObject({ ok: true, provider: { id: 'anthropic', key_set: true, key_masked: 'sk-ant…mnop', active: false } });
+    expect(saved.body).toMatchObject({
+      ok: true,
+      provider: 'anthropic',
+      action: 'updated',
+      row: { id: 'anthropic', key_set: true, has_key: true, key_masked: 'sk-ant…mnop', active: false },
+    });
     expect(JSON.stringify(saved.body)).not.toContain('abcdefghij');
 
     const custom = await t.call('POST', '/api/providers/self-hosted', {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeChatApp, type ChatHarness } from '../helpers/chat.js';
 import { makeGatewayApp, type GatewayHarness } from '../gateway/harness.js';
 import type { Frame } from '../helpers/sse.js';
+import { journalEvent, plantInterruptedTurn } from '../helpers/resume.js';
 import { CLOSING_EVENTS, parseRunEvent, RUN_EVENT_NAMES, RUN_EVENT_SCHEMAS } from '../../src/shared/run-events.js';
 
 /**
@@ -99,6 +100,18 @@ describe('run-event contract: the builtin agent', () => {
     expect(frames.some((f) => f.event === 'approval')).toBe(true);
   });
 
+  it('a file edit outside the workspace: the approval carries diff and path, denied', async () => {
+    const sid = await t.newSession();
+    const path = `${t.workspace}/../contract-outside.txt`;
+    t.model.enqueue([{ toolCall: { id: 'e1', name: 'write_file', args: { path, content: 'x\n' } } }], [{ text: 'Left alone.' }]);
+    const frames = await turn('file edit approval', sid, 'write it', async (f) => {
+      if (f.event === 'approval') await t.call('POST', '/api/approval/respond', { session_id: sid, choice: 'deny', approval_id: f.data.approval_id });
+    });
+    const approval = frames.find((f) => f.event === 'approval')!.data;
+    expect(approval.diff).toContain('+x');
+    expect(approval.path).toMatch(/contract-outside\.txt$/);
+  });
+
   it('a clarifying question, answered', async () => {
     const sid = await t.newSession();
     t.model.enqueue([{ toolCall: { id: 'q1', name: 'clarify', args: { question: 'Which colour?', choices: ['red', 'blue'] } } }], [{ text: 'Blue.' }]);
@@ -174,6 +187,15 @@ describe('run-event contract: the builtin agent', () => {
     t.model.enqueue([{ text: 'SUMMARY: questions 1-3.' }], [{ text: 'answer 5' }]);
     const frames = await turn('compression', sid, 'question 5');
     expect(frames.map((f) => f.event)).toEqual(expect.arrayContaining(['compressing', 'compressed']));
+  });
+
+  it('a turn carried on after a restart says resumed first, then goes on', async () => {
+    const { sid, streamId } = await plantInterruptedTurn(t, { events: [journalEvent(1, 'token', { text: 'Half ' })] });
+    t.model.enqueue([{ text: 'and the rest.' }]);
+    expect(await t.deps.agent.resumeTurn!(sid, streamId)).toBe('resumed');
+    const frames = await t.stream(streamId, { lastEventId: `${streamId}:1`, onFrame: record('resumed') });
+    checkClosing(frames, 'resumed');
+    expect(frames[0]!.event).toBe('resumed');
   });
 
   it('every event emitted fits the contract, and the turns covered every kind the builtin agent emits', () => {

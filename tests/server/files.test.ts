@@ -312,15 +312,15 @@ describe('POST /api/file/save', () => {
 
   it('400s for a directory', async () => {
     await mkdir(ws('d'));
-    expectError(await post('save', { path: 'd', content: 'x' }), 400, 'Not a file');
+    expectError(await post('save', { path: 'd', content: 'x' }), 400, 'Cannot save: path is a directory');
   });
 
-  it('refuses to write through a symlink, even one pointing inside', async () => {
+  it('refuses to write through a symlink (400, as the incumbent), even one pointing inside', async () => {
     await writeFile(ws('real.txt'), 'real');
     await symlink(ws('real.txt'), ws('link.txt'));
     await symlink(join(outside, 'secret.txt'), ws('outlink'));
-    expectError(await post('save', { path: 'link.txt', content: 'x' }), 403);
-    expectError(await post('save', { path: 'outlink', content: 'pwned' }), 403);
+    expectError(await post('save', { path: 'link.txt', content: 'x' }), 400, 'Cannot save to a symlinked entry');
+    expectError(await post('save', { path: 'outlink', content: 'pwned' }), 400, 'Cannot save to a symlinked entry');
     expect(await readFile(ws('real.txt'), 'utf8')).toBe('real');
     expect(await readFile(join(outside, 'secret.txt'), 'utf8')).toBe('top secret');
   });
@@ -347,15 +347,15 @@ describe('POST /api/file/create', () => {
     expect(await readFile(ws('empty.txt'), 'utf8')).toBe('');
   });
 
-  it('409s when the file exists and leaves it untouched', async () => {
+  it("400s (the incumbent's code) when the file exists and leaves it untouched", async () => {
     await writeFile(ws('a.txt'), 'keep me');
-    expectError(await post('create', { path: 'a.txt', content: 'clobber' }), 409, 'File already exists');
+    expectError(await post('create', { path: 'a.txt', content: 'clobber' }), 400, 'File already exists');
     expect(await readFile(ws('a.txt'), 'utf8')).toBe('keep me');
   });
 
   it('does not follow a symlink at the target name', async () => {
     await symlink(join(outside, 'new-outside.txt'), ws('trap.txt'));
-    expectError(await post('create', { path: 'trap.txt', content: 'x' }), 409);
+    expectError(await post('create', { path: 'trap.txt', content: 'x' }), 400, 'File already exists');
     expect(await exists(join(outside, 'new-outside.txt'))).toBe(false);
   });
 
@@ -373,9 +373,9 @@ describe('POST /api/file/create-dir', () => {
     expect((await stat(ws('newdir'))).isDirectory()).toBe(true);
   });
 
-  it('409s when it exists, 404s when the parent is missing', async () => {
+  it('400s when it exists, 404s when the parent is missing', async () => {
     await mkdir(ws('d'));
-    expectError(await post('create-dir', { path: 'd' }), 409, 'Folder already exists');
+    expectError(await post('create-dir', { path: 'd' }), 400, 'Path already exists');
     expectError(await post('create-dir', { path: 'no/such/parent' }), 404, 'Parent folder not found');
     expect(await exists(ws('no'))).toBe(false);
   });
@@ -393,7 +393,7 @@ describe('POST /api/file/rename', () => {
     await writeFile(ws('d', 'old.txt'), 'content');
     const r = await post('rename', { path: 'd/old.txt', new_name: 'new.txt' });
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ ok: true, path: 'd/new.txt' });
+    expect(r.body).toEqual({ ok: true, path: 'd/new.txt', old_path: 'd/old.txt', new_path: 'd/new.txt' });
     expect(await exists(ws('d', 'old.txt'))).toBe(false);
     expect(await readFile(ws('d', 'new.txt'), 'utf8')).toBe('content');
   });
@@ -410,7 +410,7 @@ describe('POST /api/file/rename', () => {
 
   it('400s for a name with a slash, a backslash, or a dot-dot', async () => {
     await writeFile(ws('a.txt'), 'a');
-    expectError(await post('rename', { path: 'a.txt', new_name: 'sub/b.txt' }), 400, 'Name must be a single file or folder name');
+    expectError(await post('rename', { path: 'a.txt', new_name: 'sub/b.txt' }), 400, 'Invalid file name');
     expectError(await post('rename', { path: 'a.txt', new_name: '../escape.txt' }), 400);
     expectError(await post('rename', { path: 'a.txt', new_name: 'back\\slash' }), 400);
     expectError(await post('rename', { path: 'a.txt', new_name: '..' }), 400);
@@ -419,10 +419,10 @@ describe('POST /api/file/rename', () => {
     expect(await exists(join(t.dir, 'escape.txt'))).toBe(false);
   });
 
-  it('409s when the new name is taken and leaves both files', async () => {
+  it('400s when the new name is taken and leaves both files', async () => {
     await writeFile(ws('a.txt'), 'a');
     await writeFile(ws('b.txt'), 'b');
-    expectError(await post('rename', { path: 'a.txt', new_name: 'b.txt' }), 409);
+    expectError(await post('rename', { path: 'a.txt', new_name: 'b.txt' }), 400, 'A file named "b.txt" already exists');
     expect(await readFile(ws('a.txt'), 'utf8')).toBe('a');
     expect(await readFile(ws('b.txt'), 'utf8')).toBe('b');
   });
@@ -439,7 +439,7 @@ describe('POST /api/file/move', () => {
     await mkdir(ws('dest'));
     const r = await post('move', { path: 'a.txt', dest_dir: 'dest' });
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ ok: true, path: 'dest/a.txt' });
+    expect(r.body).toEqual({ ok: true, path: 'dest/a.txt', old_path: 'a.txt', new_path: 'dest/a.txt' });
     expect(await exists(ws('a.txt'))).toBe(false);
     expect(await readFile(ws('dest', 'a.txt'), 'utf8')).toBe('a');
   });
@@ -455,8 +455,8 @@ describe('POST /api/file/move', () => {
 
   it('400s when moving a folder into itself or its own subtree', async () => {
     await mkdir(ws('a', 'b', 'c'), { recursive: true });
-    expectError(await post('move', { path: 'a', dest_dir: 'a' }), 400, 'Cannot move a folder into itself');
-    expectError(await post('move', { path: 'a', dest_dir: 'a/b' }), 400, 'Cannot move a folder into itself');
+    expectError(await post('move', { path: 'a', dest_dir: 'a' }), 400, 'Cannot move a folder into itself or its subfolder');
+    expectError(await post('move', { path: 'a', dest_dir: 'a/b' }), 400, 'Cannot move a folder into itself or its subfolder');
     expectError(await post('move', { path: 'a', dest_dir: 'a/b/c' }), 400);
     expect((await stat(ws('a', 'b', 'c'))).isDirectory()).toBe(true);
   });
@@ -478,11 +478,11 @@ describe('POST /api/file/move', () => {
     expect(await readFile(ws('ab', 'a', 'f.txt'), 'utf8')).toBe('f');
   });
 
-  it('409s when the destination already holds that name', async () => {
+  it('400s when the destination already holds that name', async () => {
     await writeFile(ws('a.txt'), 'top');
     await mkdir(ws('d'));
     await writeFile(ws('d', 'a.txt'), 'inner');
-    expectError(await post('move', { path: 'a.txt', dest_dir: 'd' }), 409);
+    expectError(await post('move', { path: 'a.txt', dest_dir: 'd' }), 400, 'A file named "a.txt" already exists in that folder');
     expect(await readFile(ws('a.txt'), 'utf8')).toBe('top');
     expect(await readFile(ws('d', 'a.txt'), 'utf8')).toBe('inner');
   });
@@ -521,7 +521,7 @@ describe('POST /api/file/delete', () => {
   it('needs recursive for a folder', async () => {
     await mkdir(ws('d'));
     await writeFile(ws('d', 'f.txt'), 'f');
-    expectError(await post('delete', { path: 'd' }), 400, 'Folder deletion needs recursive: true');
+    expectError(await post('delete', { path: 'd' }), 400, 'Set recursive=true to delete directories');
     expectError(await post('delete', { path: 'd', recursive: false }), 400);
     expect(await exists(ws('d', 'f.txt'))).toBe(true);
     const r = await post('delete', { path: 'd', recursive: true });
@@ -541,7 +541,7 @@ describe('POST /api/file/delete', () => {
     await writeFile(ws('realdir', 'f.txt'), 'f');
     await symlink(ws('realdir'), ws('dirlink'));
     await symlink(join(outside, 'dir'), ws('outdir'));
-    expectError(await post('delete', { path: 'dirlink', recursive: true }), 400, 'Refusing to delete a symlink');
+    expectError(await post('delete', { path: 'dirlink', recursive: true }), 400, 'Cannot delete a symlinked entry');
     expectError(await post('delete', { path: 'outdir', recursive: true }), 400);
     expect(await readlink(ws('dirlink'))).toBe(ws('realdir'));
     expect(await exists(ws('realdir', 'f.txt'))).toBe(true);
@@ -554,9 +554,9 @@ describe('POST /api/file/delete', () => {
     expect(await readFile(join(outside, 'dir', 'inner.txt'), 'utf8')).toBe('inner secret');
   });
 
-  it('404s for a missing path and 403s for the root', async () => {
+  it('404s for a missing file, 400s for an empty path, 403s for the root', async () => {
     expectError(await post('delete', { path: 'nope' }), 404);
-    expectError(await post('delete', { path: '', recursive: true }), 403);
+    expectError(await post('delete', { path: '', recursive: true }), 400, 'Missing required field(s): path');
     expectError(await post('delete', { path: '.', recursive: true }), 403);
     expect((await stat(t.workspace)).isDirectory()).toBe(true);
   });
@@ -649,7 +649,7 @@ describe('path security', () => {
     expectError(await t.call('POST', '/api/file/create', { session_id: sid }), 400, /path/);
     expectError(await t.call('POST', '/api/file/create-dir', { session_id: sid }), 400, /path/);
     expectError(await t.call('POST', '/api/file/rename', { session_id: sid, new_name: 'x' }), 400, /path/);
-    expectError(await t.call('POST', '/api/file/move', { session_id: sid, path: 'a' }), 400, /dest_dir/);
+    expectError(await t.call('POST', '/api/file/move', { session_id: sid, path: 'a' }), 400, 'Missing required field(s): dest_dir');
     expectError(await t.call('POST', '/api/file/delete', { session_id: sid }), 400, /path/);
     expectError(await t.call('POST', '/api/file/create', { path: 'a.txt' }), 400, /session_id/);
   });

@@ -258,7 +258,7 @@ describe('GET /api/media: HEAD and deployments without files', () => {
 
 describe('GET /api/media: bad input', () => {
   it('400 without path or session, 404 for an unknown session or a missing file', async () => {
-    await expectError(await t.app.request(`/api/media?session_id=${sid}`), 400, 'path is required');
+    await expectError(await t.app.request(`/api/media?session_id=${sid}`), 400, 'path parameter required');
     await expectError(await t.app.request('/api/media?path=chart.png'), 400, 'session_id is required');
     await expectError(await t.app.request('/api/media?path=chart.png&session_id=..%2Fx'), 400);
     await expectError(await t.app.request('/api/media?path=chart.png&session_id=nosuchsession'), 404, 'Session not found');

@@ -57,7 +57,7 @@ describe.each(['memory', 'fs'] as const)('project routes (%s storage)', (storage
     it.each(['red', '#ab', '#abcdefabc', 'abc', '#ggg', '#12 34'])('refuses color %j', async (color) => {
       const r = await create({ name: 'P', color });
       expect(r.status).toBe(400);
-      expect(r.body.error).toContain('color must be # and 3-8 hex digits');
+      expect(r.body.error).toBe('Invalid color format');
       expect((await t.call('GET', '/api/projects')).body.projects).toEqual([]);
     });
 
@@ -74,11 +74,11 @@ describe.each(['memory', 'fs'] as const)('project routes (%s storage)', (storage
       for (const body of [{ name: '' }, { name: '   ' }]) {
         const r = await create(body);
         expect(r.status).toBe(400);
-        expect(r.body.error).toContain('name must not be empty');
+        expect(r.body.error).toBe('name required');
       }
       const missing = await create({});
       expect(missing.status).toBe(400);
-      expect(missing.body.error).toBe('name is required');
+      expect(missing.body.error).toBe('name required');
       expect((await t.call('GET', '/api/projects')).body.projects).toEqual([]);
     });
   });
@@ -201,11 +201,15 @@ describe.each(['memory', 'fs'] as const)('settings routes (%s storage)', (storag
         default_message_mode: 'steer',
         check_for_updates: true,
         show_cli_sessions: false,
+        show_cron_sessions: false,
         api_redact_enabled: true,
         webui_version: 'test',
         auth_enabled: false,
         password_auth_enabled: false,
         password_env_var: false,
+        // The incumbent's passkey flags (no passkeys here).
+        passkeys_enabled: false,
+        passwordless_enabled: false,
         features: { files: true, uploads: true, terminal: true },
         // HERMES_WEBUI_CHAT_BACKEND unset: a choice, the gateway's address its default.
         chat_backend: 'builtin',
@@ -255,6 +259,19 @@ describe.each(['memory', 'fs'] as const)('settings routes (%s storage)', (storag
 
       const stored = await t.deps.settings.read();
       expect(stored).toEqual({ sync_to_insights: 'keep-me', future_setting: 7, theme: 'light', pinned_sessions_limit: 5, send_key: 'ctrl+enter' });
+    });
+
+    it('keeps every change of quick saves that overlap (switches flipped one after another in the dialog)', async () => {
+      const patches = [
+        { sidebar_density: 'detailed' },
+        { render_user_markdown: true },
+        { session_jump_buttons: true },
+        { show_tps: true },
+        { auto_scroll_follow: false },
+      ];
+      const answers = await Promise.all(patches.map((p) => t.call('POST', '/api/settings', p)));
+      expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
+      expect(await t.deps.settings.read()).toEqual(Object.assign({}, ...patches));
     });
 
     it('an empty body changes nothing', async () => {

@@ -49,4 +49,14 @@ describe('security headers', () => {
     expect(embed.headers.get('content-security-policy')).toContain('frame-ancestors *');
     strict(embed);
   });
+
+  it('an event stream carries nosniff and no document policies (Node keeps its head per listener)', async () => {
+    const res = await t.app.request('/api/sessions/events');
+    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('content-security-policy')).toBeNull();
+    expect(res.headers.get('permissions-policy')).toBeNull();
+    expect(res.headers.get('cache-control')).toBe('no-cache, no-transform');
+    await res.body?.cancel();
+  });
 });

@@ -99,7 +99,16 @@ describe.each(['memory', 'fs'] as const)('GET /api/sessions paging (%s storage)'
     const ids = await sessions(5);
     await pin(ids[1]!);
     const r = await t.call('GET', '/api/sessions');
-    expect(Object.keys(r.body)).toEqual(['sessions', 'total', 'archived_count', 'all_profiles', 'active_profile', 'other_profile_count']);
+    expect(Object.keys(r.body)).toEqual([
+      'sessions',
+      'total',
+      'archived_count',
+      'all_profiles',
+      'active_profile',
+      'other_profile_count',
+      'server_time',
+      'server_tz',
+    ]);
     expect(r.body.sessions.map((s: any) => s.session_id)).toEqual([ids[1], ids[4], ids[3], ids[2], ids[0]]);
     expect(r.body.total).toBe(5);
     expect(r.res.headers.get('etag')).toMatch(/^W\/"[^"]+\.0\.\.\.r\.default"$/);
@@ -129,6 +138,8 @@ describe.each(['memory', 'fs'] as const)('GET /api/sessions paging (%s storage)'
       'all_profiles',
       'active_profile',
       'other_profile_count',
+      'server_time',
+      'server_tz',
     ]);
   });
 

@@ -35,6 +35,7 @@ const SAMPLES: Record<keyof SettingsPatch, Sample> = {
   default_message_mode: { value: 'queue', wrong: 'shout' },
   check_for_updates: { value: false, wrong: 'never' },
   show_cli_sessions: { value: true, wrong: 'all' },
+  show_cron_sessions: { value: true, wrong: 'yes' },
   chat_backend: { value: 'gateway', wrong: 'openai' },
   gateway_base_url: { value: 'http://127.0.0.1:9/', read: 'http://127.0.0.1:9', wrong: 'ftp://x' },
   api_redact_enabled: { value: false, wrong: 'off' },

@@ -169,8 +169,8 @@ describe('POST /api/upload', () => {
   });
 
   it('400s without a file, or with file as a plain field', async () => {
-    expectError(await upload(t, { noFile: true }), 400, 'file is required');
-    expectError(await upload(t, { asString: true }), 400, 'file is required');
+    expectError(await upload(t, { noFile: true }), 400, 'No file field in request');
+    expectError(await upload(t, { asString: true }), 400, 'No file field in request');
     expect(await listDir(attachmentsDir())).toEqual([]);
   });
 

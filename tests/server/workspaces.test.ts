@@ -36,7 +36,7 @@ describe('GET /api/workspaces', () => {
   it('reads an empty list as the default workspace named Home, and last as the default', async () => {
     const r = await get();
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ workspaces: [home()], last: t.workspace });
+    expect(r.body).toEqual({ workspaces: [home()], last: t.workspace, terminal_remote_backend: false });
     expect(r.res.headers.get('cache-control')).toBe('no-store');
   });
 });
@@ -127,16 +127,17 @@ describe('POST /api/workspaces/add', () => {
   it('400s for a relative path or a missing path', async () => {
     expectError(await add({ path: 'relative/dir' }), 400, 'Workspace path must be absolute');
     expectError(await add({ path: './x' }), 400, 'Workspace path must be absolute');
-    expectError(await add({ path: '~/x' }), 400, 'Workspace path must be absolute');
+    // `~` is the server user's home, as the incumbent expands it (no such folder there).
+    expectError(await add({ path: '~/no-such-hermes-test-dir' }), 400, /^Workspace does not exist: \/.*\/no-such-hermes-test-dir$/);
     expectError(await add({ path: '' }), 400);
     expectError(await add({}), 400, /path/);
     expect((await get()).body.workspaces).toEqual([home()]);
   });
 
-  it('400s for an empty name', async () => {
+  it('names it after the folder when the name is blank, as the incumbent does', async () => {
     const proj = await folder('named');
-    expectError(await add({ path: proj, name: '   ' }), 400, /name/);
-    expect((await get()).body.workspaces).toEqual([home()]);
+    expect((await add({ path: proj, name: '   ' })).status).toBe(200);
+    expect((await get()).body.workspaces).toEqual([home(), { path: proj, name: 'named' }]);
   });
 });
 

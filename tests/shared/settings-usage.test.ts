@@ -34,6 +34,7 @@ const READERS: Record<string, string> = {
   default_message_mode: 'components/composer/busy-input.ts',
   check_for_updates: 'components/app/hermes-update-prompt.ts',
   show_cli_sessions: 'src/routes/agent.ts',
+  show_cron_sessions: 'src/routes/session-list.ts',
   chat_backend: 'src/agent/backend-choice.ts',
   gateway_base_url: 'src/agent/backend-choice.ts',
   api_redact_enabled: 'src/http/redaction.ts',

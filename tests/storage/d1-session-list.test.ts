@@ -78,7 +78,16 @@ describe('GET /api/sessions paging over D1', () => {
   it('answers without paging parameters with every row, as before', async () => {
     const res = await app.request('/api/sessions');
     const body = await res.json();
-    expect(Object.keys(body)).toEqual(['sessions', 'total', 'archived_count', 'all_profiles', 'active_profile', 'other_profile_count']);
+    expect(Object.keys(body)).toEqual([
+      'sessions',
+      'total',
+      'archived_count',
+      'all_profiles',
+      'active_profile',
+      'other_profile_count',
+      'server_time',
+      'server_tz',
+    ]);
     expect(body.sessions).toHaveLength(250);
     const etag = res.headers.get('etag')!;
     expect((await app.request('/api/sessions', { headers: { 'If-None-Match': etag } })).status).toBe(304);

@@ -6,18 +6,10 @@ import { promisify } from 'node:util';
 import { Miniflare } from 'miniflare';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { D1SessionStore } from '../../src/adapters/storage/d1/d1-session-store.js';
-import {
-  D1AuthStore,
-  D1EmbedTokenStore,
-  D1JsonDocument,
-  D1ProjectStore,
-  D1RunStreams,
-  D1SettingsStore,
-  D1WorkspaceStore,
-} from '../../src/adapters/storage/d1/d1-stores.js';
+import { D1JsonDocument, D1RunStreams, D1SettingsStore } from '../../src/adapters/storage/d1/d1-stores.js';
 import { jsonChunks, type D1Database } from '../../src/adapters/storage/d1/d1-types.js';
 import { applyMigrations, appliedMigrations, MIGRATIONS, splitSqlStatements } from '../../src/adapters/storage/d1/migrations.js';
-import { Conflict, NotFound, VersionConflict } from '../../src/ports/errors.js';
+import { Conflict, VersionConflict } from '../../src/ports/errors.js';
 import type { Message } from '../../src/shared/session.js';
 import { describeSessionStoreContract, sampleSession, testClock } from '../contracts/session-store.contract.js';
 
@@ -402,133 +394,12 @@ describe('D1 small stores', () => {
     db = await database('STORES');
   });
 
-  it('settings: round trip, unknown keys kept, a damaged document reads as {}', async () => {
+  // The stores' behaviour is their contract suites' (tests/storage/d1-state.test.ts); here, what only D1 can hold.
+  it('settings: a damaged document reads as {}', async () => {
     const settings = new D1SettingsStore(db);
-    await db.prepare("DELETE FROM documents WHERE name = 'settings'").run();
-    expect(await settings.read()).toEqual({});
-    const value = { theme: 'dark', some_future_key: { nested: [1, 'ü'] } };
-    await settings.write(value);
-    expect(await new D1SettingsStore(db).read()).toEqual(value);
-    await settings.write({ theme: 'light' });
-    expect(await settings.read()).toEqual({ theme: 'light' });
+    await settings.write({ theme: 'dark' });
     await db.prepare("UPDATE documents SET body = '{oops' WHERE name = 'settings'").run();
     expect(await settings.read()).toEqual({});
-  });
-
-  it('projects: create, list in creation order, patch, delete', async () => {
-    const projects = new D1ProjectStore(db);
-    for (const p of await projects.list()) await projects.delete(p.project_id);
-    await projects.create({ project_id: 'b', name: 'Beta', color: null, profile: null, created_at: 2, extra: 'kept' });
-    await projects.create({ project_id: 'a', name: 'Alpha', color: '#f00', profile: null, created_at: 1 });
-    expect((await projects.list()).map((p) => p.project_id)).toEqual(['b', 'a']);
-    const renamed = await projects.update('b', { name: 'Beta 2' });
-    expect(renamed).toEqual({ project_id: 'b', name: 'Beta 2', color: null, profile: null, created_at: 2, extra: 'kept' });
-    expect((await projects.update('a', { color: null })).color).toBeNull();
-    expect(await new D1ProjectStore(db).get('b')).toEqual(renamed);
-    await expect(projects.update('zzz', { name: 'x' })).rejects.toBeInstanceOf(NotFound);
-    expect(await projects.delete('b')).toBe(true);
-    expect(await projects.delete('b')).toBe(false);
-    expect(await projects.get('b')).toBeNull();
-    expect((await projects.list()).map((p) => p.name)).toEqual(['Alpha']);
-  });
-
-  it('projects: patchKeys sets JSON values and removes keys, keeping the rest', async () => {
-    const projects = new D1ProjectStore(db);
-    for (const p of await projects.list()) await projects.delete(p.project_id);
-    await projects.create({ project_id: 'p', name: 'P', color: null, profile: null, created_at: 1, model: 'old', extra: 'kept' });
-    const bound = await projects.patchKeys('p', { workspaces: ['/w/a', '/w/b'], workspace: '/w/a', auto_assign: true }, ['model']);
-    expect(bound).toEqual({
-      project_id: 'p',
-      name: 'P',
-      color: null,
-      profile: null,
-      created_at: 1,
-      extra: 'kept',
-      workspaces: ['/w/a', '/w/b'],
-      workspace: '/w/a',
-      auto_assign: true,
-    });
-    expect(await new D1ProjectStore(db).get('p')).toEqual(bound);
-    expect(await projects.patchKeys('p', {}, ['workspaces', 'workspace', 'auto_assign'])).toEqual({
-      project_id: 'p',
-      name: 'P',
-      color: null,
-      profile: null,
-      created_at: 1,
-      extra: 'kept',
-    });
-    await expect(projects.patchKeys('zzz', { model: 'x' }, [])).rejects.toBeInstanceOf(NotFound);
-  });
-
-  it('workspaces: the list and the last one used', async () => {
-    const ws = new D1WorkspaceStore(db);
-    expect(await ws.getLast()).toBeNull();
-    await ws.save([
-      { path: '/w/one', name: 'One' },
-      { path: '/w/two', name: '' },
-    ]);
-    await ws.setLast('/w/two');
-    const other = new D1WorkspaceStore(db);
-    expect(await other.list()).toEqual([
-      { path: '/w/one', name: 'One' },
-      { path: '/w/two', name: '/w/two' },
-    ]);
-    expect(await other.getLast()).toBe('/w/two');
-  });
-
-  it('auth: instances starting at once agree on each key, which is never regenerated', async () => {
-    const [x, y] = [new D1AuthStore(db), new D1AuthStore(db)];
-    const [k1, k2, p1] = await Promise.all([x.key('signing'), y.key('signing'), x.key('pbkdf2')]);
-    expect(k1).toHaveLength(32);
-    expect(Array.from(k1)).toEqual(Array.from(k2));
-    expect(Array.from(p1)).not.toEqual(Array.from(k1));
-    expect(Array.from(await new D1AuthStore(db).key('signing'))).toEqual(Array.from(k1));
-  });
-
-  it('auth: signed-in sessions and failed sign-ins', async () => {
-    const auth = new D1AuthStore(db);
-    await auth.putSession('t1', 100);
-    await auth.putSession('t2', 200);
-    await auth.putSession('t1', 150);
-    expect(await auth.sessionExpiry('t1')).toBe(150);
-    expect(await auth.sessionExpiry('nope')).toBeNull();
-    await auth.pruneSessions((_token, exp) => exp > 160);
-    expect(await auth.sessionExpiry('t1')).toBeNull();
-    expect(await auth.sessionExpiry('t2')).toBe(200);
-    await auth.deleteSession('t2');
-    expect(await auth.sessionExpiry('t2')).toBeNull();
-
-    expect(await auth.failures('1.2.3.4')).toEqual([]);
-    await auth.setFailures('1.2.3.4', [1, 2.5]);
-    expect(await new D1AuthStore(db).failures('1.2.3.4')).toEqual([1, 2.5]);
-    await auth.setFailures('1.2.3.4', []);
-    expect(await auth.failures('1.2.3.4')).toEqual([]);
-    const left = await db.prepare('SELECT count(*) AS n FROM auth_failures').first<{ n: number }>();
-    expect(left!.n).toBe(0);
-  });
-
-  it('embed tokens: put, replace, list, prune', async () => {
-    const tokens = new D1EmbedTokenStore(db);
-    const record = (id: string, expires_at: number) => ({
-      id,
-      origin: 'https://docs.example.com',
-      session_id: null,
-      secret_hash: 'ab'.repeat(32),
-      created_at: 1,
-      expires_at,
-      revoked_at: null,
-    });
-    await tokens.put(record('e1', 10));
-    await tokens.put(record('e2', 20));
-    await tokens.put({ ...record('e1', 10), revoked_at: 5 });
-    expect((await tokens.list()).map((r) => [r.id, r.revoked_at])).toEqual([
-      ['e1', 5],
-      ['e2', null],
-    ]);
-    expect(await tokens.get('e2')).toEqual(record('e2', 20));
-    expect(await tokens.get('e9')).toBeNull();
-    await tokens.prune((r) => r.expires_at > 15);
-    expect((await new D1EmbedTokenStore(db).list()).map((r) => r.id)).toEqual(['e2']);
   });
 
   it('json document: null until written, then the value; damaged reads as null', async () => {

@@ -98,7 +98,11 @@ describe('fs adapter: the incumbent state directory', () => {
     const projects = await t.call('GET', '/api/projects');
     expect(projects.body.projects).toEqual([{ project_id: '0a1b2c3d4e5f', name: 'Website', color: '#6366f1', profile: 'default', created_at: 1779990000.5 }]);
     const ws = await t.call('GET', '/api/workspaces');
-    expect(ws.body).toEqual({ workspaces: [{ path: '/home/user/projects/site', name: 'Site' }], last: '/home/user/projects/site' });
+    expect(ws.body).toEqual({
+      workspaces: [{ path: '/home/user/projects/site', name: 'Site' }],
+      last: '/home/user/projects/site',
+      terminal_remote_backend: false,
+    });
   });
 });
 

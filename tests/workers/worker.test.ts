@@ -105,9 +105,17 @@ describe('on workerd (wrangler dev)', () => {
     const files = await api('GET', `/api/list?session_id=${sid}&path=`);
     expect(files.status).toBe(501);
     expect(files.body).toMatchObject({ unavailable: true, error: expect.stringMatching(/Files are not available on this deployment/) });
+    // Folder zips (and uploads into the workspace, archive extraction) need a file system too.
+    const zip = await api('GET', `/api/folder/download?session_id=${sid}&path=`);
+    expect(zip.status).toBe(501);
+    expect(zip.body).toMatchObject({ unavailable: true, error: expect.stringMatching(/Files are not available on this deployment/) });
     const media = await api('GET', `/api/media?session_id=${sid}&path=chart.png`);
     expect(media.status).toBe(501);
     expect(media.body).toMatchObject({ unavailable: true, error: expect.stringMatching(/Media files are not available/) });
+    // No shell on the edge: the terminal says why.
+    const terminal = await api('POST', '/api/terminal/start', { session_id: sid, rows: 24, cols: 80 });
+    expect(terminal.status).toBe(501);
+    expect(terminal.body).toMatchObject({ unavailable: true, error: expect.stringMatching(/Cloudflare Workers/) });
     const models = await api('GET', '/api/models');
     expect(models.body.groups[0].models.map((m: any) => m.id)).toContain('scripted-model');
   });

@@ -23,34 +23,6 @@ export const skillsStyles = css`
       min-width: 8rem;
     }
   }
-  .split {
-    display: grid;
-    grid-template-columns: minmax(16rem, 22rem) 1fr;
-    flex: 1;
-    min-height: 0;
-  }
-  .list {
-    overflow: auto;
-    border-right: var(--hermes-border-width) solid var(--hermes-border);
-    padding: var(--hermes-space-sm) 0;
-  }
-  .detail {
-    overflow: auto;
-    min-width: 0;
-    padding: var(--hermes-space-md) var(--hermes-space-lg);
-  }
-  @media (max-width: 720px) {
-    .split {
-      grid-template-columns: 1fr;
-      grid-auto-rows: minmax(0, auto);
-      overflow: auto;
-    }
-    .list {
-      border-right: none;
-      border-bottom: var(--hermes-border-width) solid var(--hermes-border);
-      max-height: 45vh;
-    }
-  }
   .category {
     display: flex;
     width: 100%;

@@ -1,5 +1,5 @@
 import { chmod, mkdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { parseAgentConfig, type AgentConfig } from '../../agent/config.js';
 import type { AgentConfigSource } from '../../agent/config-source.js';
 import { addToCommandAllowlist } from '../../agent/approvals/allowlist-yaml.js';
@@ -9,17 +9,19 @@ import { readTextIfExists, writeFileAtomic } from '../storage/fs/atomic-file.js'
 
 /**
  * Hermes' configuration files under `$HERMES_HOME`: `config.yaml` and `.env`, read fresh each
- * turn; the process environment (taken once at startup) sits under `.env`.
+ * turn; the process environment (taken once at startup) sits under `.env`. `configPath` puts
+ * config.yaml elsewhere (`HERMES_CONFIG_PATH`, the default profile only); `.env` stays in the home.
  */
 export class NodeAgentConfigSource implements AgentConfigSource {
   #lock = new KeyedMutex();
   constructor(
     readonly hermesHome: string,
     readonly env: Record<string, string | undefined>,
+    private readonly configAt?: string,
   ) {}
 
   get configPath() {
-    return join(this.hermesHome, 'config.yaml');
+    return this.configAt ?? join(this.hermesHome, 'config.yaml');
   }
 
   get paths() {
@@ -63,7 +65,7 @@ export class NodeAgentConfigSource implements AgentConfigSource {
       const current = await readTextIfExists(path);
       const next = change(current);
       if (next === current) return;
-      await mkdir(this.hermesHome, { recursive: true });
+      await mkdir(dirname(path), { recursive: true });
       const mode = await modeOf();
       await writeFileAtomic(path, next, { mode });
       await chmod(path, mode).catch(() => {});

@@ -23,13 +23,19 @@ export class NodeHermesHomes implements HermesHomes {
   constructor(
     readonly hermesHome: string,
     private readonly env: Record<string, string | undefined>,
+    /** `HERMES_CONFIG_PATH`: the default profile's config.yaml when it lives outside `$HERMES_HOME`. */
+    private readonly defaultConfigPath?: string,
   ) {
     this.defaultHome = this.#home(DEFAULT_PROFILE, hermesHome);
   }
 
   #home(profile: string, root: string): HermesHome {
     let home = this.#homes.get(root);
-    if (!home) this.#homes.set(root, (home = { profile, root, config: new NodeAgentConfigSource(root, { ...this.env }), files: this.#files }));
+    if (!home) {
+      const configAt = root === this.hermesHome ? this.defaultConfigPath : undefined;
+      home = { profile, root, config: new NodeAgentConfigSource(root, { ...this.env }, configAt), files: this.#files };
+      this.#homes.set(root, home);
+    }
     return home;
   }
 

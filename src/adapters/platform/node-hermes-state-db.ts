@@ -1,7 +1,18 @@
 import { stat } from 'node:fs/promises';
 import type { Logger } from '../../ports/platform.js';
-import type { AgentSessionHit, AgentSessionMessage, AgentSessionRow, AgentSessionSearch, AgentUsageRow, UsageWindow } from '../../ports/agent-sessions.js';
+import type {
+  AgentSessionHit,
+  AgentSessionMessage,
+  AgentSessionRow,
+  AgentSessionSearch,
+  AgentSidebarRow,
+  AgentTranscript,
+  AgentUsageRow,
+  UsageWindow,
+} from '../../ports/agent-sessions.js';
 import { likeTerms, searchStateDb } from './node-hermes-state-search.js';
+import { readProjection, readWindow } from './node-hermes-state-sidebar.js';
+import { type Projection, sidebarRow, visible } from '../../domain/agent-lineage.js';
 import type { Message } from '../../shared/session.js';
 
 type Database = import('better-sqlite3').Database;
@@ -125,10 +136,48 @@ export class NodeHermesStateDb implements AgentSessionSearch {
 
   #usageCache: { signature: string; rows: AgentUsageRow[] } | null = null;
 
-  async #usageRows(): Promise<AgentUsageRow[]> {
+  /** Size and mtime of state.db and its WAL: any write by Hermes moves one (two stat calls, no SQLite). */
+  async #signature(): Promise<string | null> {
     const [db, wal] = await Promise.all([stat(this.path).catch(() => null), stat(`${this.path}-wal`).catch(() => null)]);
-    if (!db?.isFile()) return [];
-    const signature = `${db.size}:${db.mtimeMs}:${wal?.size ?? -1}:${wal?.mtimeMs ?? -1}`;
+    if (!db?.isFile()) return null;
+    // An empty WAL is what our own first read-only open leaves behind: it says nothing changed.
+    return `${db.size}:${db.mtimeMs}:${wal?.size ? `${wal.size}:${wal.mtimeMs}` : '-'}`;
+  }
+
+  #projection: { signature: string; projection: Projection; rows: Map<string, AgentSidebarRow[]> } | null = null;
+
+  /** The collapsed conversations, read again only when the file changed. */
+  async #project(): Promise<{ signature: string; projection: Projection; rows: Map<string, AgentSidebarRow[]> } | null> {
+    const signature = await this.#signature();
+    if (!signature) return null;
+    if (this.#projection?.signature === signature) return this.#projection;
+    const projection = await this.#read((db, columns) => readProjection(db, columns));
+    if (!projection) return null;
+    this.#projection = { signature, projection, rows: new Map() };
+    return this.#projection;
+  }
+
+  async sidebar(profile: string): Promise<{ signature: string; rows: readonly AgentSidebarRow[] }> {
+    const p = await this.#project();
+    if (!p) return { signature: 'none', rows: [] };
+    let rows = p.rows.get(profile);
+    if (!rows) p.rows.set(profile, (rows = Object.freeze(p.projection.rows.filter(visible).map((r) => sidebarRow(r, profile))) as AgentSidebarRow[]));
+    return { signature: p.signature, rows };
+  }
+
+  async transcript(id: string, window: { limit?: number; before?: number }, profile: string): Promise<AgentTranscript | null> {
+    const p = await this.#project();
+    const found = p?.projection.byId.get(id);
+    if (!found) return null;
+    const page = await this.#read((db, columns) => readWindow(db, columns, found.segments, window));
+    if (!page) return null;
+    const messages = page.rows.map(toMessage).filter((x): x is Message => x !== null);
+    return { row: sidebarRow(found, profile), messages, total: page.total, offset: page.offset };
+  }
+
+  async #usageRows(): Promise<AgentUsageRow[]> {
+    const signature = await this.#signature();
+    if (!signature) return [];
     if (this.#usageCache?.signature === signature) return this.#usageCache.rows;
     const raw = await this.#read((conn, columns) => {
       const s = columns('sessions');

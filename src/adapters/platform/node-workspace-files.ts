@@ -2,7 +2,8 @@ import { createReadStream } from 'node:fs';
 import { lstat, mkdir, readdir, readFile, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { Readable } from 'node:stream';
-import { BadRequest, Conflict, Forbidden, NotFound } from '../../ports/errors.js';
+import { BadRequest, Forbidden, NotFound, TooLarge } from '../../ports/errors.js';
+import { writeFileAtomic } from '../storage/fs/atomic-file.js';
 import type { FileEntry, RawFile, TextFile, WorkspaceFiles } from '../../ports/workspace-files.js';
 import { canonicalRoot, checkNameLengths, isInside, isSystemPath, realExisting, resolveInside, resolveTarget } from './node-paths.js';
 
@@ -23,9 +24,15 @@ async function must<T>(work: Promise<T>, what = 'File not found'): Promise<T> {
   }
 }
 
+/** `~` and `~/x` under the user's home; `~user` forms are left alone (and refused as relative). */
+function expandTilde(path: string, home: string): string {
+  if (path === '~') return home;
+  return path?.startsWith('~/') ? join(home, path.slice(2)) : path;
+}
+
 function checkName(name: string): string {
   const n = name.trim();
-  if (!n || n === '.' || n === '..' || /[/\\\0]/.test(n)) throw new BadRequest('Name must be a single file or folder name');
+  if (!n || n === '.' || n === '..' || /[/\\\0]/.test(n)) throw new BadRequest('Invalid file name');
   return n;
 }
 
@@ -34,7 +41,11 @@ function checkName(name: string): string {
  * which refuse `..`, absolute paths and symlinks that lead out of the workspace.
  */
 export class NodeWorkspaceFiles implements WorkspaceFiles {
-  async checkWorkspace(path: string, options: { create?: boolean } = {}): Promise<string> {
+  /** `homeDir`: what a leading `~` means (the incumbent expands `~/project` in workspace paths). */
+  constructor(private readonly homeDir?: string) {}
+
+  async checkWorkspace(given: string, options: { create?: boolean } = {}): Promise<string> {
+    const path = this.homeDir ? expandTilde(given, this.homeDir) : given;
     if (!path?.startsWith('/')) throw new BadRequest('Workspace path must be absolute');
     checkNameLengths(path);
     if (isSystemPath(path)) throw new Forbidden(`Refusing a system directory as a workspace: ${path}`);
@@ -62,6 +73,7 @@ export class NodeWorkspaceFiles implements WorkspaceFiles {
     const st = await must(stat(dir.abs), 'Directory not found');
     if (!st.isDirectory()) throw new BadRequest('Not a directory');
     const dirents = await readdir(dir.abs, { withFileTypes: true });
+    const here = await realpath(dir.abs);
     const entries: FileEntry[] = [];
     for (const d of dirents.slice(0, MAX_LIST_ENTRIES)) {
       const abs = join(dir.abs, d.name);
@@ -69,17 +81,24 @@ export class NodeWorkspaceFiles implements WorkspaceFiles {
       try {
         const l = await lstat(abs, { bigint: true });
         if (l.isSymbolicLink()) {
-          const target = await realpath(abs).catch(() => null);
+          let looped = false;
+          const target = await realpath(abs).catch((err) => {
+            looped = errno(err) === 'ELOOP';
+            return null;
+          });
           const t = target ? await stat(target).catch(() => null) : null;
+          // Following a link to this folder or above it would walk the same tree forever.
+          const loop = looped || (!!t?.isDirectory() && isInside(target as string, here));
           entries.push({
             name: d.name,
             path: rel,
             type: 'symlink',
-            is_dir: !!t?.isDirectory(),
+            is_dir: !!t?.isDirectory() && !loop,
             size: t?.size ?? 0,
             mtime_ns: (l.mtimeNs ?? 0n).toString(),
             target: target ?? '',
             target_outside_workspace: !target || !isInside(dir.root, target),
+            ...(loop ? { symlink_loop: true } : {}),
           });
         } else {
           const isDir = l.isDirectory();
@@ -120,7 +139,8 @@ export class NodeWorkspaceFiles implements WorkspaceFiles {
   async save(root: string, path: string, content: string) {
     const r = await resolveInside(root, path);
     const l = await must(lstat(r.abs));
-    if (l.isSymbolicLink()) throw new Forbidden('Refusing to write through a symlink');
+    if (l.isSymbolicLink()) throw new BadRequest('Cannot save to a symlinked entry');
+    if (l.isDirectory()) throw new BadRequest('Cannot save: path is a directory');
     if (!l.isFile()) throw new BadRequest('Not a file');
     await writeFile(r.abs, content);
     return { path: r.rel, size: Buffer.byteLength(content) };
@@ -133,7 +153,8 @@ export class NodeWorkspaceFiles implements WorkspaceFiles {
     try {
       await writeFile(r.abs, content, { flag: 'wx' });
     } catch (err) {
-      if (errno(err) === 'EEXIST') throw new Conflict('File already exists');
+      // The incumbent's clients check for 400 and this text.
+      if (errno(err) === 'EEXIST') throw new BadRequest('File already exists');
       throw err;
     }
     return { path: r.rel, size: Buffer.byteLength(content) };
@@ -145,7 +166,7 @@ export class NodeWorkspaceFiles implements WorkspaceFiles {
     try {
       await mkdir(r.abs);
     } catch (err) {
-      if (errno(err) === 'EEXIST') throw new Conflict('Folder already exists');
+      if (errno(err) === 'EEXIST') throw new BadRequest('Path already exists');
       if (errno(err) === 'ENOENT') throw new NotFound('Parent folder not found');
       throw err;
     }
@@ -156,42 +177,66 @@ export class NodeWorkspaceFiles implements WorkspaceFiles {
     const r = await resolveInside(root, path);
     if (!r.rel) throw new Forbidden('Cannot rename the workspace root');
     // As the incumbent: symlinks are left as they are (they may be how a workspace reaches elsewhere).
-    if ((await must(lstat(r.abs))).isSymbolicLink()) throw new BadRequest('Refusing to rename a symlink');
-    const dest = await resolveInside(root, join(dirname(r.rel), checkName(newName)));
-    return this.#moveTo(r.abs, dest.abs, dest.rel);
+    if ((await must(lstat(r.abs))).isSymbolicLink()) throw new BadRequest('Cannot rename a symlinked entry');
+    const name = checkName(newName);
+    const dest = await resolveInside(root, join(dirname(r.rel), name));
+    return this.#moveTo(r.abs, dest.abs, dest.rel, `A file named "${name}" already exists`);
   }
 
   async move(root: string, path: string, destDir: string) {
     const r = await resolveInside(root, path);
     if (!r.rel) throw new Forbidden('Cannot move the workspace root');
-    if ((await must(lstat(r.abs))).isSymbolicLink()) throw new BadRequest('Refusing to move a symlink');
+    if ((await must(lstat(r.abs))).isSymbolicLink()) throw new BadRequest('Cannot move a symlinked entry');
     const dir = await resolveTarget(root, destDir);
     const st = await must(stat(dir.abs), 'Destination folder not found');
     if (!st.isDirectory()) throw new BadRequest('Destination is not a folder');
     // Compare real locations too: a symlinked destination may lead into the source's own subtree.
     const srcReal = join(await realpath(dirname(r.abs)), basename(r.abs));
-    if (isInside(r.abs, dir.abs) || isInside(srcReal, await realpath(dir.abs))) throw new BadRequest('Cannot move a folder into itself');
+    if (isInside(r.abs, dir.abs) || isInside(srcReal, await realpath(dir.abs))) throw new BadRequest('Cannot move a folder into itself or its subfolder');
     const dest = await resolveInside(root, join(dir.rel, basename(r.abs)));
-    return this.#moveTo(r.abs, dest.abs, dest.rel);
+    return this.#moveTo(r.abs, dest.abs, dest.rel, `A file named "${basename(r.abs)}" already exists in that folder`);
   }
 
-  async #moveTo(from: string, to: string, rel: string) {
+  async #moveTo(from: string, to: string, rel: string, taken: string) {
     if (from === to) return { path: rel };
     const exists = await lstat(to).then(
       () => true,
       () => false,
     );
-    if (exists) throw new Conflict('A file or folder with that name already exists');
+    if (exists) throw new BadRequest(taken);
     await rename(from, to);
     return { path: rel };
+  }
+
+  async readBytes(root: string, path: string, maxBytes: number): Promise<Uint8Array | null> {
+    const r = await resolveInside(root, path);
+    const l = await lstat(r.abs).catch((err) => {
+      if (errno(err) === 'ENOENT' || errno(err) === 'ENOTDIR') return null;
+      throw err;
+    });
+    if (!l) return null;
+    if (!l.isFile()) throw new BadRequest('Not a regular file');
+    if (l.size > maxBytes) throw new TooLarge('File too large');
+    return new Uint8Array(await readFile(r.abs));
+  }
+
+  async writeBytes(root: string, path: string, bytes: Uint8Array): Promise<void> {
+    const r = await resolveInside(root, path);
+    if (!r.rel) throw new BadRequest('A file name is required');
+    const l = await lstat(r.abs).catch(() => null);
+    if (l?.isSymbolicLink()) throw new Forbidden('Refusing to write through a symlink');
+    if (l && !l.isFile()) throw new BadRequest('Not a file');
+    // resolveInside proved the deepest existing parent is inside: the folders made here are too.
+    await mkdir(dirname(r.abs), { recursive: true });
+    await writeFileAtomic(r.abs, bytes, { syncDir: false, ...(l ? { mode: l.mode & 0o7777 } : {}) });
   }
 
   async delete(root: string, path: string, recursive: boolean) {
     const r = await resolveInside(root, path);
     if (!r.rel) throw new Forbidden('Cannot delete the workspace root');
     const l = await must(lstat(r.abs));
-    if (l.isSymbolicLink()) throw new BadRequest('Refusing to delete a symlink');
-    if (l.isDirectory() && !recursive) throw new BadRequest('Folder deletion needs recursive: true');
+    if (l.isSymbolicLink()) throw new BadRequest('Cannot delete a symlinked entry');
+    if (l.isDirectory() && !recursive) throw new BadRequest('Set recursive=true to delete directories');
     await rm(r.abs, { recursive: l.isDirectory() });
   }
 }

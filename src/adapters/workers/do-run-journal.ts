@@ -1,4 +1,4 @@
-import type { JournalWriter, RunJournal } from '../../runs/journal.js';
+import type { JournalRecord, JournalWriter, RunJournal, TurnCheckpoint } from '../../runs/journal.js';
 import { CLOSING_EVENTS, type RunEvent } from '../../runs/events.js';
 
 /** The part of a Durable Object's storage the journal uses (the key-value API). */
@@ -44,16 +44,21 @@ export class DoRunJournal implements RunJournal {
         if (Object.keys(pending).length >= 64) commit();
       },
       commit,
+      checkpoint: async (state) => {
+        commit();
+        await Promise.all([writing, this.storage.put({ [`ck:${streamId}`]: state })]);
+      },
       flush,
       close: flush,
     };
   }
 
-  async read(streamId: string): Promise<{ sessionId: string; events: RunEvent[] } | null> {
+  async read(streamId: string): Promise<JournalRecord | null> {
     const sessionId = await this.storage.get<string>(`run:${streamId}`);
     if (!sessionId) return null;
     const events = [...(await this.storage.list<RunEvent>({ prefix: `ev:${streamId}:` })).values()];
-    return { sessionId, events };
+    const checkpoint = (await this.storage.get<TurnCheckpoint>(`ck:${streamId}`)) ?? null;
+    return { sessionId, events, checkpoint };
   }
 
   async unclosed(): Promise<Array<{ sessionId: string; streamId: string }>> {
@@ -72,7 +77,7 @@ export class DoRunJournal implements RunJournal {
       if (sid !== sessionId) continue;
       const streamId = key.slice('run:'.length);
       const events = await this.storage.list({ prefix: `ev:${streamId}:` });
-      const keys = [key, ...events.keys()];
+      const keys = [key, `ck:${streamId}`, ...events.keys()];
       for (let i = 0; i < keys.length; i += 128) await this.storage.delete(keys.slice(i, i + 128));
     }
   }

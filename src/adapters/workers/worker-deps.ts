@@ -7,6 +7,8 @@ import { GatewayAgentRuntime } from '../../agent/gateway/runtime.js';
 import { agentWithBackend } from '../../agent/backend-choice.js';
 import { RunRegistry } from '../../runs/registry.js';
 import { InteractionHub } from '../../runs/interactions.js';
+import { AppEvents } from '../../runs/app-events.js';
+import { withSessionChangeFeed } from '../../runs/session-change-feed.js';
 import { MemoryRunJournal, type RunJournal } from '../../runs/journal.js';
 import { D1SessionStore } from '../storage/d1/d1-session-store.js';
 import { D1AuthStore, D1EmbedTokenStore, D1JsonDocument, D1ProjectStore, D1RunStreams, D1SettingsStore, D1WorkspaceStore } from '../storage/d1/d1-stores.js';
@@ -15,7 +17,7 @@ import { WorkersAssetSource, type AssetsBinding } from './assets.js';
 import { DocumentAgentConfigSource } from './document-config-source.js';
 import { DocumentMemoryHost } from './memory-host.js';
 import { DocumentHermesHomes } from './document-hermes-homes.js';
-import { UnavailableAttachments, UnavailableWorkspaceFiles } from './unavailable-files.js';
+import { UnavailableAttachments, UnavailableWorkspaceFiles, UnavailableWorkspaceTransfer } from './unavailable-files.js';
 
 /** What wrangler.toml binds, plus the deployment's variables and secrets. */
 export interface WorkerEnv {
@@ -63,7 +65,9 @@ export function buildWorkerDeps(
   const db = env.DB;
   const docs = (name: string) => new D1JsonDocument(db, name);
   const settings = new D1SettingsStore(db);
-  const hub = new InteractionHub(now);
+  // One isolate's events: each Durable Object hears its own session's runs (no cross-isolate bus here).
+  const events = new AppEvents((err) => consoleLogger.error({ msg: 'an event listener failed', error: String(err) }));
+  const hub = new InteractionHub(now, events);
   // HERMES_WEBUI_CHAT_BACKEND=gateway: a Hermes Agent elsewhere answers (its key is a secret).
   const gatewayKey = config.gateway.apiKey ?? vars.API_SERVER_KEY ?? null;
   const gateway = (baseUrl: string, apiKey?: string) =>
@@ -75,7 +79,8 @@ export function buildWorkerDeps(
       now,
       readTimeoutMs: config.gateway.readTimeoutMs,
     });
-  const sessions = new D1SessionStore(db, clock);
+  // The list's changes are told on this isolate's bus.
+  const sessions = withSessionChangeFeed(new D1SessionStore(db, clock), events);
   const agentConfig = new DocumentAgentConfigSource(docs('config.yaml'), vars);
   const homes = new DocumentHermesHomes(HERMES_HOME, agentConfig, docs);
   const builtin = new BuiltinAgentRuntime({
@@ -97,13 +102,15 @@ export function buildWorkerDeps(
   const streams = new D1RunStreams(db);
   const journal = role.kind === 'runs' ? role.journal : new MemoryRunJournal();
   const deps: AppDeps = {
-    agent: { runtime, backend, registry: new RunRegistry({ journal, now }), hub },
+    agent: { runtime, backend, registry: new RunRegistry({ journal, now, events }), hub },
+    events,
     sessions,
     settings,
     homes,
     projects: new D1ProjectStore(db),
     workspaces: new D1WorkspaceStore(db),
     files: new UnavailableWorkspaceFiles(),
+    transfer: new UnavailableWorkspaceTransfer(),
     attachments: new UnavailableAttachments(),
     assets: new WorkersAssetSource(env.ASSETS),
     // No `compression`: Cloudflare's edge compresses JSON for the client by its Accept-Encoding.

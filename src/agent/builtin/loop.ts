@@ -6,7 +6,7 @@ import type { ModelProvider } from '../providers/types.js';
 import { FallbackChain, type FallbackRoute } from '../providers/fallback.js';
 import type { BackoffPolicy, RetryOptions } from '../providers/retry.js';
 import type { Tool, ToolContext } from '../tools/types.js';
-import { runEvent, type EmitEvent, type TurnOutput } from '../runtime.js';
+import { runEvent, type EmitEvent, type TurnOutput, type TurnResume, type TurnStep } from '../runtime.js';
 import { callModel } from './model-call.js';
 import { compressTranscript } from './compression.js';
 import { compressionTrigger } from './compression-policy.js';
@@ -24,6 +24,8 @@ export interface LoopInput {
   contextLength: number;
   config: AgentConfig;
   systemPrompt: string;
+  /** Browser-turn prefill (src/agent/prefill.ts): between the system prompt and the conversation, never stored. */
+  prefill?: ChatMessage[];
   /** The stored transcript, ending with this turn's user message. */
   transcript: Message[];
   compression: CompressionAnchor | null;
@@ -40,8 +42,22 @@ export interface LoopInput {
   fallbacks?: FallbackRoute[];
   /** Steer text for this turn (POST /api/chat/steer), taken at each tool-result boundary. */
   steer?: SteerSource;
+  /** Makes the step in flight durable (TurnInput.checkpoint); awaited before a tool runs. */
+  checkpoint?: (step: TurnStep | null) => Promise<void>;
+  /** The turn carries on after a restart (TurnInput.resume). */
+  resume?: TurnResume;
   emit(out: TurnOutput): void;
 }
+
+/** Stopped for a restart the turn resumes after (SuspendedForRestart), or taken over by another instance (LeaseLost): the journal and checkpoint keep what it had. */
+const resumesLater = (signal: AbortSignal) => (signal.reason as { resumes?: unknown } | undefined)?.resumes === true;
+
+/**
+ * Said to the model (in its copy only) after an answer a restart cut short: the stored partial
+ * answer stays as it was, and the continuation follows it without repeating it.
+ */
+export const CONTINUE_AFTER_RESTART =
+  '[The server restarted while you were writing your answer above, and it was cut off there. Continue from exactly where it stops, without repeating any of it.]';
 
 /**
  * Hermes' loop: call the model, run the tools it asks for (results in call order; reads and
@@ -65,12 +81,26 @@ export async function runLoop(input: LoopInput): Promise<void> {
         event('warning', { type: 'fallback_provider', message: `${change.from} failed (${change.reason}); continuing with ${change.to}` }),
       )
     : undefined;
+  const checkpoint = input.checkpoint ?? (async () => {});
+  const resumed = input.resume ? { _resume_attempt: input.resume.attempt } : {};
+  let continuePartial = !!input.resume?.partial;
   const retry: RetryOptions = {
     maxRetries: config.apiMaxRetries,
     ...(input.backoff ? { policy: input.backoff } : {}),
     onRetry: (notice) => event('retrying', { ...notice }),
     ...(chain ? { fallback: chain } : {}),
   };
+
+  // Resumed with calls to run again (they waited for a person): the step finishes first.
+  const cut = input.resume?.step;
+  if (cut) {
+    const rerun = cut.rerun.length ? await runTools(cut.rerun, toolsByName, input, cut.assistant, cut.results, checkpoint) : [];
+    const byId = new Map([...cut.results, ...rerun].map((r) => [r.tool_call_id, r]));
+    const results = (cut.assistant.tool_calls as ToolCall[]).map((c) => byId.get(c.id)).filter((r): r is Message => !!r);
+    transcript.push(cut.assistant, ...results);
+    emit({ type: 'messages', messages: [cut.assistant, ...results] });
+    await checkpoint(null);
+  }
 
   for (let iteration = 1; ; iteration++) {
     if (signal.aborted) throw signal.reason;
@@ -80,7 +110,7 @@ export async function runLoop(input: LoopInput): Promise<void> {
         cap: config.maxTurns,
         provider,
         model,
-        messages: [{ role: 'system', content: input.systemPrompt }, ...modelHistory(transcript, compression, head)],
+        messages: [{ role: 'system', content: input.systemPrompt }, ...(input.prefill ?? []), ...modelHistory(transcript, compression, head)],
         maxTokens: config.model.maxTokens,
         signal,
         retry,
@@ -125,7 +155,9 @@ export async function runLoop(input: LoopInput): Promise<void> {
       promptTokens = 0;
     }
 
-    const messages: ChatMessage[] = [{ role: 'system', content: input.systemPrompt }, ...modelHistory(transcript, compression, head)];
+    const messages: ChatMessage[] = [{ role: 'system', content: input.systemPrompt }, ...(input.prefill ?? []), ...modelHistory(transcript, compression, head)];
+    if (continuePartial) messages.push({ role: 'user', content: CONTINUE_AFTER_RESTART });
+    continuePartial = false;
     let partial = '';
     let partialReasoning = '';
     let result;
@@ -154,12 +186,19 @@ export async function runLoop(input: LoopInput): Promise<void> {
         input.now,
       );
     } catch (err) {
-      if (signal.aborted && (partial || partialReasoning)) {
+      if (signal.aborted && !resumesLater(signal) && (partial || partialReasoning)) {
         // Cancelled mid-answer: what was already streamed is kept, marked as partial.
         emit({
           type: 'messages',
           messages: [
-            { role: 'assistant', content: partial, ...(partialReasoning ? { reasoning: partialReasoning } : {}), _partial: true, timestamp: input.now() },
+            {
+              role: 'assistant',
+              content: partial,
+              ...(partialReasoning ? { reasoning: partialReasoning } : {}),
+              _partial: true,
+              timestamp: input.now(),
+              ...resumed,
+            },
           ],
         });
       }
@@ -201,6 +240,7 @@ export async function runLoop(input: LoopInput): Promise<void> {
       timestamp: input.now(),
       _usedModel: chain?.current.model ?? model,
       ...(result.finish === 'length' ? { _finish_reason: 'length' } : {}),
+      ...resumed,
     };
 
     if (!result.toolCalls.length) {
@@ -211,10 +251,12 @@ export async function runLoop(input: LoopInput): Promise<void> {
 
     let results: Message[];
     try {
-      results = await runTools(result.toolCalls, toolsByName, input);
+      // Durable before any tool runs: a restart then knows which calls were asked for.
+      await checkpoint({ assistant, results: [] });
+      results = await runTools(result.toolCalls, toolsByName, input, assistant, [], checkpoint);
     } catch (err) {
       // Cancelled while tools ran: keep the answer so far; unfinished calls read as interrupted.
-      if (signal.aborted) emit({ type: 'messages', messages: [{ ...assistant, _partial: true }] });
+      if (signal.aborted && !resumesLater(signal)) emit({ type: 'messages', messages: [{ ...assistant, _partial: true }] });
       throw err;
     }
     // After the batch, before the next call: text steered meanwhile joins the last result.
@@ -222,11 +264,32 @@ export async function runLoop(input: LoopInput): Promise<void> {
     transcript.push(assistant, ...results);
     emit({ type: 'messages', messages: [assistant, ...results] });
     if (steered) event('steer_applied', { session_id: input.sessionId, text: steered.text, tool_call_id: steered.toolCallId });
+    // Once the step is stored (the driver waits for its storage queue) nothing is in flight.
+    await checkpoint(null);
   }
 }
 
-/** Runs one step's tool calls; results come back in call order whatever order they finish in. */
-async function runTools(calls: ToolCall[], tools: Map<string, Tool>, input: LoopInput): Promise<Message[]> {
+/**
+ * Runs one step's tool calls; results come back in call order whatever order they finish in.
+ * Each finished result is checkpointed (with `prior`, the step's results finished before) as
+ * it finishes, one checkpoint after another.
+ */
+async function runTools(
+  calls: ToolCall[],
+  tools: Map<string, Tool>,
+  input: LoopInput,
+  assistant: Message,
+  prior: Message[],
+  checkpoint: (step: TurnStep) => Promise<void>,
+): Promise<Message[]> {
+  const finished = [...prior];
+  let saving: Promise<void> = Promise.resolve();
+  const saved = (result: Message) => {
+    finished.push(result);
+    const step = { assistant, results: [...finished] };
+    saving = saving.then(() => checkpoint(step));
+    return saving;
+  };
   const one = async (call: ToolCall): Promise<Message> => {
     const name = call.function.name;
     const parsed = parseArguments(call);
@@ -250,7 +313,9 @@ async function runTools(calls: ToolCall[], tools: Map<string, Tool>, input: Loop
     input.emit(
       runEvent('tool_complete', { ...row, event_type: 'tool.completed', duration, is_error: isToolErrorResult(content), result: toolResultPreview(content) }),
     );
-    return { role: 'tool', tool_call_id: call.id, name, content, timestamp: input.now() };
+    const result: Message = { role: 'tool', tool_call_id: call.id, name, content, timestamp: input.now() };
+    await saved(result);
+    return result;
   };
 
   const results: Message[] = new Array(calls.length);

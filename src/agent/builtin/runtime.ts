@@ -11,8 +11,10 @@ import {
   type TitleInput,
   type TurnInput,
   type TurnOutput,
+  type TurnStep,
 } from '../runtime.js';
-import type { SteerInput, SteerOutcome } from '../runtime.js';
+import type { OneShotInput, SteerInput, SteerOutcome } from '../runtime.js';
+import { callModel } from './model-call.js';
 import { ModelCatalogService, type Catalog } from '../catalog/catalog.js';
 import { BuiltinSetup } from './setup.js';
 import type { AgentConfigSource } from '../config-source.js';
@@ -24,6 +26,7 @@ import type { TerminalSessionState, TodoItem, ToolContext } from '../tools/types
 import { parseWriteSafeRoots } from '../tools/file-guards.js';
 import { webToolsEnabled } from '../tools/web/settings.js';
 import { checkShellCommand } from './command-approval.js';
+import { fileEditGate } from './file-edit-approval.js';
 import { SESSION_PROMPT_KEY, sessionSystemPrompt } from './session-prompt.js';
 import { runLoop } from './loop.js';
 import { compressionModel } from './compression-policy.js';
@@ -40,6 +43,8 @@ export type { BuiltinRuntimeOptions } from './runtime-options.js';
 import { PendingSteers, steerSource } from './steer.js';
 import { turnTranscript } from './attachment-content.js';
 import { withSkillInvocations } from './skill-invocation.js';
+import { cronCommandDecision, cronMcpRefusal } from './unattended.js';
+import { loadPrefill, prefillForModel } from '../prefill.js';
 
 const HOST_FREE_TOOLS = new Set(['todo', 'clarify', 'session_search', 'vision_analyze']);
 
@@ -134,6 +139,22 @@ export class BuiltinAgentRuntime implements AgentRuntime {
     return generateTitle({ provider, model, messages: session.messages, signal: input.signal, preferLatest: input.preferLatest });
   }
 
+  async oneShot(input: OneShotInput): Promise<string> {
+    const { session } = input;
+    const { provider, model } = await this.#resolve(typeof session.model === 'string' ? session.model : null, input.home);
+    const result = await callModel(provider, {
+      model,
+      messages: [
+        { role: 'system', content: input.system },
+        { role: 'user', content: input.user },
+      ],
+      maxTokens: input.maxTokens,
+      promptCache: false,
+      signal: input.signal,
+    });
+    return result.text;
+  }
+
   async steer(input: SteerInput): Promise<SteerOutcome> {
     return this.#steers.push(input.streamId, input.text) ? { accepted: true } : { accepted: false, fallback: 'not_running' };
   }
@@ -161,6 +182,23 @@ export class BuiltinAgentRuntime implements AgentRuntime {
     } finally {
       leftover();
     }
+  }
+
+  /** Read fresh each turn; a failing source is logged and leaves the turn without it. */
+  async #prefill(sid: string) {
+    if (!this.options.prefill) return { system: '', exchange: [] };
+    const context = await loadPrefill(this.options.prefill.settings, this.options.prefill.io);
+    if (context.status === 'error')
+      this.options.logger.info({ msg: 'prefill context unavailable', session_id: sid, source: context.source, error: context.error });
+    else if (context.compacted)
+      this.options.logger.info({
+        msg: 'prefill context over budget',
+        session_id: sid,
+        source: context.source,
+        chars: context.originalCharCount,
+        max_chars: context.maxChars,
+      });
+    return prefillForModel(context.messages);
   }
 
   async #turn(input: TurnInput, emit: (out: TurnOutput) => void, loopDone: () => void): Promise<void> {
@@ -232,6 +270,9 @@ export class BuiltinAgentRuntime implements AgentRuntime {
       const persona = personalityPrompt(config.personalities, session.personality);
       systemPrompt = persona ? `${prompt.text}\n\n${persona}` : prompt.text;
     }
+    // Browser turns only (not a scheduled task, not a subagent): the prefill, in the model's copy.
+    const prefill = !child && input.unattended !== 'cron' ? await this.#prefill(sid) : { system: '', exchange: [] };
+    if (prefill.system) systemPrompt = `${systemPrompt}\n\n${prefill.system}`;
     const fallbacks = resolveFallbacks(config, this.options.fetch, (entry, why) =>
       this.options.logger.info({ msg: 'fallback provider skipped', provider: entry.provider, model: entry.model, reason: why }),
     );
@@ -262,6 +303,7 @@ export class BuiltinAgentRuntime implements AgentRuntime {
       config: child ? { ...config, maxTurns: config.delegation.maxIterations } : config,
       // A child's prompt is its task (the conversation's own prompt is not its business).
       systemPrompt,
+      prefill: prefill.exchange,
       transcript: prepared.transcript,
       compression,
       lastPromptTokens: typeof session.last_prompt_tokens === 'number' ? session.last_prompt_tokens : 0,
@@ -273,6 +315,13 @@ export class BuiltinAgentRuntime implements AgentRuntime {
       ...(this.options.backoff ? { backoff: this.options.backoff } : {}),
       fallbacks,
       steer: steerSource(this.#steers, input.streamId),
+      ...(input.checkpoints
+        ? {
+            checkpoint: (step: TurnStep | null) =>
+              new Promise<void>((resolve, reject) => emit({ type: 'checkpoint', step, written: (err) => (err ? reject(err) : resolve()) })),
+          }
+        : {}),
+      ...(input.resume ? { resume: input.resume } : {}),
       emit,
     });
     // No boundary comes after the last answer: what is still queued goes back before `done`.
@@ -308,6 +357,7 @@ export class BuiltinAgentRuntime implements AgentRuntime {
       sessionId: sid,
       workspace: input.workspace,
       hermesHome: home.root,
+      configPath: home.config.paths.config,
       host: this.options.host ?? unavailableHost,
       signal: input.signal,
       writeSafeRoots: parseWriteSafeRoots(config.env.HERMES_WRITE_SAFE_ROOT, (this.options.host ?? unavailableHost).homeDir),
@@ -339,16 +389,31 @@ export class BuiltinAgentRuntime implements AgentRuntime {
                   unattended: (command: string, description: string) =>
                     config.delegation.subagentAutoApprove ? null : subagentApprovalRefusal(command, description),
                 }
-              : {}),
+              : input.unattended === 'cron'
+                ? { unattended: cronCommandDecision(config) }
+                : {}),
           },
           command,
         ),
-      mcpTrustGate: (request) =>
-        askMcpTrust(
-          { hub, sessionId: sid, streamId: input.streamId, timeoutMs: config.approvals.timeoutSeconds * 1000, signal: input.signal, emit: event },
-          request,
-        ),
+      fileEdits: fileEditGate({
+        config,
+        hub,
+        sessionId: sid,
+        streamId: input.streamId,
+        signal: input.signal,
+        event,
+        ...(child ? { unattended: 'subagent' as const } : input.unattended === 'cron' ? { unattended: 'cron' as const } : {}),
+      }),
+      mcpTrustGate: async (request) =>
+        input.unattended === 'cron'
+          ? cronMcpRefusal(request.server, request.tool)
+          : askMcpTrust(
+              { hub, sessionId: sid, streamId: input.streamId, timeoutMs: config.approvals.timeoutSeconds * 1000, signal: input.signal, emit: event },
+              request,
+            ),
       clarify: async (question, choices) => {
+        // A scheduled run: nobody can answer, so the model proceeds on its own judgement now.
+        if (input.unattended) return null;
         const { pending, answer } = hub.requestClarify(sid, question, choices, this.options.clarifyTimeoutMs ?? 120_000, input.signal);
         event('clarify', { ...pending });
         return answer;

@@ -152,7 +152,7 @@ async function runChild(o: SpawnerOptions, task: SubagentTask, index: number, co
   let session: Session;
   try {
     present = o.deps.presenter ? await o.deps.presenter() : undefined;
-    run = registry.begin(sid, streamId);
+    run = await registry.beginOwned(sid, streamId, 'subagent');
     session = await sessions.create({
       session_id: sid,
       title: provisionalTitle([user]) ?? DEFAULT_TITLE,

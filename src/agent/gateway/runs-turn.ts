@@ -1,7 +1,7 @@
 import type { Logger } from '../../ports/platform.js';
 import { parseSse, type SseRecord } from '../providers/sse.js';
 import { ProviderError } from '../providers/types.js';
-import { runEvent, type TurnInput, type TurnOutput } from '../runtime.js';
+import { runEvent, type TurnInput, type TurnOutput, type TurnStep } from '../runtime.js';
 import type { RunEventPayloads } from '../../shared/run-events.js';
 import type { GatewayProfile } from './capabilities.js';
 import { type GatewayHttp, SilenceError, malformed, num, silent, str, withSilenceLimit } from './http.js';
@@ -9,6 +9,26 @@ import { RunEnded, cancelledElsewhere, emptyAnswer, runFailed, usageOf } from '.
 import { RunApprovals, type ApprovalHost } from './run-approvals.js';
 import { conversationHistory, lastUserText, sessionState, type GatewaySessionState } from './session-state.js';
 import type { GatewayTurn } from './turn-state.js';
+import type { ReplaySkip } from './reattach.js';
+
+/**
+ * Which Hermes run a turn relays and the id of the last of its events handled: a step's
+ * checkpoint records both, so after a restart reattach.ts asks for the events after it.
+ */
+export interface RunCursor {
+  runId: string | null;
+  eventId: string | undefined;
+}
+
+/** Where following a run starts, for a turn reattached after a restart (reattach.ts). */
+export interface FollowFrom {
+  /** Sent as Last-Event-ID: a newer Hermes replays what came after. */
+  lastId?: string | undefined;
+  /** What was relayed after that id already: a replay repeats it, so it is skipped. */
+  replay?: ReplaySkip | null;
+  /** Text relayed (and stored as the cut-short answer) after that id: the final output's start, not stored twice. */
+  relayedText?: string;
+}
 
 /** What a runs-API turn uses of the runtime, handed over explicitly since its fields are private there. */
 export interface RunsTurnDeps {
@@ -47,6 +67,7 @@ export async function runsTurn(
   model: string | null,
   turn: GatewayTurn,
   emit: (out: TurnOutput) => void,
+  cursor: RunCursor,
 ): Promise<GatewaySessionState> {
   const { session, signal } = input;
   const sid = session.session_id;
@@ -67,33 +88,69 @@ export async function runsTurn(
   const started = await http.json('POST', '/v1/runs', { body, headers: key ? { 'X-Hermes-Session-Key': `webui:${sid}` } : {}, timeoutMs: deps.readTimeoutMs });
   const runId = str(started.body.run_id) ?? str(started.body.id);
   if (!runId) throw malformed(http.baseUrl, `POST /v1/runs answered without a run_id: ${JSON.stringify(started.body).slice(0, 120)}`);
-  let effectiveSession = str(started.body.session_id) ?? hermesSession;
+  cursor.runId = runId;
   if (signal.aborted) {
     await stopRun(deps, runId);
     throw signal.reason;
   }
+  // Durable before anything is relayed: a restart from here on reattaches instead of losing the run.
+  if (input.checkpoints) await checkpointed(emit, null, cursor, deps.logger).catch(() => {});
+  return followRun(deps, input, runId, str(started.body.session_id) ?? hermesSession, turn, emit, cursor, {});
+}
 
+/** Makes the journal's checkpoint name the run and the cursor (and `step`, a finished one); resolves once it is written. */
+export function checkpointed(emit: (out: TurnOutput) => void, step: TurnStep | null, cursor: RunCursor, logger: Logger): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const gateway = { run_id: cursor.runId!, ...(cursor.eventId !== undefined ? { event_id: cursor.eventId } : {}) };
+    emit({
+      type: 'checkpoint',
+      step,
+      gateway,
+      written: (err) => {
+        if (!err) return resolve();
+        logger.error({ msg: 'gateway: could not checkpoint the run', run_id: cursor.runId, error: String(err) });
+        reject(err);
+      },
+    });
+  });
+}
+
+/**
+ * Relays a started (or reattached) run to its end: its event stream, reconnecting when it
+ * drops, asking the run's status when a stream ends without saying how the run ended.
+ */
+export async function followRun(
+  deps: RunsTurnDeps,
+  input: TurnInput,
+  runId: string,
+  hermesSession: string,
+  turn: GatewayTurn,
+  emit: (out: TurnOutput) => void,
+  cursor: RunCursor,
+  from: FollowFrom,
+): Promise<GatewaySessionState> {
+  const { signal } = input;
+  const http = deps.http;
+  let effectiveSession = hermesSession;
   const approvals = new RunApprovals(deps.approvals, runId, input, emit);
   deps.runs?.set(input.streamId, runId);
   const seen = new Set<string>();
-  let lastId: string | undefined;
+  let lastId: string | undefined = from.lastId;
   let reconnects = 0;
   let missedPossible = false;
+  const output = (text: string | undefined) => (text && from.relayedText && text.startsWith(from.relayedText) ? text.slice(from.relayedText.length) : text);
   try {
     for (;;) {
       const outcome = await readRunEvents(
         deps,
-        runId,
-        lastId,
-        signal,
-        approvals,
-        turn,
-        seen,
+        { runId, lastId, signal, approvals, turn, seen, cursor, replay: from.replay ?? null },
         (id) => (lastId = id),
         (s) => (effectiveSession = s),
       );
+      // A reattach to an older Hermes (no event ids, so no replay) lost what ran meanwhile: the output then wins.
+      if (from.replay && from.replay.replaying !== true) missedPossible = true;
       if (outcome.type === 'completed') {
-        if (!turn.finish({ output: outcome.output, preferOutput: missedPossible, usage: outcome.usage })) throw emptyAnswer();
+        if (!turn.finish({ output: output(outcome.output), preferOutput: missedPossible, usage: outcome.usage }) && !from.relayedText) throw emptyAnswer();
         for (const w of outcome.warnings) emit(runEvent('warning', w));
         break;
       }
@@ -101,7 +158,8 @@ export async function runsTurn(
       const status = await http.json('GET', `/v1/runs/${encodeURIComponent(runId)}`, { timeoutMs: deps.readTimeoutMs, signal });
       const s = str(status.body.status) ?? 'unknown';
       if (s === 'completed') {
-        if (!turn.finish({ output: str(status.body.output), preferOutput: true, usage: usageOf(status.body.usage) })) throw emptyAnswer();
+        if (!turn.finish({ output: output(str(status.body.output)), preferOutput: true, usage: usageOf(status.body.usage) }) && !from.relayedText)
+          throw emptyAnswer();
         break;
       }
       if (s === 'failed') throw runFailed(str(status.body.error) ?? 'no reason given');
@@ -130,24 +188,31 @@ export async function runsTurn(
     deps.runs?.delete(input.streamId);
     approvals.close();
   }
-  return { path: 'runs', for: sid, session_id: effectiveSession, synced_messages: 0 };
+  return { path: 'runs', for: input.session.session_id, session_id: effectiveSession, synced_messages: 0 };
+}
+
+interface Reading {
+  runId: string;
+  lastId: string | undefined;
+  signal: AbortSignal;
+  approvals: RunApprovals;
+  turn: GatewayTurn;
+  seen: Set<string>;
+  cursor: RunCursor;
+  replay: ReplaySkip | null;
 }
 
 /** Reads one connection's worth of run events; returns how the run ended, or that the stream ended first. */
 async function readRunEvents(
   deps: RunsTurnDeps,
-  runId: string,
-  lastId: string | undefined,
-  signal: AbortSignal,
-  approvals: RunApprovals,
-  turn: GatewayTurn,
-  seen: Set<string>,
+  r: Reading,
   onId: (id: string) => void,
   onSession: (id: string) => void,
 ): Promise<
   | { type: 'completed'; output: string | undefined; usage: { input: number; output: number } | null; warnings: Array<RunEventPayloads['warning']> }
   | { type: 'ended' }
 > {
+  const { runId, lastId, signal, approvals, turn, seen, cursor, replay } = r;
   const http = deps.http;
   const path = `/v1/runs/${encodeURIComponent(runId)}/events`;
   const response = await http.send('GET', path, {
@@ -166,9 +231,13 @@ async function readRunEvents(
       onId(record.id);
     }
     const ev = parseEvent(http.baseUrl, record);
-    if (!ev) continue;
+    // What a reattach relayed before the restart already comes again in a replay: passed over.
+    const d = ev && (replay ? replay.pass(ev.name, ev.data, record.id !== undefined) : ev.data);
+    if (!ev || !d) {
+      if (record.id !== undefined) cursor.eventId = record.id;
+      continue;
+    }
     const name = ev.name;
-    const d = ev.data;
     const session = str(d.session_id);
     if (session) onSession(session);
     // A run's end carries the steer text no tool boundary took (any of the three endings).
@@ -232,6 +301,8 @@ async function readRunEvents(
         }
         deps.logger.info({ msg: 'gateway: skipped an unknown run event', event: name });
     }
+    // Only now: a step checkpointed while this event was handled names the event before it.
+    if (record.id !== undefined) cursor.eventId = record.id;
   }
   return { type: 'ended' };
 }

@@ -9,7 +9,8 @@ import type { AgentInfo, AgentRuntime, SteerInput, SteerOutcome, TurnInput, Turn
 import { limitationsOf, profileFrom, type GatewayProfile } from './capabilities.js';
 import { chatCompletionsTurn } from './chat-completions-turn.js';
 import { DETECT_TIMEOUT_MS, GatewayHttp, malformed } from './http.js';
-import { runsTurn, type RunsTurnDeps } from './runs-turn.js';
+import { checkpointed, runsTurn, type RunCursor, type RunsTurnDeps } from './runs-turn.js';
+import { reattachTurn } from './reattach.js';
 import type { GatewaySessionState } from './session-state.js';
 import { GatewayTurn } from './turn-state.js';
 import { steerRun } from './steer.js';
@@ -227,12 +228,20 @@ export class GatewayAgentRuntime implements AgentRuntime {
       );
     }
     const model = this.#modelFor(input.model, profile);
-    const turn = new GatewayTurn(input.session.session_id, emit, this.options.now, model);
+    const reattach = input.resume?.gateway;
+    const cursor: RunCursor = { runId: null, eventId: undefined };
+    const logger = this.options.logger;
+    const turn = new GatewayTurn(input.session.session_id, emit, this.options.now, model, {
+      ...(input.resume ? { marks: { _resume_attempt: input.resume.attempt } } : {}),
+      // Each finished step names the run and how far its events went: a restart reattaches from there.
+      ...(input.checkpoints ? { checkpoint: (step) => void (cursor.runId && checkpointed(emit, step, cursor, logger).catch(() => {})) } : {}),
+    });
     let state: GatewaySessionState;
     try {
-      state =
-        profile.path === 'runs'
-          ? await runsTurn(this.#deps, input, profile, model, turn, emit)
+      state = reattach
+        ? await reattachTurn(this.#deps, input, reattach, turn, emit, cursor)
+        : profile.path === 'runs'
+          ? await runsTurn(this.#deps, input, profile, model, turn, emit, cursor)
           : await chatCompletionsTurn(this.#deps, input, model, turn, emit);
     } catch (err) {
       // What streamed before the failure is kept (marked partial); the driver adds the notice.

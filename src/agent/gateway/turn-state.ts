@@ -14,7 +14,8 @@ import { runEvent, type EmitEvent, type TurnOutput } from '../runtime.js';
  * short note unless the event brings one.
  */
 
-interface Call {
+/** One tool call of the turn; also how reattach.ts hands back the calls a restart cut short. */
+export interface Call {
   id: string;
   name: string;
   args: Record<string, unknown>;
@@ -40,6 +41,16 @@ export interface ToolEnd {
   result?: string | undefined;
 }
 
+export interface GatewayTurnOptions {
+  /**
+   * Makes a finished step durable (the journal's checkpoint) before its messages are handed
+   * over: a restart then knows the step and where Hermes' events stood (runs-turn.ts).
+   */
+  checkpoint?: (step: { assistant: Message; results: Message[] }) => void;
+  /** Keys every stored message gets (`_resume_attempt` after a restart). */
+  marks?: Record<string, unknown>;
+}
+
 export class GatewayTurn {
   #text = '';
   #reasoning = '';
@@ -53,7 +64,18 @@ export class GatewayTurn {
     private readonly emit: (out: TurnOutput) => void,
     private readonly now: () => number,
     private readonly model: string | null,
+    private readonly options: GatewayTurnOptions = {},
   ) {}
+
+  /**
+   * A reattached turn carries on the step a restart cut short: its calls (as relayed, none
+   * emitted again), and made-up ids go on after `lastId` so none repeats one in the transcript.
+   */
+  seed(calls: Call[], lastId: number) {
+    this.#calls.push(...calls.map((c) => ({ ...c })));
+    this.#seq = Math.max(this.#seq, lastId);
+    if (calls.length) this.#anything = true;
+  }
 
   get emittedMessages(): number {
     return this.#emittedMessages;
@@ -139,10 +161,20 @@ export class GatewayTurn {
       timestamp: this.now(),
       ...(this.model ? { _usedModel: this.model } : {}),
       ...(partial ? { _partial: true } : {}),
+      ...this.options.marks,
     };
     const results: Message[] = calls
       .filter((c) => c.done || !partial)
-      .map((c) => ({ role: 'tool', tool_call_id: c.id, name: c.name, content: c.result ?? `${c.name}: no result reported`, timestamp: this.now() }));
+      .map((c) => ({
+        role: 'tool',
+        tool_call_id: c.id,
+        name: c.name,
+        content: c.result ?? `${c.name}: no result reported`,
+        timestamp: this.now(),
+        ...this.options.marks,
+      }));
+    // A step with calls is checkpointed first; the final answer needs none (`done` follows it).
+    if (!partial && calls.length) this.options.checkpoint?.({ assistant, results });
     const messages = [assistant, ...results];
     this.#emittedMessages += messages.length;
     this.emit({ type: 'messages', messages });

@@ -37,7 +37,8 @@ export async function askMcpTrust(
   );
   deps.emit('approval', { ...pending, pending_count: deps.hub.pendingApproval(deps.sessionId).pending_count });
   const choice = await answer;
-  if (choice !== 'deny') return null;
+  // Silence is not consent: a card nobody answered in time refuses as a denial does.
+  if (choice !== 'deny' && choice !== 'timeout') return null;
   return JSON.stringify({
     error: `The user did not approve running write-capable MCP tool '${request.tool}' on untrusted server '${request.server}'. The command was NOT run. Do not retry without explicit user direction.`,
   });

@@ -17,6 +17,8 @@ export interface GuardRoots {
   hermesHome: string;
   /** `HERMES_WRITE_SAFE_ROOT` entries: when any are set, writes must land under one. */
   writeSafeRoots?: readonly string[];
+  /** Where the active config.yaml is when `HERMES_CONFIG_PATH` moved it out of the home: guarded like the home's. */
+  configPath?: string;
 }
 
 const DID_SUFFIX = ' (Defense-in-depth — not a security boundary; the terminal tool can still bypass.)';
@@ -197,7 +199,8 @@ export function writeBlockError(raw: string, abs: string, roots: GuardRoots, rea
     return `Refusing to write to sensitive system path: ${raw}\nUse the terminal tool with sudo if you need to modify system files.`;
   }
   // approvals.* and the rest of the security settings live there: an injected agent must not turn them off.
-  if (candidates.includes(joinPath(roots.hermesHome, 'config.yaml'))) {
+  const configs = [joinPath(roots.hermesHome, 'config.yaml'), ...(roots.configPath ? [normalizePath(roots.configPath)] : [])];
+  if (candidates.some((p) => configs.includes(p))) {
     return (
       `Refusing to write to Hermes config file: ${raw}\n` +
       "Agent cannot modify security-sensitive configuration. Edit ~/.hermes/config.yaml directly or use 'hermes config' instead."

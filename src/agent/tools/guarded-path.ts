@@ -5,10 +5,16 @@ import type { ToolContext } from './types.js';
 /** What the call does with the file: patch both reads (its diff shows the text) and writes. */
 export type FileAccess = 'read' | 'write' | 'edit';
 
-export type GuardedPath = { abs: string; error: null } | { abs: string; error: string };
+/** `real`: where `abs` really lands (symlinks followed), which the edit approval judges too. */
+export type GuardedPath = { abs: string; real: string; error: null } | { abs: string; real: string; error: string };
 
 export function guardRoots(ctx: ToolContext): GuardRoots {
-  return { homeDir: ctx.host.homeDir, hermesHome: ctx.hermesHome, ...(ctx.writeSafeRoots ? { writeSafeRoots: ctx.writeSafeRoots } : {}) };
+  return {
+    homeDir: ctx.host.homeDir,
+    hermesHome: ctx.hermesHome,
+    ...(ctx.writeSafeRoots ? { writeSafeRoots: ctx.writeSafeRoots } : {}),
+    ...(ctx.configPath ? { configPath: ctx.configPath } : {}),
+  };
 }
 
 /** Where `abs` really lands (symlinks followed) when the host can tell, else `abs` itself. */
@@ -31,5 +37,5 @@ export async function guardedToolPath(ctx: ToolContext, input: string, access: F
   const real = await realPathOf(ctx, abs);
   const roots = guardRoots(ctx);
   const error = (access !== 'read' ? writeBlockError(input, abs, roots, real) : null) ?? (access !== 'write' ? readBlockError(input, abs, roots, real) : null);
-  return error ? { abs, error } : { abs, error: null };
+  return error ? { abs, real, error } : { abs, real, error: null };
 }

@@ -1,5 +1,6 @@
 import { createTwoFilesPatch } from 'diff';
 import { bool, errorMessage, json, str, toolError } from './args.js';
+import { approveEdit } from './edit-approval.js';
 import { guardedToolPath } from './guarded-path.js';
 import { displayPath } from './paths.js';
 import type { Tool } from './types.js';
@@ -184,6 +185,9 @@ export const patchTool: Tool = {
       const replacement = found.kind === 'exact' ? newString : fitReplacement(newString, oldString, matched, found.kind);
       after = after.slice(0, span.start) + replacement + after.slice(span.end);
     }
+    const edited = after;
+    const refused = await approveEdit(ctx, { tool: 'patch', abs, real: guarded.real, load: async () => ({ before, after: edited }) });
+    if (refused) return toolError(refused);
     try {
       await ctx.host.writeText(abs, after);
     } catch (err) {

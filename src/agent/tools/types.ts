@@ -1,5 +1,6 @@
 import type { RunEventName, RunEventPayloads } from '../../shared/run-events.js';
 import type { ToolSpec } from '../messages.js';
+import type { FileEditReason, FileEditsMode } from './file-edit-policy.js';
 import type { HostedBackend, WebConfig } from './web/settings.js';
 import type { SubagentSpawner } from './delegate.js';
 import type { SessionProcesses } from './process-registry.js';
@@ -103,6 +104,28 @@ export interface ApprovalRequest {
   pattern_key: string;
   pattern_keys: string[];
   tool: string;
+  /** A file edit's preview: the unified diff the call would make, and the path it writes (as shown). */
+  diff?: string;
+  path?: string;
+}
+
+/** A write_file/patch call waiting to be allowed, with the edit already computed (nothing written). */
+export interface FileEditRequest {
+  tool: 'write_file' | 'patch';
+  /** The absolute path it writes. */
+  abs: string;
+  /** Workspace-relative when inside it, else absolute. */
+  path: string;
+  reason: FileEditReason;
+  diff: string;
+}
+
+/** The runtime's side of the file-edit approval (see builtin/file-edit-approval.ts). */
+export interface FileEditGate {
+  /** `approvals.file_edits`, or `never` while nothing may ask (yolo, `approvals.mode: off`). */
+  mode(): FileEditsMode;
+  /** Null to write, else what the model is told instead (denied, timed out, nobody to ask). */
+  ask(request: FileEditRequest): Promise<string | null>;
 }
 
 export type ApprovalChoice = 'once' | 'session' | 'always' | 'deny';
@@ -137,6 +160,8 @@ export interface ToolContext {
   knowledge?: import('./knowledge-context.js').KnowledgeContext;
   /** `HERMES_WRITE_SAFE_ROOT`: when set, the file tools write only below these directories. */
   writeSafeRoots?: string[];
+  /** The active config.yaml's path (`HERMES_CONFIG_PATH` may put it outside `hermesHome`); the file tools never write it. */
+  configPath?: string;
   /** What web_search / web_extract need; absent where they are not offered. */
   web?: WebToolContext;
   /** delegate_task's way to run child sessions; absent where children cannot run (Workers, tests without runs). */
@@ -151,6 +176,8 @@ export interface ToolContext {
    * to null when it may run, or to the refusal to return to the model.
    */
   mcpTrustGate?(request: { server: string; tool: string; toolName: string; args: Record<string, unknown> }): Promise<string | null>;
+  /** Asks before write_file/patch edit a file outside the workspace or a protected one; absent: never asks. */
+  fileEdits?: FileEditGate;
 }
 
 export interface WebToolContext {

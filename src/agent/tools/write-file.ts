@@ -1,4 +1,5 @@
 import { errorMessage, json, str, toolError, utf8Bytes } from './args.js';
+import { approveEdit } from './edit-approval.js';
 import { guardedToolPath } from './guarded-path.js';
 import type { Tool } from './types.js';
 
@@ -30,6 +31,18 @@ export const writeFileTool: Tool = {
     try {
       const st = await ctx.host.stat(abs);
       if (st?.isDir) return toolError(`${abs} is a directory`);
+    } catch (err) {
+      return toolError(`Cannot write ${abs}: ${errorMessage(err)}`);
+    }
+    // Outside the try: a run cancelled while the card waits ends the turn, not this call.
+    const refused = await approveEdit(ctx, {
+      tool: 'write_file',
+      abs,
+      real: guarded.real,
+      load: async () => ({ before: await ctx.host.readText(abs), after: content }),
+    });
+    if (refused) return toolError(refused);
+    try {
       await ctx.host.writeText(abs, content);
     } catch (err) {
       return toolError(`Cannot write ${abs}: ${errorMessage(err)}`);

@@ -118,6 +118,13 @@ describe('write denylist (Hermes sensitive paths + get_write_denied_error)', () 
     expect(writeBlockError('x', '/home/u/.hermes/state.db', profileRoots)).toMatch(/^Write denied/);
   });
 
+  it('refuses a config.yaml that HERMES_CONFIG_PATH moved out of the home, by its path or a symlink to it', () => {
+    const moved = { ...roots, configPath: '/srv/hermes/config.yaml' };
+    expect(writeBlockError('/srv/hermes/config.yaml', '/srv/hermes/config.yaml', moved)).toMatch(/^Refusing to write to Hermes config file/);
+    expect(writeBlockError('link.yaml', '/work/link.yaml', moved, '/srv/hermes/config.yaml')).toMatch(/^Refusing to write to Hermes config file/);
+    expect(writeBlockError('/srv/hermes/other.yaml', '/srv/hermes/other.yaml', moved)).toBeNull();
+  });
+
   const allowed = [
     '/srv/app/.env',
     '/srv/app/src/main.ts',

@@ -135,8 +135,14 @@ describe('hermes-media', () => {
     // A later copy of the same image (a re-render) knows its size: a small one is drawn at it at once.
     configureApi({ base: '/tests/components/chat/media-fixture' });
     try {
-      const again = await media('/ws/chart.png');
-      expect(again.shadowRoot!.querySelector<HTMLImageElement>('img')!.style.height).to.equal('3px');
+      // The size is remembered by the first copy's load handler, a task after `complete` turns true.
+      let height = '';
+      for (let i = 0; i < 40 && !height; i++) {
+        const again = await media('/ws/chart.png');
+        height = again.shadowRoot!.querySelector<HTMLImageElement>('img')!.style.height;
+        if (!height) await new Promise((r) => setTimeout(r, 25));
+      }
+      expect(height).to.equal('3px');
     } finally {
       configureApi({ base: '' });
     }

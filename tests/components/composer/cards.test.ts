@@ -76,6 +76,65 @@ describe('hermes-approval-card', () => {
   });
 });
 
+describe('hermes-approval-card with a file edit', () => {
+  afterEach(cleanup);
+
+  const DIFF = ['--- a/notes.txt', '+++ b/notes.txt', '@@ -1,2 +1,2 @@', ' keep', '-old line', '+new line', ''].join('\n');
+
+  function editChat(diff: string) {
+    const chat = new ChatStore();
+    const answers: string[] = [];
+    chat.approval = {
+      approval_id: 'e1',
+      command: 'patch notes.txt',
+      description: 'Edit outside the workspace: /srv/notes.txt',
+      pattern_keys: ['file-edit:/srv/notes.txt'],
+      choices: ['once', 'session', 'deny'],
+      diff,
+      path: '/srv/notes.txt',
+      pending_count: 1,
+    };
+    chat.answerApproval = async (choice) => void answers.push(choice);
+    return { chat, answers };
+  }
+
+  it('shows the path and the diff lines instead of the command, with the three choices', async () => {
+    const { chat, answers } = editChat(DIFF);
+    const el = await fixture<HermesApprovalCard>('hermes-approval-card', { chat });
+    await customElements.whenDefined('hermes-diff-view');
+    const root = el.shadowRoot!;
+    expect(root.querySelector('[data-role="approval-command"]')).to.equal(null);
+    expect(root.querySelector('[data-role="approval-path"]')!.textContent).to.equal('/srv/notes.txt');
+    const view = root.querySelector('[data-role="approval-diff"] hermes-diff-view') as HTMLElement & { updateComplete: Promise<unknown> };
+    await view.updateComplete;
+    const rows = [...view.shadowRoot!.querySelectorAll<HTMLElement>('.line')].map((l) => [l.dataset.kind, l.querySelector('.text')?.textContent ?? '']);
+    expect(rows.filter(([k]) => k === 'del' || k === 'add')).to.deep.equal([
+      ['del', 'old line'],
+      ['add', 'new line'],
+    ]);
+    const buttons = [...root.querySelectorAll<HTMLButtonElement>('[data-choice]')].map((b) => b.dataset.choice);
+    expect(buttons).to.deep.equal(['once', 'session', 'deny']);
+    // Keyboard as for a command: focus on "Allow once", the diff a Tab stop of its own.
+    expect((root.activeElement as HTMLElement).dataset.choice).to.equal('once');
+    expect(root.querySelector<HTMLElement>('[data-role="approval-diff"]')!.tabIndex).to.equal(0);
+    (root.querySelector('[data-choice="deny"]') as HTMLButtonElement).click();
+    expect(answers).to.deep.equal(['deny']);
+  });
+
+  it('a long diff scrolls inside the card and the buttons stay visible', async () => {
+    const long = ['--- /dev/null', '+++ b/big.txt', '@@ -0,0 +1,400 @@', ...Array.from({ length: 400 }, (_, i) => `+line ${i}`), ''].join('\n');
+    const { chat } = editChat(long);
+    const el = await fixture<HermesApprovalCard>('hermes-approval-card', { chat });
+    await customElements.whenDefined('hermes-diff-view');
+    await (el.shadowRoot!.querySelector('hermes-diff-view') as any).updateComplete;
+    const box = el.shadowRoot!.querySelector<HTMLElement>('[data-role="approval-diff"]')!;
+    expect(box.scrollHeight).to.be.greaterThan(box.clientHeight);
+    expect(box.clientHeight).to.be.at.most(window.innerHeight * 0.4 + 1);
+    const deny = el.shadowRoot!.querySelector<HTMLElement>('[data-choice="deny"]')!.getBoundingClientRect();
+    expect(deny.bottom).to.be.at.most(window.innerHeight);
+  });
+});
+
 describe('hermes-clarify-card', () => {
   afterEach(cleanup);
 

@@ -125,6 +125,7 @@ describe('hermes-composer', () => {
       expect(menuItems(el).map((i) => i.dataset.value)).to.deep.equal([
         '/title',
         '/theme',
+        '/terminal',
         '/retry',
         '/stop',
         '/interrupt',
@@ -254,8 +255,10 @@ describe('hermes-composer', () => {
     const picker = $(el, 'hermes-model-picker')!;
     await waitFor(() => (picker as any).catalog !== null);
     picker.shadowRoot!.querySelector<HTMLButtonElement>('[data-role="model-picker"]')!.click();
-    await (picker as any).updateComplete;
-    picker.shadowRoot!.querySelector<HTMLButtonElement>('[data-model="custom:lab:qwen3-8b"]')!.click();
+    // The menu is a lazy element inside the chip: wait for its chunk and its rows.
+    const row = () => picker.shadowRoot!.querySelector('hermes-model-menu')?.shadowRoot?.querySelector<HTMLElement>('[data-model="custom:lab:qwen3-8b"]');
+    await waitFor(() => !!row());
+    row()!.click();
     await el.updateComplete;
     expect(picker.shadowRoot!.querySelector('[data-role="model-picker"]')!.textContent).to.contain('qwen3-8b');
     let options: any;

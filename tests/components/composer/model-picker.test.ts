@@ -2,8 +2,8 @@ import { expect, fixture, cleanup, stubFetch, waitFor } from '../helpers.js';
 import '../../../components/composer/hermes-model-picker.js';
 import '../../../components/composer/hermes-composer.js';
 import type { HermesModelPicker, ModelCatalogView } from '../../../components/composer/hermes-model-picker.js';
+import type { HermesModelMenu } from '../../../components/composer/hermes-model-menu.js';
 import type { HermesComposer } from '../../../components/composer/hermes-composer.js';
-import { contextHint } from '../../../components/composer/hermes-model-picker.js';
 import { makeStores, openSession, session } from './setup.js';
 
 const CATALOG: ModelCatalogView = {
@@ -31,9 +31,20 @@ const CATALOG: ModelCatalogView = {
   fetched_at: 1,
 };
 
-const $ = <T extends Element = HTMLElement>(el: HermesModelPicker, sel: string) => el.shadowRoot!.querySelector(sel) as T | null;
-const $$ = (el: HermesModelPicker, sel: string) => [...el.shadowRoot!.querySelectorAll<HTMLElement>(sel)];
+/** The open menu, a lazily loaded element inside the chip's shadow root. */
+const menuOf = (el: HermesModelPicker) => el.shadowRoot!.querySelector<HermesModelMenu>('hermes-model-menu');
+const roots = (el: HermesModelPicker) => [el.shadowRoot!, menuOf(el)?.shadowRoot].filter((r): r is ShadowRoot => !!r);
+const $ = <T extends Element = HTMLElement>(el: HermesModelPicker, sel: string) =>
+  (roots(el)
+    .map((r) => r.querySelector(sel))
+    .find(Boolean) ?? null) as T | null;
+const $$ = (el: HermesModelPicker, sel: string) => roots(el).flatMap((r) => [...r.querySelectorAll<HTMLElement>(sel)]);
 const options = (el: HermesModelPicker) => $$(el, '[role="option"]').map((o) => o.dataset.model ?? `typed:${o.dataset.typed}`);
+/** The chip's render, then the menu's. */
+async function settle(el: HermesModelPicker) {
+  await el.updateComplete;
+  await menuOf(el)?.updateComplete;
+}
 
 async function mount(catalog: ModelCatalogView | null = CATALOG, value: string | null = null) {
   const el = await fixture<HermesModelPicker>('hermes-model-picker', { catalog, value });
@@ -44,28 +55,38 @@ async function mount(catalog: ModelCatalogView | null = CATALOG, value: string |
   return { el, picked, refreshes: () => refreshes };
 }
 
+/** Opens the menu: its chunk loads on the first open, then the focus is in the search box. */
 async function open(el: HermesModelPicker) {
   $<HTMLButtonElement>(el, '[data-role="model-picker"]')!.click();
   await el.updateComplete;
-  await waitFor(() => expect(el.shadowRoot!.activeElement?.getAttribute('data-role')).to.equal('model-search'));
+  await waitFor(() => expect(menuOf(el)?.shadowRoot?.activeElement?.getAttribute('data-role')).to.equal('model-search'));
 }
 
 async function search(el: HermesModelPicker, text: string) {
   const input = $<HTMLInputElement>(el, '[data-role="model-search"]')!;
   input.value = text;
   input.dispatchEvent(new Event('input'));
-  await el.updateComplete;
+  await settle(el);
 }
 
-async function key(el: HermesModelPicker, k: string) {
-  $<HTMLInputElement>(el, '[data-role="model-search"]')!.dispatchEvent(
-    new KeyboardEvent('keydown', { key: k, bubbles: true, composed: true, cancelable: true }),
-  );
-  await el.updateComplete;
+async function key(el: HermesModelPicker, k: string, on = $<HTMLElement>(el, '[data-role="model-search"]')!) {
+  on.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true, composed: true, cancelable: true }));
+  await settle(el);
 }
 
 describe('hermes-model-picker', () => {
   afterEach(cleanup);
+
+  // First in the file: nothing here has opened a menu yet, so its chunk is not loaded.
+  it('paints the chip without the menu’s code; a hover fetches it before the first click', async () => {
+    const { el } = await mount();
+    // Booleans: chai would try to print a DOM node or a class.
+    expect(!!customElements.get('hermes-model-menu')).to.equal(false);
+    $<HTMLButtonElement>(el, '[data-role="model-picker"]')!.dispatchEvent(new PointerEvent('pointerenter'));
+    await waitFor(() => customElements.get('hermes-model-menu') !== undefined);
+    expect(el.open).to.equal(false);
+    expect(!!menuOf(el)).to.equal(false);
+  });
 
   it('shows the default model on the chip when the session has none', async () => {
     const { el } = await mount();
@@ -131,6 +152,16 @@ describe('hermes-model-picker', () => {
     await open(el);
     await key(el, 'Escape');
     expect(el.open).to.equal(false);
+    expect(el.shadowRoot!.activeElement?.getAttribute('data-role')).to.equal('model-picker');
+    // With the focus back on the chip of an open menu, the arrows and Escape still work.
+    await open(el);
+    const chip = $<HTMLButtonElement>(el, '[data-role="model-picker"]')!;
+    chip.focus();
+    const before = $(el, '[data-active]')!.dataset.model;
+    await key(el, 'ArrowDown', chip);
+    expect($(el, '[data-active]')!.dataset.model).to.not.equal(before);
+    await key(el, 'Escape', chip);
+    expect(el.open).to.equal(false);
     await open(el);
     $<HTMLElement>(el, '[data-model="custom:lab:qwen3-8b"]')!.click();
     expect(picked).to.deep.equal(['custom:lab:qwen3-8b']);
@@ -157,11 +188,13 @@ describe('hermes-model-picker', () => {
     $<HTMLButtonElement>(el, '[data-role="model-refresh"]')!.click();
     expect(refreshes()).to.equal(2);
     el.refreshing = true;
-    await el.updateComplete;
+    await settle(el);
     expect($<HTMLButtonElement>(el, '[data-role="model-refresh"]')!.disabled).to.equal(true);
   });
 
-  it('formats context windows', () => {
+  it('formats context windows', async () => {
+    // The menu's module (a lazy chunk in the app): imported here after the tests that load it lazily.
+    const { contextHint } = await import('../../../components/composer/hermes-model-menu.js');
     expect([
       contextHint(undefined),
       contextHint(8192),
@@ -199,7 +232,7 @@ describe('hermes-composer with the model picker', () => {
     await open(picker);
     $<HTMLButtonElement>(picker, '[data-role="model-refresh"]')!.click();
     await waitFor(() => expect(picker.catalog?.stale).to.equal(false));
-    await picker.updateComplete;
+    await settle(picker);
     expect(options(picker)).to.include('gpt-5-mini');
     await search(picker, 'my-org/private-model');
     await key(picker, 'Enter');

@@ -2,6 +2,7 @@ import { expect, fixture, cleanup, stubFetch, waitFor } from '../helpers.js';
 import '../../../components/composer/hermes-workspace-picker.js';
 import '../../../components/composer/hermes-composer.js';
 import type { HermesWorkspacePicker } from '../../../components/composer/hermes-workspace-picker.js';
+import type { HermesWorkspaceMenu } from '../../../components/composer/hermes-workspace-menu.js';
 import type { HermesComposer } from '../../../components/composer/hermes-composer.js';
 import { BUSY_SWITCH, findWorkspace, rememberWorkspaces } from '../../../components/composer/workspace-switch.js';
 import { suggestions } from '../../../components/composer/slash-commands.js';
@@ -11,15 +12,28 @@ const ATLAS = { path: '/home/me/projects/atlas', name: 'Atlas' };
 const BETA = { path: '/home/me/projects/beta', name: 'beta' };
 const NOTES = { path: '/srv/notes', name: 'Notes' };
 
-const $ = <T extends Element = HTMLElement>(root: Element, sel: string) => root.shadowRoot!.querySelector(sel) as T | null;
-const $$ = (root: Element, sel: string) => [...root.shadowRoot!.querySelectorAll<HTMLElement>(sel)];
+/** The element's shadow root and, when its menu (a lazily loaded element inside it) is open, the menu's. */
+const roots = (root: Element) => {
+  const menu = root.shadowRoot!.querySelector('hermes-workspace-menu');
+  return [root.shadowRoot!, menu?.shadowRoot].filter((r): r is ShadowRoot => !!r);
+};
+const $ = <T extends Element = HTMLElement>(root: Element, sel: string) =>
+  (roots(root)
+    .map((r) => r.querySelector(sel))
+    .find(Boolean) ?? null) as T | null;
+const $$ = (root: Element, sel: string) => roots(root).flatMap((r) => [...r.querySelectorAll<HTMLElement>(sel)]);
+/** The chip's render, then the menu's. */
+async function settle(el: Element & { updateComplete: Promise<unknown> }) {
+  await el.updateComplete;
+  await el.shadowRoot!.querySelector<HermesWorkspaceMenu>('hermes-workspace-menu')?.updateComplete;
+}
 const key = (target: Element, k: string, init: KeyboardEventInit = {}) =>
   target.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true, composed: true, cancelable: true, ...init }));
 async function typeInto(el: HermesWorkspacePicker, sel: string, text: string) {
   const input = $<HTMLInputElement>(el, sel)!;
   input.value = text;
   input.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
-  await el.updateComplete;
+  await settle(el);
 }
 
 describe('hermes-workspace-picker', () => {
@@ -60,6 +74,16 @@ describe('hermes-workspace-picker', () => {
     await waitFor(() => $$(el, '[data-role="workspace-option"]').length === 3);
   }
 
+  // First in the file: nothing here has opened the menu yet, so its chunk is not loaded.
+  it('paints the chip without the menu’s code; focusing the chip fetches it before the first open', async () => {
+    const { el } = await mount();
+    // Booleans: chai would try to print a DOM node or a class.
+    expect(!!customElements.get('hermes-workspace-menu')).to.equal(false);
+    $<HTMLButtonElement>(el, '[data-role="workspace-chip"]')!.focus();
+    await waitFor(() => customElements.get('hermes-workspace-menu') !== undefined);
+    expect(!!$(el, 'hermes-workspace-menu')).to.equal(false);
+  });
+
   it('lists the saved workspaces with name and path, marks the current one, and starts on it', async () => {
     const { el } = await mount(BETA.path);
     expect($(el, '[data-role="workspace-chip"]')!.textContent!.trim()).to.equal('beta');
@@ -69,7 +93,8 @@ describe('hermes-workspace-picker', () => {
     expect(rows[0]!.textContent).to.contain('Atlas').and.contain(ATLAS.path);
     expect(rows.filter((r) => r.getAttribute('aria-current') === 'true').map((r) => r.dataset.path)).to.deep.equal([BETA.path]);
     expect(rows[1]!.hasAttribute('data-active')).to.equal(true);
-    expect(el.shadowRoot!.activeElement?.getAttribute('data-role')).to.equal('workspace-search');
+    const menu = el.shadowRoot!.querySelector('hermes-workspace-menu')!;
+    await waitFor(() => menu.shadowRoot!.activeElement?.getAttribute('data-role') === 'workspace-search');
   });
 
   it('filters by name or path as typed; Enter picks the highlighted one, Escape closes', async () => {
@@ -78,14 +103,20 @@ describe('hermes-workspace-picker', () => {
     await typeInto(el, '[data-role="workspace-search"]', 'srv');
     expect($$(el, '[data-role="workspace-option"]').map((r) => r.dataset.path)).to.deep.equal([NOTES.path]);
     key($(el, '[data-role="workspace-search"]')!, 'Enter');
-    await el.updateComplete;
+    await settle(el);
     expect(events).to.deep.equal([['hermes-workspace-pick', { path: NOTES.path, name: 'Notes' }]]);
     // Booleans: chai would try to print a DOM node.
     expect(!!$(el, '[data-role="workspace-menu"]')).to.equal(false);
     await open(el);
     key($(el, '[data-role="workspace-search"]')!, 'Escape');
-    await el.updateComplete;
+    await settle(el);
     expect(!!$(el, '[data-role="workspace-menu"]')).to.equal(false);
+    expect(el.shadowRoot!.activeElement?.getAttribute('data-role')).to.equal('workspace-chip');
+    // Escape with the focus on the chip of an open menu closes it too.
+    await open(el);
+    key($(el, '[data-role="workspace-chip"]')!, 'Escape');
+    await settle(el);
+    expect(el.open).to.equal(false);
   });
 
   it('picking the current workspace changes nothing; "New chat here" and the files toggle say so', async () => {
@@ -106,13 +137,13 @@ describe('hermes-workspace-picker', () => {
     const { el, events } = await mount();
     await open(el);
     $<HTMLButtonElement>(el, '[data-role="workspace-add"]')!.click();
-    await el.updateComplete;
+    await settle(el);
     await typeInto(el, '[data-role="workspace-add-input"]', '/home/me/co');
     await waitFor(() => $$(el, '[data-role="workspace-suggestion"]').length === 2);
     const asked = fetchStub.calls.filter((c) => c.url.includes('/api/workspaces/suggest')).map((c) => new URL(c.url, location.href).searchParams.get('prefix'));
     expect(asked.at(-1)).to.equal('/home/me/co');
     key($(el, '[data-role="workspace-add-input"]')!, 'Tab');
-    await el.updateComplete;
+    await settle(el);
     expect($<HTMLInputElement>(el, '[data-role="workspace-add-input"]')!.value).to.equal('/home/me/code/');
     await waitFor(
       () =>
@@ -131,7 +162,7 @@ describe('hermes-workspace-picker', () => {
     const { el, events } = await mount();
     await open(el);
     $<HTMLButtonElement>(el, '[data-role="workspace-add"]')!.click();
-    await el.updateComplete;
+    await settle(el);
     await typeInto(el, '[data-role="workspace-add-input"]', '/nope');
     $<HTMLButtonElement>(el, '[data-role="workspace-add-confirm"]')!.click();
     await waitFor(() => !!$(el, '[data-role="workspace-add-error"]'));

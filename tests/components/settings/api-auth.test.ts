@@ -1,5 +1,6 @@
 import { expect, stubFetch, waitFor, type FetchCall } from '../helpers.js';
-import { api, authEvents, configureApi, resetCsrfToken, upload, ApiError } from '../../../components/api/client.js';
+import { api, authEvents, configureApi, resetCsrfToken, ApiError } from '../../../components/api/client.js';
+import { upload } from '../../../components/api/uploads.js';
 
 const CSRF = 'x-hermes-csrf-token';
 const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });

@@ -58,7 +58,7 @@ function stub(extra: Record<string, unknown> = {}) {
         status: 'ok' as const,
       };
       providers = providers.map((p) => (p.id === updated.id ? updated : p));
-      return { ok: true, provider: updated };
+      return { ok: true, provider: updated.id, action: 'updated', row: updated };
     },
     'POST /api/providers/delete': (c: FetchCall) => {
       providers = providers.filter((p) => p.id !== c.body.provider);
@@ -265,7 +265,9 @@ describe('Settings → Providers', () => {
       'GET /api/providers': { active_provider: 'custom:lab', providers: [PROVIDERS[3]] },
       'POST /api/providers': (c: FetchCall) => ({
         ok: true,
-        provider: row({ id: c.body.provider, label: 'OpenAI', kind: 'hosted', key_set: true, key_masked: 'sk-…cdef' }),
+        provider: c.body.provider,
+        action: 'updated',
+        row: row({ id: c.body.provider, label: 'OpenAI', kind: 'hosted', key_set: true, key_masked: 'sk-…cdef' }),
       }),
     });
     const { el } = await mountWith<HermesSettingsDialog>('hermes-settings-dialog');

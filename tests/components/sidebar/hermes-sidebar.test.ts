@@ -1,10 +1,10 @@
 import { expect, cleanup, waitFor } from '../helpers.js';
 import type { FetchCall } from '../helpers.js';
-import { ago, mountSidebar, openChat, openMenu, row, titles, type Mounted } from './setup.js';
+import { ago, earlierToday, mountSidebar, openChat, openMenu, row, titles, type Mounted } from './setup.js';
 
 const ROWS = [
   row('a1', { title: 'Alpha plan', updated_at: ago(0), project_id: 'p1' }),
-  row('b2', { title: 'Beta notes', updated_at: ago(0.01) }),
+  row('b2', { title: 'Beta notes', updated_at: earlierToday(900) }),
   row('c3', { title: 'Gamma deploy', updated_at: ago(3), project_id: 'p2' }),
   row('d4', { title: 'Delta review', updated_at: ago(40), pinned: true }),
 ];

@@ -131,4 +131,18 @@ describe('hermes-session-list', () => {
     expect(preview.textContent).to.contain('upload');
     expect(preview.querySelector('mark')!.textContent).to.equal('upload');
   });
+
+  it('a content hit in a compression snapshot opens that record (inspection); a title hit resolves as usual', async () => {
+    const list = await mount(
+      [
+        row('snap', { title: 'Deploy', match_preview: 'the ingress returns 504 on upload', pre_compression_snapshot: true }),
+        row('t', { title: 'upload notes', match_preview: 'upload notes' }),
+      ],
+      { query: 'upload' },
+    );
+    const asked: Array<Record<string, unknown>> = [];
+    list.addEventListener('hermes-open-session', (e) => asked.push({ ...(e as CustomEvent).detail }));
+    for (const id of ['snap', 't']) rowById(list, id).shadowRoot!.querySelector<HTMLElement>('a.link')!.click();
+    expect(asked).to.deep.equal([{ sessionId: 'snap', find: 'upload', inspect: true }, { sessionId: 't' }]);
+  });
 });

@@ -13,6 +13,11 @@ import '../../../components/sidebar/hermes-sidebar.js';
 const DAY = 86_400;
 /** Epoch seconds, `days` before now (fractional days allowed). */
 export const ago = (days: number) => Date.now() / 1000 - days * DAY;
+/**
+ * Epoch seconds a little before now but still today (local): `ago(0.01)` lands in "Yesterday"
+ * for the first quarter hour after midnight, which made bucket tests fail then.
+ */
+export const earlierToday = (seconds: number) => Math.max(Date.now() / 1000 - seconds, new Date().setHours(0, 0, 0, 1) / 1000);
 
 export function row(id: string, fields: Partial<SessionListRow> = {}): SessionListRow {
   return {

@@ -85,7 +85,7 @@ describe('hermes-file-preview', () => {
   it('keeps the draft and shows the error when saving fails', async () => {
     fetch = stubFetch({
       ...text('old'),
-      'POST /api/file/save': new Response(JSON.stringify({ error: 'Refusing to write through a symlink' }), { status: 403 }),
+      'POST /api/file/save': new Response(JSON.stringify({ error: 'Cannot save to a symlinked entry' }), { status: 400 }),
     });
     const el = await fixture<HermesFilePreview>('hermes-file-preview', { sessionId: 's1', path: 'link.txt' });
     await waitFor(() => expect(q(el, '[data-action="edit"]')).to.exist);

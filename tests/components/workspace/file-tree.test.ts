@@ -126,7 +126,7 @@ describe('hermes-file-tree', () => {
   });
 
   it('shows the server error when an action fails', async () => {
-    fetch = stub({ 'POST /api/file/create-dir': new Response(JSON.stringify({ error: 'Folder already exists' }), { status: 409 }) });
+    fetch = stub({ 'POST /api/file/create-dir': new Response(JSON.stringify({ error: 'Path already exists' }), { status: 400 }) });
     const tree = await fixture<HermesFileTree>('hermes-file-tree', { sessionId: 's1' });
     await waitFor(() => expect(names(tree)).to.have.length(4));
     tree.startCreate('dir');
@@ -134,6 +134,79 @@ describe('hermes-file-tree', () => {
     const input = tree.shadowRoot!.querySelector<HTMLInputElement>('.name-input')!;
     input.value = 'docs';
     input.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter' }));
-    await waitFor(() => expect(tree.shadowRoot!.querySelector('[role="alert"]')?.textContent).to.contain('Folder already exists'));
+    await waitFor(() => expect(tree.shadowRoot!.querySelector('[role="alert"]')?.textContent).to.contain('Path already exists'));
+  });
+});
+
+describe('hermes-file-tree: folder transfer and symlink loops', () => {
+  let fetch: ReturnType<typeof stubFetch>;
+  const realXhr = window.XMLHttpRequest;
+  afterEach(() => {
+    fetch.restore();
+    window.XMLHttpRequest = realXhr;
+    cleanup();
+  });
+
+  it('offers "Download folder" as a zip link on folders only, and flags a symlink loop without making it expandable', async () => {
+    const loop: FileEntry = { ...entry('src/again'), type: 'symlink', is_dir: false, symlink_loop: true };
+    fetch = stubFetch({
+      'GET /api/list': (c: FetchCall) => ({ entries: listPath(c) === 'src' ? [loop] : [entry('src', true), entry('a.md')], path: '.', workspace: '/w' }),
+    });
+    const tree = await fixture<HermesFileTree>('hermes-file-tree', { sessionId: 's1' });
+    await waitFor(() => expect(names(tree)).to.deep.equal(['src', 'a.md']));
+    const link = row(tree, 'src').querySelector<HTMLAnchorElement>('[data-action="download-folder"]')!;
+    const url = new URL(link.href);
+    expect(url.pathname).to.equal('/api/folder/download');
+    expect(Object.fromEntries(url.searchParams)).to.deep.equal({ session_id: 's1', path: 'src' });
+    expect(link.getAttribute('download')).to.equal('src.zip');
+    expect(row(tree, 'a.md').querySelector('[data-action="download-folder"]')).to.equal(null);
+    row(tree, 'src').click();
+    await waitFor(() => expect(names(tree)).to.include('src/again'));
+    const looped = row(tree, 'src/again');
+    expect(looped.querySelector('[data-role="symlink-loop"]')!.textContent).to.equal('loop');
+    expect(looped.hasAttribute('aria-expanded')).to.equal(false);
+  });
+
+  it('uploads into the folder it was asked for, then reloads it; an archive it could not extract says why', async () => {
+    const sent: { url: string; fields: Record<string, string> }[] = [];
+    class FakeXhr {
+      status = 200;
+      responseText = '';
+      upload = {};
+      onload: (() => void) | null = null;
+      #url = '';
+      open(_m: string, url: string) {
+        this.#url = url;
+      }
+      setRequestHeader() {}
+      send(form: FormData) {
+        const fields: Record<string, string> = {};
+        for (const [k, v] of form.entries()) fields[k] = typeof v === 'string' ? v : v.name;
+        sent.push({ url: this.#url, fields });
+        const bad = fields.file === 'evil.zip';
+        this.responseText = JSON.stringify(
+          bad ? { filename: 'evil.zip', extracted: false, extract_error: 'Zip-slip blocked: ../x' } : { filename: fields.file, extracted: false },
+        );
+        setTimeout(() => this.onload?.());
+      }
+    }
+    window.XMLHttpRequest = FakeXhr as unknown as typeof XMLHttpRequest;
+    fetch = stub({ 'GET /api/auth/status': { csrf_token: null } });
+    const tree = await fixture<HermesFileTree>('hermes-file-tree', { sessionId: 's1' });
+    await waitFor(() => expect(names(tree)).to.have.length(4));
+    await tree.uploadFiles('src', [new File(['x'], 'notes.txt'), new File(['z'], 'evil.zip')]);
+    expect(sent.map((s) => [new URL(s.url, location.href).pathname, s.fields])).to.deep.equal([
+      ['/api/workspace/upload', { session_id: 's1', path: 'src', file: 'notes.txt' }],
+      ['/api/workspace/upload', { session_id: 's1', path: 'src', file: 'evil.zip' }],
+    ]);
+    expect(fetch.calls.map(listPath)).to.include('src');
+    await tree.updateComplete;
+    expect(tree.shadowRoot!.querySelector('[role="alert"]')!.textContent).to.equal('evil.zip: Zip-slip blocked: ../x');
+
+    // Files dropped from the desktop onto a folder row go into that folder.
+    const dt = new DataTransfer();
+    dt.items.add(new File(['d'], 'dropped.txt'));
+    row(tree, 'docs').dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, composed: true, cancelable: true }));
+    await waitFor(() => expect(sent.at(-1)?.fields).to.deep.equal({ session_id: 's1', path: 'docs', file: 'dropped.txt' }));
   });
 });

@@ -52,4 +52,15 @@ describe('hermes-workspace-panel', () => {
     emit(document.body, 'hermes-open-file', { path: 'README.md' });
     await waitFor(() => expect(el.shadowRoot!.querySelector('hermes-file-preview')?.path).to.equal('README.md'));
   });
+
+  it('reloads the tree when the workspace changed behind it (an undone turn), for its own session only', async () => {
+    const { el } = await mountWith<HermesWorkspacePanel>('hermes-workspace-panel', { session: session('s1', '/home/me/work') });
+    const lists = () => fetch.calls.filter((c) => c.url.startsWith('/api/list')).length;
+    await waitFor(() => lists() === 1);
+    emit(window, 'hermes-workspace-changed', { sessionId: 'another' });
+    emit(window, 'hermes-workspace-changed', { sessionId: 's1' });
+    await waitFor(() => lists() === 2);
+    await el.updateComplete;
+    expect(lists()).to.equal(2);
+  });
 });

@@ -1,18 +1,7 @@
 import type { EmbedTokenRecord, EmbedTokenStore } from '../../../ports/embed-token-store.js';
+import { isEmbedTokenRecord as isRecord } from '../../../embed/tokens.js';
 import type { Logger } from '../../../ports/platform.js';
 import { jsonChunks, parseJson, type D1Database } from './d1-types.js';
-
-const isRecord = (v: unknown): v is EmbedTokenRecord => {
-  const r = v as Partial<EmbedTokenRecord> | null;
-  return (
-    !!r &&
-    typeof r === 'object' &&
-    typeof r.id === 'string' &&
-    typeof r.origin === 'string' &&
-    typeof r.secret_hash === 'string' &&
-    typeof r.expires_at === 'number'
-  );
-};
 
 /** Embed tokens in D1 (`embed_tokens`: id → the record's JSON, secrets hashed), oldest first. */
 export class D1EmbedTokenStore implements EmbedTokenStore {

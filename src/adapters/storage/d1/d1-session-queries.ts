@@ -1,6 +1,7 @@
 import type { SearchHit, StoreProblem } from '../../../ports/session-store.js';
 import type { Message, SessionRow } from '../../../shared/session.js';
 import { matchPreview, messageText } from '../../../domain/session-rows.js';
+import { damage, likePattern, messageDamage } from '../stored-session-text.js';
 import { isObject, parseJson, type D1Database, type D1PreparedStatement } from './d1-types.js';
 
 /**
@@ -130,44 +131,4 @@ export async function sessionProblems(db: D1Database): Promise<StoreProblem[]> {
     problems.push({ session_id: r.session_id, error: messageDamage(r.seq, r.body) });
   }
   return problems.sort((a, b) => (a.session_id < b.session_id ? -1 : a.session_id > b.session_id ? 1 : 0));
-}
-
-/** Why a `sessions` row counts as broken, in words. */
-export function damage(meta: string | null, listRow: string | null): string {
-  for (const [column, text] of [
-    ['meta', meta],
-    ['list_row', listRow],
-  ] as const) {
-    if (text === null) return `${column} is missing`;
-    try {
-      if (!isObject(JSON.parse(text))) return `${column} is not a JSON object`;
-    } catch (err) {
-      return `invalid JSON in ${column} (${text.length} bytes): ${(err as Error).message}`;
-    }
-  }
-  return 'stored row rejected by the database JSON check';
-}
-
-export function messageDamage(seq: number, body: string): string {
-  try {
-    JSON.parse(body);
-    return `message ${seq} is not a JSON object`;
-  } catch (err) {
-    return `invalid JSON in message ${seq} (${body.length} bytes): ${(err as Error).message}`;
-  }
-}
-
-/**
- * A LIKE pattern (escape `\`) matching text that contains `text`. Letters outside ASCII become
- * `_` (any one character): SQLite's LIKE folds case only for ASCII, so the SQL match is a
- * superset and the caller checks each candidate exactly.
- */
-function likePattern(text: string): string {
-  let out = '';
-  for (const ch of text) {
-    if (ch === '%' || ch === '_' || ch === '\\') out += `\\${ch}`;
-    else if (ch > '\x7f' && ch.toLowerCase() !== ch.toUpperCase()) out += '_';
-    else out += ch;
-  }
-  return `%${out}%`;
 }

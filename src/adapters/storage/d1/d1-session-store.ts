@@ -4,7 +4,8 @@ import type { ListOptions, SearchHit, SessionPage, SessionPatch, SessionStore, S
 import { KeyedMutex } from '../../../shared/keyed-mutex.js';
 import type { Message, Session, SessionRow } from '../../../shared/session.js';
 import { nextUpdatedAt, toRow } from '../../../domain/session-rows.js';
-import { damage, messageDamage, searchSessions, sessionProblems } from './d1-session-queries.js';
+import { damage, messageDamage } from '../stored-session-text.js';
+import { searchSessions, sessionProblems } from './d1-session-queries.js';
 import { changes, isObject, parseJson, type D1Database, type D1PreparedStatement } from './d1-types.js';
 
 /** Messages per INSERT go in one bound JSON array of about this many characters at most (D1 caps a value at 2 MB). */

@@ -1,21 +1,10 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { EmbedTokenRecord, EmbedTokenStore } from '../../../ports/embed-token-store.js';
+import { isEmbedTokenRecord as isRecord } from '../../../embed/tokens.js';
 import type { Logger } from '../../../ports/platform.js';
 import { KeyedMutex } from '../../../shared/keyed-mutex.js';
 import { pythonJson, readTextIfExists, writeFileAtomic } from './atomic-file.js';
-
-const isRecord = (v: unknown): v is EmbedTokenRecord => {
-  const r = v as Partial<EmbedTokenRecord> | null;
-  return (
-    !!r &&
-    typeof r === 'object' &&
-    typeof r.id === 'string' &&
-    typeof r.origin === 'string' &&
-    typeof r.secret_hash === 'string' &&
-    typeof r.expires_at === 'number'
-  );
-};
 
 /** `<state>/embed_tokens.json`: `{"tokens": [...]}`, secrets hashed, replaced atomically. */
 export class FsEmbedTokenStore implements EmbedTokenStore {
@@ -57,8 +46,12 @@ export class FsEmbedTokenStore implements EmbedTokenStore {
     return (await this.#read()).find((r) => r.id === id) ?? null;
   }
 
+  /** Inserts, or replaces the record with this id in its place (as the database adapters do). */
   put(record: EmbedTokenRecord): Promise<void> {
-    return this.#update((records) => [...records.filter((r) => r.id !== record.id), record]);
+    return this.#update((records) => {
+      const at = records.findIndex((r) => r.id === record.id);
+      return at < 0 ? [...records, record] : records.map((r, i) => (i === at ? record : r));
+    });
   }
 
   prune(keep: (record: EmbedTokenRecord) => boolean): Promise<void> {

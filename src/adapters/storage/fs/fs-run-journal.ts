@@ -1,9 +1,10 @@
 import { closeSync, fstatSync, fsync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
+import { writeFileAtomic, readTextIfExists } from './atomic-file.js';
 import { open, readFile, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from '../../../ports/platform.js';
 import { CLOSING_EVENTS, storedRunEvent, type RunEvent } from '../../../runs/events.js';
-import type { JournalWriter, RunJournal } from '../../../runs/journal.js';
+import type { JournalRecord, JournalWriter, RunJournal, TurnCheckpoint } from '../../../runs/journal.js';
 import { isSafeSessionId } from '../../../shared/session.js';
 
 const SAFE_STREAM_ID = /^[A-Za-z0-9_-]{1,128}$/;
@@ -21,6 +22,8 @@ const TAIL_BYTES = 16 * 1024;
  * Run journals in the incumbent's place: `sessions/_run_journal/<sid>/<stream_id>.jsonl`, one
  * JSON line per event (`{version, event_id, seq, run_id, session_id, event, created_at,
  * terminal, payload}`). Lines are batched until committed; closing events are fsynced at once.
+ * A resumable turn's checkpoint sits beside it as `<stream_id>.checkpoint.json` (ours: the
+ * incumbent's journal lines stay exactly its format).
  */
 export class FsRunJournal implements RunJournal {
   readonly root: string;
@@ -79,6 +82,11 @@ export class FsRunJournal implements RunJournal {
         else timer ??= setTimeout(writeOut, BATCH_MS);
       },
       commit: writeOut,
+      // The events it covers go first: a checkpoint never names a seq the journal lacks.
+      checkpoint: async (state) => {
+        writeOut();
+        await writeFileAtomic(checkpointPath(path), JSON.stringify(state));
+      },
       flush: sync,
       close: async () => {
         await sync();
@@ -88,7 +96,7 @@ export class FsRunJournal implements RunJournal {
     };
   }
 
-  async read(streamId: string, sessionId?: string) {
+  async read(streamId: string, sessionId?: string): Promise<JournalRecord | null> {
     let sid = sessionId;
     if (!sid) sid = (await this.#findSession(streamId)) ?? undefined;
     if (!sid) return null;
@@ -108,21 +116,34 @@ export class FsRunJournal implements RunJournal {
         events.push(storedRunEvent(row.seq, row.event, row.payload, row.created_at));
       } catch {}
     }
-    return { sessionId: sid, events };
+    const saved = await readTextIfExists(checkpointPath(path)).catch(() => null);
+    let checkpoint: TurnCheckpoint | null = null;
+    try {
+      checkpoint = saved ? (JSON.parse(saved) as TurnCheckpoint) : null;
+    } catch {}
+    return { sessionId: sid, events, checkpoint };
   }
 
   async unclosed() {
     const open: Array<{ sessionId: string; streamId: string }> = [];
+    for (const run of await this.list()) {
+      const closed = await isClosed(join(this.root, run.sessionId, `${run.streamId}.jsonl`)).catch(() => true);
+      if (!closed) open.push(run);
+    }
+    return open;
+  }
+
+  /** Every journal in the state dir (the import into Postgres walks them). */
+  async list() {
+    const all: Array<{ sessionId: string; streamId: string }> = [];
     for (const sessionId of await readdir(this.root).catch(() => [] as string[])) {
       if (!isSafeSessionId(sessionId)) continue;
       for (const name of await readdir(join(this.root, sessionId)).catch(() => [] as string[])) {
         const streamId = name.endsWith('.jsonl') ? name.slice(0, -'.jsonl'.length) : '';
-        if (!SAFE_STREAM_ID.test(streamId)) continue;
-        const closed = await isClosed(join(this.root, sessionId, name)).catch(() => true);
-        if (!closed) open.push({ sessionId, streamId });
+        if (SAFE_STREAM_ID.test(streamId)) all.push({ sessionId, streamId });
       }
     }
-    return open;
+    return all;
   }
 
   async deleteSession(sessionId: string) {
@@ -141,6 +162,8 @@ export class FsRunJournal implements RunJournal {
     return null;
   }
 }
+
+const checkpointPath = (journalPath: string) => journalPath.replace(/\.jsonl$/, '.checkpoint.json');
 
 /** Whether the file is empty or its last byte ends a line. */
 function endsLine(fd: number): boolean {

@@ -51,8 +51,9 @@ export class MemoryProjectStore implements ProjectStore {
 export class MemoryWorkspaceStore implements WorkspaceStore {
   #entries: WorkspaceEntry[] = [];
   #last: string | null = null;
+  /** As the fs adapter reads workspaces.json: an entry without a name is named by its path. */
   async list() {
-    return structuredClone(this.#entries);
+    return this.#entries.filter((w) => w.path).map((w) => ({ path: w.path, name: w.name || w.path }));
   }
   async save(entries: WorkspaceEntry[]) {
     this.#entries = structuredClone(entries);

@@ -1,63 +1,17 @@
 import { css } from 'lit';
+import { popoverMenuStyles } from './popover-menu.js';
 import { baseStyles } from '../shared/styles.js';
 
-/** The workspace chip and its menu: the model picker's look (popover above the bar, search on top). */
-export const workspacePickerStyles = [
+/**
+ * The workspace chip's menu, loaded with it on first use: the popover box and search of
+ * popover-menu.ts, and the list, completion and "Add folder…" rows of its own.
+ */
+export const workspaceMenuStyles = [
   baseStyles,
+  popoverMenuStyles,
   css`
-    :host {
-      display: inline-flex;
-      min-width: 0;
-    }
-    .wrap {
-      position: relative;
-      display: inline-flex;
-      align-items: center;
-      min-width: 0;
-    }
-    .chip {
-      display: inline-flex;
-      align-items: center;
-      gap: var(--hermes-space-xs);
-      max-width: 100%;
-      min-height: 32px;
-      font-size: var(--hermes-text-label);
-      color: var(--hermes-fg-muted);
-    }
-    .chip .label {
-      overflow: hidden;
-      text-overflow: ellipsis;
-      white-space: nowrap;
-      min-width: 0;
-    }
-    .files {
-      color: var(--hermes-fg-muted);
-    }
-    .files[aria-pressed='true'] {
-      color: var(--hermes-accent);
-    }
-    .menu {
-      position: absolute;
-      bottom: calc(100% + var(--hermes-space-xs));
-      left: 0;
-      z-index: 5;
-      display: flex;
-      flex-direction: column;
-      width: min(var(--hermes-panel-width), calc(100vw - 2 * var(--hermes-space-lg)));
-      max-height: min(60vh, 460px);
-      background: var(--hermes-panel);
-      border: var(--hermes-border-width) solid var(--hermes-border);
-      border-radius: var(--hermes-radius-md);
-      box-shadow: var(--hermes-shadow-popover);
-      overflow: hidden;
-    }
     .search {
-      display: flex;
-      align-items: center;
-      gap: var(--hermes-space-xs);
       padding: var(--hermes-space-xs) var(--hermes-space-sm);
-      border-bottom: var(--hermes-border-width) solid var(--hermes-border);
-      color: var(--hermes-fg-muted);
     }
     .search input {
       flex: 1;
@@ -170,7 +124,6 @@ export const workspacePickerStyles = [
       padding: var(--hermes-space-sm);
     }
     @media (max-width: 639px) {
-      .chip,
       .option {
         min-height: var(--hermes-touch-target);
       }
