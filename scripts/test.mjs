@@ -73,6 +73,9 @@ function run(command, args, stepEnv) {
 const total = { passed: 0, failed: 0, skipped: 0 };
 /** @type {string[]} */
 const report = [];
+/** Every suite's failed tests by name, printed again last: a long log is often read from its tail. */
+/** @type {string[]} */
+const failures = [];
 for (const step of steps) {
   if (interrupted) break;
   say(`${step.name}: ${[step.command === process.execPath ? 'node' : step.command, ...step.args.map((a) => a.replace(root + '/', ''))].join(' ')}`);
@@ -86,6 +89,7 @@ for (const step of steps) {
       total.passed += counts.passed;
       total.failed += counts.failed;
       total.skipped += counts.skipped;
+      for (const f of counts.failures ?? []) failures.push(`  ${step.name}: ${f}`);
     }
     // A suite that failed without a failed test (it crashed, its teardown threw) is one failure.
     const unexplained = code !== 0 && (!counts || counts.failed === 0);
@@ -108,6 +112,7 @@ for (const step of steps) {
 rmSync(work, { recursive: true, force: true });
 
 process.stdout.write(`\n[npm test] ${interrupted ? 'interrupted' : 'done'}:\n${report.join('\n')}\n`);
+if (failures.length) process.stdout.write(`[npm test] failed:\n${failures.join('\n')}\n`);
 if (interrupted && total.failed === 0) total.failed++;
 process.stdout.write(`Tests: ${formatCounts(total)}\n`);
 process.exit(total.failed > 0 ? 1 : 0);

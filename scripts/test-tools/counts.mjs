@@ -5,7 +5,8 @@ import { writeFileSync } from 'node:fs';
 /** Where a suite writes its counts (set by scripts/test.mjs; unset when a suite runs alone). */
 export const COUNTS_ENV = 'HERMES_TEST_COUNTS_FILE';
 
-/** @typedef {{ passed: number, failed: number, skipped: number }} Counts */
+/** failures: one line per failed test ("file > test: first error line"), repeated at the end of `npm test` so the cause is in the log's tail. */
+/** @typedef {{ passed: number, failed: number, skipped: number, failures?: string[] }} Counts */
 
 /** @param {Counts} c */
 export function formatCounts(c) {
@@ -24,20 +25,26 @@ export function writeCounts(c, file = process.env[COUNTS_ENV]) {
  * @returns {Counts}
  */
 export function countSessions(sessions) {
-  const c = { passed: 0, failed: 0, skipped: 0 };
-  /** @param {import('@web/test-runner').TestSuiteResult} suite */
-  const walk = (suite) => {
+  const c = { passed: 0, failed: 0, skipped: 0, failures: /** @type {string[]} */ ([]) };
+  /** @param {string} file @param {import('@web/test-runner').TestSuiteResult} suite @param {string} prefix */
+  const walk = (file, suite, prefix) => {
     for (const t of suite.tests) {
       if (t.skipped) c.skipped++;
       else if (t.passed) c.passed++;
-      else c.failed++;
+      else {
+        c.failed++;
+        c.failures.push(`${file} > ${prefix}${t.name}: ${(t.error?.message ?? 'failed').split('\n')[0]}`);
+      }
     }
-    for (const s of suite.suites) walk(s);
+    for (const s of suite.suites) walk(file, s, `${prefix}${s.name} > `);
   };
   for (const session of sessions) {
     const before = c.failed;
-    if (session.testResults) walk(session.testResults);
-    if ((session.errors.length > 0 || session.passed === false || !session.testResults) && c.failed === before) c.failed++;
+    if (session.testResults) walk(session.testFile, session.testResults, '');
+    if ((session.errors.length > 0 || session.passed === false || !session.testResults) && c.failed === before) {
+      c.failed++;
+      c.failures.push(`${session.testFile}: ${(session.errors[0]?.message ?? 'failed outside its tests').split('\n')[0]}`);
+    }
   }
   return c;
 }

@@ -51,7 +51,9 @@ it('fails a test file that leaves a child running, names the child and kills it'
   expect(named, out).not.toBeNull();
   expect(processIdentity(Number(named![1]))).toBeNull();
   // The file's tests passed; the leak is the one failure.
-  expect(counts).toEqual({ passed: 1, failed: 1, skipped: 0 });
+  expect(counts).toMatchObject({ passed: 1, failed: 1, skipped: 0 });
+  // ...and is named, so npm test's closing report says which file failed.
+  expect(counts.failures).toEqual([expect.stringMatching(/^tests\/fixtures\/leaks\/leaky\.fixture\.ts: /)]);
 });
 
 it('catches, after the run, the child of a worker that died before its file could check', async () => {
