@@ -93,8 +93,13 @@ try {
     const { total } = await (await fetch(`${server.url}/api/sessions?limit=1`)).json();
     console.log(`first GET /api/sessions after the setting (reads state.db): ${fmt(first.ms)} ms, ${total} rows, ${(first.bytes / 1024).toFixed(0)} KB`);
     const p95 = await series(`${server.url}/api/sessions`, 'warm GET /api/sessions (all merged rows)');
+    // As a browser asks: compressed (one compressed copy is reused for a few seconds).
+    const p95Br = await series(`${server.url}/api/sessions`, 'warm GET /api/sessions (all merged rows, Accept-Encoding: br, gzip)', {
+      'Accept-Encoding': 'br, gzip',
+    });
     const p95Page = await series(`${server.url}/api/sessions?limit=100`, 'warm GET /api/sessions?limit=100 (a sidebar page)');
-    console.log(`merged list warm p95 ${fmt(Math.max(p95, p95Page))} ms (budget ≤ 20 ms): ${verdict(Math.max(p95, p95Page), 20)}`);
+    const worst = Math.max(p95, p95Br, p95Page);
+    console.log(`merged list warm p95 ${fmt(worst)} ms (budget ≤ 20 ms): ${verdict(worst, 20)}`);
     // Hermes writes: the next ask reads state.db again.
     const db = new Database(join(hermes, 'state.db'));
     const add = db.prepare("INSERT INTO messages (session_id, role, content, timestamp) VALUES ('s_1', 'user', 'new', ?)");
