@@ -46,6 +46,8 @@ export interface Settings {
   /** Follow a streaming answer while the view is at the bottom (the incumbent's setting, default on). */
   auto_scroll_follow?: boolean;
   font_size: 'small' | 'default' | 'large' | 'xlarge';
+  /** "auto" (the browser's languages choose) or a locale code. */
+  language?: string;
   default_workspace: string;
   bot_name: string;
   /** Read-only: whether a password is required, and whether HERMES_WEBUI_PASSWORD sets it. */

@@ -1,6 +1,8 @@
 import { LitElement, html, nothing } from 'lit';
 import { customElement, state } from 'lit/decorators.js';
 import { provide } from '@lit/context';
+import { localized, msg } from '@lit/localize';
+import { languageReady } from '../i18n/localization.js';
 import { ChatStore } from '../state/chat-store.js';
 import { SessionsStore } from '../state/sessions-store.js';
 import type { LiveSync } from '../state/live-sync.js';
@@ -38,6 +40,7 @@ const ONBOARDING_CHECK_MS = 4000;
  * @fires hermes-open-session - listened for, from any descendant
  */
 @customElement('hermes-app')
+@localized()
 export class HermesApp extends LitElement {
   @provide({ context: chatContext }) chat = new ChatStore();
   @provide({ context: sessionsContext }) sessions = new SessionsStore();
@@ -102,6 +105,16 @@ export class HermesApp extends LitElement {
     this.#leaving = true;
     this.navigate(`/login?next=${encodeURIComponent(location.pathname + location.search)}`);
   };
+
+  #languageWaited = false;
+  /** The first render waits for the remembered language's messages (a chunk the service worker keeps): nothing flashes in English first. */
+  protected override async scheduleUpdate(): Promise<void> {
+    if (!this.#languageWaited) {
+      this.#languageWaited = true;
+      await languageReady().catch(() => undefined);
+    }
+    super.scheduleUpdate();
+  }
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -287,21 +300,21 @@ export class HermesApp extends LitElement {
         ${mobile && ui.sidebarOpen ? html`<div class="scrim" @click=${() => ui.toggleSidebar(false)}></div>` : nothing}
         <main class="main">
           <header class="topbar">
-            <button class="icon-button" title="Toggle sidebar (Ctrl+B)" aria-label="Toggle sidebar" @click=${() => ui.toggleSidebar()}>${icons.sidebar()}</button>
-            <span class="title">${this.#nav.title ?? this.chat.session?.title ?? (this.chat.loading ? '' : 'New chat')}</span>
+            <button class="icon-button" title=${msg('Toggle sidebar (Ctrl+B)')} aria-label=${msg('Toggle sidebar')} @click=${() => ui.toggleSidebar()}>${icons.sidebar()}</button>
+            <span class="title">${this.#nav.title ?? this.chat.session?.title ?? (this.chat.loading ? '' : msg('New chat'))}</span>
             <hermes-update-prompt .busy=${this.#reloadRisk}></hermes-update-prompt>
             ${
               this.connection.online
                 ? nothing
-                : html`<span class="offline" role="status" data-role="offline-indicator" title="The server cannot be reached; messages you send are queued">Offline</span>`
+                : html`<span class="offline" role="status" data-role="offline-indicator" title=${msg('The server cannot be reached; messages you send are queued')}>${msg('Offline')}</span>`
             }
             ${
               mobile
-                ? html`<button class="icon-button" title="Panels" aria-label="Panels" aria-haspopup="dialog" aria-expanded=${this.railSheet} data-role="open-panels" @click=${() => (this.railSheet = !this.railSheet)}>${icons.grid()}</button>`
+                ? html`<button class="icon-button" title=${msg('Panels')} aria-label=${msg('Panels')} aria-haspopup="dialog" aria-expanded=${this.railSheet} data-role="open-panels" @click=${() => (this.railSheet = !this.railSheet)}>${icons.grid()}</button>`
                 : nothing
             }
-            ${this.#nav.panel ? nothing : html`<button class="icon-button" title="Workspace" aria-label="Toggle workspace panel" aria-pressed=${ui.panelOpen} @click=${() => ui.togglePanel()}>${icons.panel()}</button>`}
-            <button class="icon-button" title="Settings" aria-label="Settings" data-role="open-settings" @click=${() => this.#openSettings()}>${icons.settings()}</button>
+            ${this.#nav.panel ? nothing : html`<button class="icon-button" title=${msg('Workspace')} aria-label=${msg('Toggle workspace panel')} aria-pressed=${ui.panelOpen} @click=${() => ui.togglePanel()}>${icons.panel()}</button>`}
+            <button class="icon-button" title=${msg('Settings')} aria-label=${msg('Settings')} data-role="open-settings" @click=${() => this.#openSettings()}>${icons.settings()}</button>
           </header>
           ${this.#mainView()}
         </main>

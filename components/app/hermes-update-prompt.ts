@@ -1,5 +1,6 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
+import { localized, msg } from '@lit/localize';
 import { updates, type UpdateStore } from '../offline/sw-register.js';
 import { StoreController } from '../state/store.js';
 import { consume } from '@lit/context';
@@ -14,6 +15,7 @@ import { baseStyles } from '../shared/styles.js';
  * off it stays silent and the open tab stops looking for new builds.
  */
 @customElement('hermes-update-prompt')
+@localized()
 export class HermesUpdatePrompt extends LitElement {
   @property({ attribute: false }) store: UpdateStore = updates;
   /** What would be lost by reloading now (a running reply, an unsent draft), or null. */
@@ -40,13 +42,13 @@ export class HermesUpdatePrompt extends LitElement {
     if (!this.store.waiting || this.dismissed || !this.store.checking) return nothing;
     if (this.confirming)
       return html`<div class="prompt" role="status" data-role="update-prompt" data-confirming="true">
-        <span>${this.confirming} Reload anyway?</span>
-        <button class="link" data-role="update-reload-anyway" @click=${() => this.#reload(true)}>Reload</button>
-        <button class="link" data-role="update-later" @click=${() => ((this.confirming = null), (this.dismissed = true))}>Later</button>
+        <span>${this.confirming} ${msg('Reload anyway?')}</span>
+        <button class="link" data-role="update-reload-anyway" @click=${() => this.#reload(true)}>${msg('Reload')}</button>
+        <button class="link" data-role="update-later" @click=${() => ((this.confirming = null), (this.dismissed = true))}>${msg('Later')}</button>
       </div>`;
     return html`<div class="prompt" role="status" data-role="update-prompt">
-      <span>Update available</span>
-      <button class="link" data-role="update-reload" @click=${() => this.#reload()}>Reload</button>
+      <span>${msg('Update available')}</span>
+      <button class="link" data-role="update-reload" @click=${() => this.#reload()}>${msg('Reload')}</button>
     </div>`;
   }
 

@@ -1,6 +1,7 @@
 import { LitElement, html, nothing } from 'lit';
 import { customElement, query, state } from 'lit/decorators.js';
 import { consume } from '@lit/context';
+import { localized } from '@lit/localize';
 import { api, type Settings } from '../api/client.js';
 import { chatContext, uiContext } from '../state/contexts.js';
 import type { ChatStore } from '../state/chat-store.js';
@@ -25,6 +26,7 @@ function deepActive(): HTMLElement | null {
  * and import of conversations. Closes on Escape, the close button or a click outside.
  */
 @customElement('hermes-settings-dialog')
+@localized()
 export class HermesSettingsDialog extends LitElement {
   @consume({ context: uiContext, subscribe: true }) ui?: UiStore;
   @consume({ context: chatContext, subscribe: true }) chat?: ChatStore;

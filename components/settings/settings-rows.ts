@@ -1,4 +1,6 @@
 import { html, nothing, type TemplateResult } from 'lit';
+import { msg } from '@lit/localize';
+import { LOCALES } from '../i18n/locales.js';
 import { api, type ModelCatalog, type ProviderRow, type Settings } from '../api/client.js';
 import { icons } from '../shared/icons.js';
 import './hermes-session-import.js';
@@ -103,6 +105,17 @@ export function settingsRows(c: SettingsRowsContext): Row[] {
       keywords: 'text scale zoom small large',
       control: () => html`<select id="font_size" @change=${(e: Event) => c.save({ font_size: (e.target as HTMLSelectElement).value as Settings['font_size'] })}>
         ${FONT_SIZES.map((o) => html`<option value=${o.value} ?selected=${o.value === s?.font_size}>${o.label}</option>`)}
+      </select>`,
+    },
+    {
+      id: 'language',
+      section: 'Appearance',
+      label: msg('Language'),
+      hint: msg('Automatic follows the browser’s languages.'),
+      keywords: 'language locale translation idioma langue sprache',
+      control: () => html`<select id="language" data-role="language" @change=${(e: Event) => c.save({ language: (e.target as HTMLSelectElement).value })}>
+        <option value="auto" ?selected=${!s?.language || s.language === 'auto'}>${msg('Automatic')}</option>
+        ${LOCALES.map((l) => html`<option value=${l.code} lang=${l.code} ?selected=${l.code === s?.language}>${l.name}</option>`)}
       </select>`,
     },
     {

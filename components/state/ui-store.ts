@@ -1,5 +1,6 @@
 import { api, ApiError, type Settings } from '../api/client.js';
 import { Store } from './store.js';
+import { applyLanguage } from '../i18n/localization.js';
 
 const PANEL_KEY = 'hermes:workspace-panel-open';
 const SIDEBAR_KEY = 'hermes:sidebar-open';
@@ -61,6 +62,7 @@ export class UiStore extends Store {
     root.dataset.fontSize = this.settings?.font_size ?? 'default';
     localStorage.setItem('hermes:theme', theme);
     localStorage.setItem('hermes:font-size', root.dataset.fontSize);
+    void applyLanguage(this.settings?.language);
   }
 
   togglePanel(open = !this.panelOpen): void {

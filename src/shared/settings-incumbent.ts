@@ -68,7 +68,6 @@ export const IncumbentSettingsSchema = z
   .object({
     ...Object.fromEntries(INCUMBENT_BOOLEANS.map((k) => [k, bool])),
     skin: z.string().max(64),
-    language: z.string().regex(/^[a-zA-Z]{2,10}(-[a-zA-Z0-9]{2,8})?$/, 'must be a language tag like "en" or "pt-BR"'),
     // Its settings panel sends the select's string; its autosave sends parseInt() of it.
     auto_title_refresh_every: z.union([z.enum(['0', '5', '10', '20']), z.literal(0), z.literal(5), z.literal(10), z.literal(20)]),
     update_channel: z.enum(['stable', 'experimental']),

@@ -27,6 +27,8 @@ export const SETTINGS_DEFAULTS = {
   large_text_paste_as_attachment: true,
   session_jump_buttons: false,
   rtl: false,
+  /** The web app's language: "auto" (the browser's languages choose) or a locale code (components/i18n/locales.ts). */
+  language: 'auto',
   default_message_mode: 'steer',
   check_for_updates: true,
   /** List the Hermes Agent's own sessions (CLI, Telegram, … from $HERMES_HOME/state.db) read-only in the sidebar. */
@@ -79,6 +81,8 @@ export const SettingsPatchSchema = z
     large_text_paste_as_attachment: z.boolean(),
     session_jump_buttons: z.boolean(),
     rtl: z.boolean(),
+    // Any language tag is kept (the incumbent's clients send theirs); one the app lacks falls back by the browser's, then English.
+    language: z.string().regex(/^(auto|[a-zA-Z]{2,10}(-[a-zA-Z0-9]{2,8})*)$/, 'language must be "auto" or a language tag like "en" or "pt-BR"'),
     default_message_mode: z.enum(['queue', 'interrupt', 'steer']),
     check_for_updates: z.boolean(),
     show_cli_sessions: z.boolean(),

@@ -32,6 +32,7 @@ const SAMPLES: Record<keyof SettingsPatch, Sample> = {
   large_text_paste_as_attachment: { value: false, wrong: 'no' },
   session_jump_buttons: { value: true, wrong: 'show' },
   rtl: { value: true, wrong: 'rtl' },
+  language: { value: 'fr', wrong: 'français!' },
   default_message_mode: { value: 'queue', wrong: 'shout' },
   check_for_updates: { value: false, wrong: 'never' },
   show_cli_sessions: { value: true, wrong: 'all' },
@@ -45,7 +46,6 @@ const SAMPLES: Record<keyof SettingsPatch, Sample> = {
 const INCUMBENT_BODY: Record<string, unknown> = {
   ...Object.fromEntries(INCUMBENT_SETTING_KEYS.map((k) => [k, true])),
   skin: 'poseidon',
-  language: 'pt-BR',
   auto_title_refresh_every: 5,
   update_channel: 'experimental',
   chat_activity_display_mode: 'transparent_stream',

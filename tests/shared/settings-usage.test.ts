@@ -31,6 +31,7 @@ const READERS: Record<string, string> = {
   large_text_paste_as_attachment: 'components/composer/hermes-composer.ts',
   session_jump_buttons: 'components/chat/hermes-transcript.ts',
   rtl: 'components/chat/hermes-chat-view.ts',
+  language: 'components/state/ui-store.ts',
   default_message_mode: 'components/composer/busy-input.ts',
   check_for_updates: 'components/app/hermes-update-prompt.ts',
   show_cli_sessions: 'src/routes/agent.ts',

@@ -51,6 +51,7 @@ describe('hermes-settings-dialog', () => {
     expect(rows(el)).to.deep.equal([
       'theme',
       'font_size',
+      'language',
       'sidebar_density',
       'rtl',
       'bot_name',
