@@ -195,7 +195,10 @@ describe('share store on D1 (workerd’s D1 through Miniflare)', () => {
     const db = await d1('RACE');
     const a = new D1ShareStore(db);
     const b = new D1ShareStore(db);
-    await Promise.all([a.put(record('Race_Token-aaaaaaaaaaaa', 'raced', { updated_at: 110 })), b.put(record('Race_Token-bbbbbbbbbbbb', 'raced', { updated_at: 120 }))]);
+    await Promise.all([
+      a.put(record('Race_Token-aaaaaaaaaaaa', 'raced', { updated_at: 110 })),
+      b.put(record('Race_Token-bbbbbbbbbbbb', 'raced', { updated_at: 120 })),
+    ]);
     const live = (await db.prepare("SELECT token FROM shares WHERE session_id = 'raced' AND revoked_at IS NULL").all<{ token: string }>()).results;
     expect(live).toHaveLength(1);
     const winner = live[0]!.token;
@@ -209,7 +212,9 @@ describe('share store on D1 (workerd’s D1 through Miniflare)', () => {
 
   it('a row damaged outside the app is no link, and the others still list', async () => {
     const db = await d1('RACE');
-    await db.prepare("INSERT INTO shares (token, session_id, profile, revoked_at, body) VALUES ('Broken_Token-aaaaaaaaaa', 'b', 'default', NULL, 'not json')").run();
+    await db
+      .prepare("INSERT INTO shares (token, session_id, profile, revoked_at, body) VALUES ('Broken_Token-aaaaaaaaaa', 'b', 'default', NULL, 'not json')")
+      .run();
     const store = new D1ShareStore(db);
     expect(await store.get('Broken_Token-aaaaaaaaaa')).toBeNull();
     expect(await store.forSession('b')).toBeNull();
@@ -225,7 +230,10 @@ describe('share store on D1 (workerd’s D1 through Miniflare)', () => {
     const deps = buildWorkerDeps(env, { kind: 'runs', journal: new MemoryRunJournal(), background: () => {} });
     const app = createApp(deps);
     const call = async (method: 'GET' | 'POST', path: string, body?: unknown) => {
-      const res = await app.request(path, { method, ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } }) });
+      const res = await app.request(path, {
+        method,
+        ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } }),
+      });
       return { status: res.status, body: (await res.json()) as any };
     };
     const id = (await call('POST', '/api/session/new', {})).body.session.session_id as string;
@@ -267,7 +275,11 @@ describe('share store on D1 (workerd’s D1 through Miniflare)', () => {
 
     // Another isolate (a new deps over the same D1) sees the link, then stops it.
     const other = createApp(buildWorkerDeps(env, { kind: 'runs', journal: new MemoryRunJournal(), background: () => {} }));
-    const revoked = await other.request('/api/share/revoke', { method: 'POST', body: JSON.stringify({ session_id: id }), headers: { 'Content-Type': 'application/json' } });
+    const revoked = await other.request('/api/share/revoke', {
+      method: 'POST',
+      body: JSON.stringify({ session_id: id }),
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(revoked.status).toBe(200);
     expect((await call('GET', `/api/share/${token}`)).status).toBe(404);
     expect((await app.request(`/share/${token}`)).status).toBe(404);
