@@ -10,6 +10,7 @@ const MINIFLARE_FILES = [
   'tests/storage/d1-state.test.ts',
   'tests/storage/d1-session-list.test.ts',
   'tests/server/worker-backend.test.ts',
+  'tests/share/share-stores.test.ts',
 ];
 
 export default defineConfig({

@@ -13,6 +13,7 @@ import { MemoryRunJournal, type RunJournal } from '../../runs/journal.js';
 import { D1SessionStore } from '../storage/d1/d1-session-store.js';
 import { D1AuthStore, D1EmbedTokenStore, D1JsonDocument, D1ProjectStore, D1RunStreams, D1SettingsStore, D1WorkspaceStore } from '../storage/d1/d1-stores.js';
 import type { D1Database } from '../storage/d1/d1-types.js';
+import { D1ShareStore } from '../storage/d1/d1-shares.js';
 import { WorkersAssetSource, type AssetsBinding } from './assets.js';
 import { DocumentAgentConfigSource } from './document-config-source.js';
 import { DocumentMemoryHost } from './memory-host.js';
@@ -116,6 +117,8 @@ export function buildWorkerDeps(
     // No `compression`: Cloudflare's edge compresses JSON for the client by its Accept-Encoding.
     embed: { origins: config.embedOrigins ?? [], tokens: new D1EmbedTokenStore(db) },
     auth: new D1AuthStore(db),
+    // Share links: the snapshot is built from the session in D1; no file is read (there are none here).
+    shares: new D1ShareStore(db, consoleLogger),
     clientAddress: (c: Context) => c.req.header('CF-Connecting-IP') ?? undefined,
     clock,
     logger: consoleLogger,

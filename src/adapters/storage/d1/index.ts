@@ -16,3 +16,4 @@ export { D1SessionStore } from './d1-session-store.js';
 export { D1JsonDocument, D1ProjectStore, D1RunStreams, D1SettingsStore, D1WorkspaceStore } from './d1-stores.js';
 export { D1AuthStore } from './d1-auth-store.js';
 export { D1EmbedTokenStore } from './d1-embed-tokens.js';
+export { D1ShareStore } from './d1-shares.js';
