@@ -182,6 +182,19 @@ const viaApp = (storage: 'memory' | 'fs' | 'postgres') => async () => {
   return { store: t.deps.shares!, close: () => t.close() };
 };
 describeShareStoreContract('memory', viaApp('memory'));
+describe('share store on Postgres: a link replaced by another instance', () => {
+  it('is stopped in the column and the JSON, its transcript dropped, and never served again', async () => {
+    const t = await makeTestApp({ storage: 'postgres' });
+    apps.push(t);
+    const store = t.deps.shares!;
+    await store.put(record('Pg_Replaced-aaaaaaaaaaa', 'replaced', { updated_at: 110 }));
+    await store.put(record('Pg_Replacer-bbbbbbbbbbb', 'replaced', { updated_at: 120 }));
+    expect((await store.forSession('replaced'))?.token).toBe('Pg_Replacer-bbbbbbbbbbb');
+    expect(await store.get('Pg_Replaced-aaaaaaaaaaa')).toMatchObject({ revoked_at: 120, messages: [], message_count: 0 });
+    expect((await t.call('GET', '/api/share/Pg_Replaced-aaaaaaaaaaa')).status).toBe(404);
+  });
+});
+
 describeShareStoreContract('fs', viaApp('fs'));
 describeShareStoreContract('postgres', viaApp('postgres'));
 describeShareStoreContract('d1', async () => {
