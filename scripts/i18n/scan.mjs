@@ -155,7 +155,15 @@ export function scanFile(root, file) {
     if (ts.isTaggedTemplateExpression(node) && ts.isIdentifier(node.tag) && (node.tag.text === 'html' || node.tag.text === 'svg')) {
       for (const f of looseInTemplate(templateStrings(node.template))) loose.push({ ...f, file, line: line(node) });
       // A literal written straight into a binding (`${busy ? 'Stop' : 'Send'}`) is shown as it is.
-      if (ts.isTemplateExpression(node.template)) for (const span of node.template.templateSpans) literalsShown(span.expression);
+      // In an attribute binding, only where the attribute or property is one people read (not role=, aria-current=).
+      if (ts.isTemplateExpression(node.template)) {
+        const parts = templateStrings(node.template);
+        node.template.templateSpans.forEach((span, i) => {
+          const binding = /([.?@]?)([\w-]+)\s*=\s*["']?$/.exec(parts[i] ?? '');
+          if (!binding || (binding[1] !== '?' && binding[1] !== '@' && (TEXT_ATTRIBUTES.includes(binding[2] ?? '') || TEXT_PROPERTIES.has(binding[2] ?? ''))))
+            literalsShown(span.expression);
+        });
+      }
     }
     if (ts.isPropertyAssignment(node) && TEXT_PROPERTIES.has(node.name.getText(source).replace(/['"]/g, ''))) {
       const v = node.initializer;
