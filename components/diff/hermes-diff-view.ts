@@ -1,5 +1,6 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
+import { localized, msg } from '@lit/localize';
 import { baseStyles } from '../shared/styles.js';
 
 /** One line of a unified diff as drawn: its kind, the text without the marker, and its line numbers. */
@@ -49,16 +50,17 @@ export function parseUnifiedDiff(diff: string): DiffLine[] {
  * as muted separators. Read-only; the text is never interpreted as markup.
  */
 @customElement('hermes-diff-view')
+@localized()
 export class HermesDiffView extends LitElement {
   /** Unified diff text. */
   @property() diff = '';
   /** Shown when there is nothing to draw (an empty diff). */
-  @property() empty = 'No changes';
+  @property() empty = '';
 
   override render() {
     const lines = parseUnifiedDiff(this.diff);
-    if (!lines.length) return html`<div class="empty" data-role="diff-empty">${this.empty}</div>`;
-    return html`<div class="diff" data-role="diff" role="table" aria-label="Diff">
+    if (!lines.length) return html`<div class="empty" data-role="diff-empty">${this.empty || msg('No changes')}</div>`;
+    return html`<div class="diff" data-role="diff" role="table" aria-label=${msg('Diff')}>
       ${lines.map(
         (l) => html`<div class="line ${l.kind}" role="row" data-kind=${l.kind}>
           ${

@@ -1,5 +1,6 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
+import { localized, msg } from '@lit/localize';
 import { baseStyles } from '../shared/styles.js';
 import { emit } from '../events.js';
 import { RAIL_ENTRIES, type RailTarget } from './rail-entries.js';
@@ -17,6 +18,7 @@ import type { unseenTasks as UnseenTasks } from './tasks-unseen.js';
 const SHEET_COLUMNS = 3;
 
 @customElement('hermes-rail')
+@localized()
 export class HermesRail extends LitElement {
   /** The entry for what the main view shows now (`aria-current="page"`). */
   @property() active: RailTarget = 'chat';
@@ -93,7 +95,7 @@ export class HermesRail extends LitElement {
       class="list"
       role="toolbar"
       aria-orientation=${sheet ? nothing : 'vertical'}
-      aria-label="Control center"
+      aria-label=${msg('Control center')}
       data-role="rail"
       @keydown=${this.#onKeyDown}
     >
@@ -110,13 +112,13 @@ export class HermesRail extends LitElement {
           @click=${() => this.#choose(entry.name)}
         >
           ${entry.icon(20)}${sheet ? html`<span class="label">${entry.label}</span>` : nothing}
-          ${entry.name === 'tasks' && this.unseen ? html`<span class="badge" data-role="rail-badge" title="New task runs">${this.unseen > 9 ? '9+' : this.unseen}</span>` : nothing}
+          ${entry.name === 'tasks' && this.unseen ? html`<span class="badge" data-role="rail-badge" title=${msg('New task runs')}>${this.unseen > 9 ? '9+' : this.unseen}</span>` : nothing}
         </button>`,
       )}
     </div>`;
     if (!sheet) return list;
     return html`<div class="scrim" @click=${() => emit(this, 'hermes-rail-close', null, { local: true })}></div>
-      <div class="sheet" role="dialog" aria-modal="true" aria-label="Panels">
+      <div class="sheet" role="dialog" aria-modal="true" aria-label=${msg('Panels')}>
         <div class="grip" aria-hidden="true"></div>
         ${list}
       </div>`;

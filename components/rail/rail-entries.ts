@@ -1,4 +1,5 @@
 import type { SVGTemplateResult } from 'lit';
+import { msg } from '@lit/localize';
 import { icons } from '../shared/icons.js';
 import { isPanelName, type PanelName } from '../panels/registry.js';
 
@@ -11,17 +12,71 @@ export interface RailEntry {
   icon: (size?: number) => SVGTemplateResult;
 }
 
-/** The rail, top to bottom (issue 16's order); Settings is last and opens the dialog. */
+/** The rail, top to bottom (issue 16's order); Settings is last and opens the dialog. Labels are getters: read in the current language. */
 export const RAIL_ENTRIES: readonly RailEntry[] = [
-  { name: 'chat', label: 'Chat', icon: icons.chat },
-  { name: 'tasks', label: 'Tasks', icon: icons.tasks },
-  { name: 'skills', label: 'Skills', icon: icons.skills },
-  { name: 'memory', label: 'Memory', icon: icons.memory },
-  { name: 'todos', label: 'Todos', icon: icons.todos },
-  { name: 'insights', label: 'Insights', icon: icons.insights },
-  { name: 'profiles', label: 'Profiles', icon: icons.profiles },
-  { name: 'logs', label: 'Logs', icon: icons.logs },
-  { name: 'settings', label: 'Settings', icon: icons.settings },
+  {
+    name: 'chat',
+    get label() {
+      return msg('Chat');
+    },
+    icon: icons.chat,
+  },
+  {
+    name: 'tasks',
+    get label() {
+      return msg('Tasks');
+    },
+    icon: icons.tasks,
+  },
+  {
+    name: 'skills',
+    get label() {
+      return msg('Skills');
+    },
+    icon: icons.skills,
+  },
+  {
+    name: 'memory',
+    get label() {
+      return msg('Memory');
+    },
+    icon: icons.memory,
+  },
+  {
+    name: 'todos',
+    get label() {
+      return msg('Todos');
+    },
+    icon: icons.todos,
+  },
+  {
+    name: 'insights',
+    get label() {
+      return msg('Insights');
+    },
+    icon: icons.insights,
+  },
+  {
+    name: 'profiles',
+    get label() {
+      return msg('Profiles');
+    },
+    icon: icons.profiles,
+  },
+  {
+    name: 'logs',
+    get label() {
+      return msg('Logs');
+    },
+    icon: icons.logs,
+  },
+  {
+    name: 'settings',
+    get label() {
+      return msg('Settings');
+    },
+    icon: icons.settings,
+  },
 ];
 
 export const railLabel = (name: RailTarget): string => RAIL_ENTRIES.find((e) => e.name === name)?.label ?? name;

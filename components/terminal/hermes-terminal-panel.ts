@@ -1,5 +1,6 @@
 import { LitElement, css, html, nothing, unsafeCSS, type PropertyValues } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
+import { localized, msg, str } from '@lit/localize';
 import { Terminal, type ITheme } from '@xterm/xterm';
 import { FitAddon } from '@xterm/addon-fit';
 import { terminalApi } from '../api/terminal.js';
@@ -65,6 +66,7 @@ function themeFrom(el: Element): ITheme {
  * collapse, and close (which ends the shell). Loaded only when opened, xterm with it.
  */
 @customElement('hermes-terminal-panel')
+@localized()
 export class HermesTerminalPanel extends LitElement {
   @property() sessionId = '';
   @state() private status: 'starting' | 'running' | 'closed' | 'error' = 'starting';
@@ -180,7 +182,7 @@ export class HermesTerminalPanel extends LitElement {
       const code = (JSON.parse((e as MessageEvent).data) as { exit_code: number | null }).exit_code;
       if (this.status !== 'error') {
         this.status = 'closed';
-        this.message = code === null ? 'The shell ended.' : `The shell exited with code ${code}.`;
+        this.message = code === null ? msg('The shell ended.') : msg(str`The shell exited with code ${code}.`);
       }
     });
   }
@@ -225,7 +227,7 @@ export class HermesTerminalPanel extends LitElement {
     const term = this.#term;
     if (!term) return;
     const text = term.hasSelection() ? term.getSelection() : this.visibleText();
-    this.message = (await copyText(text)) ? 'Copied.' : 'Could not copy.';
+    this.message = (await copyText(text)) ? msg('Copied.') : msg('Could not copy.');
   }
 
   #clear(): void {
@@ -241,20 +243,20 @@ export class HermesTerminalPanel extends LitElement {
   }
 
   override render() {
-    const label = { starting: 'Starting…', running: 'Running', closed: 'Ended', error: 'Failed' }[this.status];
+    const label = { starting: msg('Starting…'), running: msg('Running'), closed: msg('Ended'), error: msg('Failed') }[this.status];
     return html`
-      <section data-role="terminal-panel" data-status=${this.status} class=${this.collapsed ? 'collapsed' : ''} aria-label="Terminal">
+      <section data-role="terminal-panel" data-status=${this.status} class=${this.collapsed ? 'collapsed' : ''} aria-label=${msg('Terminal')}>
         <header>
-          <button data-action="collapse" aria-expanded=${String(!this.collapsed)} title=${this.collapsed ? 'Expand' : 'Collapse'} @click=${() => (this.collapsed = !this.collapsed)}>
-            ${icons.terminal()} <span class="title">Terminal</span>
+          <button data-action="collapse" aria-expanded=${String(!this.collapsed)} title=${this.collapsed ? msg('Expand') : msg('Collapse')} @click=${() => (this.collapsed = !this.collapsed)}>
+            ${icons.terminal()} <span class="title">${msg('Terminal')}</span>
           </button>
-          <span class="status" data-role="terminal-status" title=${this.engine === 'script' ? 'script(1) fallback: resizing is best effort' : ''}>${label}</span>
+          <span class="status" data-role="terminal-status" title=${this.engine === 'script' ? msg('script(1) fallback: resizing is best effort') : ''}>${label}</span>
           ${this.message ? html`<span class="message" role="status">${this.message}</span>` : nothing}
           <span class="actions">
-            <button class="icon-button" data-action="copy" title="Copy (the selection, else what is shown)" @click=${() => this.#copy()}>${icons.copy()}</button>
-            <button class="icon-button" data-action="clear" title="Clear" @click=${() => this.#clear()}>${icons.trash()}</button>
-            <button class="icon-button" data-action="restart" title="Restart the shell" @click=${() => this.#start(true)}>${icons.retry()}</button>
-            <button class="icon-button" data-action="close" title="Close (ends the shell)" @click=${() => this.#close()}>${icons.close()}</button>
+            <button class="icon-button" data-action="copy" title=${msg('Copy (the selection, else what is shown)')} @click=${() => this.#copy()}>${icons.copy()}</button>
+            <button class="icon-button" data-action="clear" title=${msg('Clear')} @click=${() => this.#clear()}>${icons.trash()}</button>
+            <button class="icon-button" data-action="restart" title=${msg('Restart the shell')} @click=${() => this.#start(true)}>${icons.retry()}</button>
+            <button class="icon-button" data-action="close" title=${msg('Close (ends the shell)')} @click=${() => this.#close()}>${icons.close()}</button>
           </span>
         </header>
         <div class="screen"></div>
