@@ -1,9 +1,14 @@
 /**
  * The skins: token sets over the `--hermes-*` palette (components/styles/skins.css), each with a
  * dark and a light variant, chosen by the `skin` setting (the incumbent's key). Names the
- * incumbent also has keep its spelling, so one settings.json serves both.
+ * incumbent also has keep its spelling, so one settings.json serves both. The ids, in this
+ * order, are skin-ids.ts (a test keeps them equal).
  */
-export const SKINS = [
+import { SKIN_IDS, type SkinId } from './skin-ids.js';
+
+export { SKIN_IDS, type SkinId };
+
+export const SKINS: ReadonlyArray<{ id: SkinId; label: string; hint: string }> = [
   { id: 'default', label: 'Calm Console', hint: 'Warm ink and parchment' },
   { id: 'geist-contrast', label: 'High contrast', hint: 'Black, white and one bright accent' },
   { id: 'paper', label: 'Paper', hint: 'Ink on warm paper' },
@@ -13,9 +18,7 @@ export const SKINS = [
   { id: 'solarized', label: 'Solarized', hint: 'Schoonover’s base tones, tuned for contrast' },
   { id: 'catppuccin', label: 'Catppuccin', hint: 'Mocha at night, Latte by day' },
   { id: 'okabe-ito', label: 'Colour-blind safe', hint: 'Okabe–Ito hues: status stays distinct without red/green' },
-] as const;
-
-export type SkinId = (typeof SKINS)[number]['id'];
+];
 
 /**
  * The incumbent's skin names this project has no token set for: accepted and kept as they are

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SKINS } from '../../src/shared/skins.js';
+import { SKIN_IDS, SKINS } from '../../src/shared/skins.js';
 import { SKIN_SWATCHES } from '../../components/settings/skin-swatches.js';
 import { colourOf, contrastFailures, parseBlocks, tokensFor } from '../helpers/skin-tokens.js';
 
@@ -41,6 +41,10 @@ describe('every skin passes WCAG AA over its tokens', () => {
     expect(failures.some((f) => f.startsWith('--hermes-focus-ring on --hermes-bg'))).toBe(true);
     // The same sheet's dark variant is untouched and still passes.
     expect(contrastFailures(tokensFor(parseBlocks(css), 'paper', 'dark'))).toEqual([]);
+  });
+
+  it('names each skin once, in the order the shell’s list (skin-ids.ts) has them', () => {
+    expect(SKINS.map((s) => s.id)).toEqual([...SKIN_IDS]);
   });
 
   it('the picker’s swatches are the skins’ own colours', async () => {
