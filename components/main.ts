@@ -1,6 +1,7 @@
 // The browser entry: design tokens, then the application shell, then (after load) the
 // service worker that keeps the app usable offline.
 import './styles/tokens.css';
+import './styles/skins.css';
 import './app/hermes-app.js';
 import { updates } from './offline/sw-register.js';
 import { offlineCache } from './offline/cache.js';

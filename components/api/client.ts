@@ -39,6 +39,8 @@ export type { FileEntry } from '../../src/ports/workspace-files.js';
 
 export interface Settings {
   theme: 'dark' | 'light' | 'system';
+  /** A skin name (src/shared/skins.ts); one only the incumbent draws shows the default tokens. */
+  skin?: string;
   send_key: 'enter' | 'ctrl+enter' | 'shift+enter';
   /** What Send does while a turn runs (the composer's busy input). */
   default_message_mode?: 'steer' | 'queue' | 'interrupt';

@@ -14,6 +14,7 @@ import type { MessageMode } from './busy-input.js';
 import { workspacesApi } from '../api/workspaces.js';
 import { findWorkspace, knownWorkspaces, rememberWorkspaces } from './workspace-switch.js';
 import { SKILL_SLASH_COMMANDS, skillSuggestions, useSuggestions } from './skill-commands.js';
+import { SKIN_IDS } from '../../src/shared/skin-ids.js';
 
 /** What a command may touch: the stores, plus the composer's own text, model and attachments. */
 export interface CommandContext {
@@ -52,6 +53,8 @@ export interface SlashItem {
 }
 
 export const THEMES = ['dark', 'light', 'system'] as const;
+/** What `/theme` also takes, as the incumbent's does: a skin name. */
+const SKIN_NAMES: readonly string[] = SKIN_IDS;
 /** `/reasoning` words: the display switch, then the levels Hermes accepts for agent.reasoning_effort. */
 export const REASONING_ARGS = ['show', 'hide', 'none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'] as const;
 
@@ -221,12 +224,13 @@ export const COMMANDS: SlashCommand[] = [
   },
   {
     name: 'theme',
-    args: '<dark|light|system>',
-    description: 'Switch the colour theme',
+    args: '<dark|light|system|skin>',
+    description: 'Switch the colour theme or the skin',
     async run(ctx, arg) {
-      const theme = arg.toLowerCase();
-      need((THEMES as readonly string[]).includes(theme), `Unknown theme “${arg}”: use dark, light or system.`);
-      await ctx.ui.save({ theme: theme as (typeof THEMES)[number] });
+      const name = arg.toLowerCase();
+      if (SKIN_NAMES.includes(name)) return void (await ctx.ui.save({ skin: name }));
+      need((THEMES as readonly string[]).includes(name), `Unknown theme or skin “${arg}”: use dark, light, system or one of ${SKIN_NAMES.join(', ')}.`);
+      await ctx.ui.save({ theme: name as (typeof THEMES)[number] });
     },
   },
   {
@@ -381,7 +385,7 @@ export function suggestions(text: string, models: string[]): SlashItem[] {
   const arg = /^\/(model|theme|reasoning)\s+(\S*)$/i.exec(text);
   if (!arg) return [];
   const cmd = arg[1]!.toLowerCase();
-  const values = cmd === 'theme' ? [...THEMES] : cmd === 'reasoning' ? [...REASONING_ARGS] : models;
+  const values = cmd === 'theme' ? [...THEMES, ...SKIN_NAMES] : cmd === 'reasoning' ? [...REASONING_ARGS] : models;
   return ranked(values, (v) => v.toLowerCase(), arg[2]!.toLowerCase()).map((v) => ({
     label: v,
     hint: '',

@@ -35,7 +35,7 @@ const textOf = (m: Message): string =>
  *
  * @example
  * <script type="module" src="https://hermes.example.com/embed/hermes-chat.js"></script>
- * <hermes-chat server="https://hermes.example.com" token="hemb_…" theme="light"></hermes-chat>
+ * <hermes-chat server="https://hermes.example.com" token="hemb_…" theme="light" skin="paper"></hermes-chat>
  *
  * @csspart frame - the box around everything
  * @csspart header - the bar with the title and New chat (hidden when compact)
@@ -54,6 +54,8 @@ export class HermesChat extends LitElement {
   /** An embed token (POST /api/embed/tokens) for cross-origin use. */
   @property() token: string | null = null;
   @property() theme: Theme = 'system';
+  /** A skin of Settings → Appearance (src/shared/skins.ts); "default" is Calm Console. */
+  @property() skin = 'default';
   /** Model for new sessions and sends. */
   @property() model: string | null = null;
   @property() placeholder: string | null = null;
@@ -114,6 +116,7 @@ export class HermesChat extends LitElement {
 
   protected override updated(changed: PropertyValues<this>): void {
     if (changed.has('theme')) this.dataset.theme = ['dark', 'light'].includes(this.theme) ? this.theme : 'system';
+    if (changed.has('skin')) this.dataset.skin = this.skin || 'default';
     void this.#configureComposer();
   }
 

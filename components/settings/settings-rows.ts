@@ -10,6 +10,8 @@ import './hermes-endpoint-form.js';
 import './hermes-gateway-settings.js';
 import './hermes-mcp-settings.js';
 import './hermes-workspaces-settings.js';
+import './hermes-skin-picker.js';
+import type { HermesSkinPicker } from './hermes-skin-picker.js';
 import { HOSTED } from './hermes-provider-add.js';
 import { behaviourRows } from './behaviour-rows.js';
 
@@ -97,6 +99,19 @@ export function settingsRows(c: SettingsRowsContext): Row[] {
       label: 'Theme',
       keywords: 'dark light system color mode',
       control: () => segmented('theme', THEMES, s?.theme, (theme) => c.save({ theme })),
+    },
+    {
+      id: 'skin',
+      section: 'Appearance',
+      label: 'Skin',
+      hint: 'Colours for the whole app. Each follows the theme above and passes WCAG AA contrast.',
+      keywords: 'skin palette colours colors high contrast paper solarized catppuccin colour-blind colorblind accessibility',
+      control: () =>
+        html`<hermes-skin-picker
+          .value=${s?.skin ?? 'default'}
+          .theme=${s?.theme ?? 'dark'}
+          @change=${(e: Event) => c.save({ skin: (e.target as HermesSkinPicker).value })}
+        ></hermes-skin-picker>`,
     },
     {
       id: 'font_size',

@@ -149,7 +149,8 @@ export const settingsStyles = css`
   .control:has(> hermes-provider-row[open]),
   .control:has(> hermes-endpoint-form[open]),
   .control:has(> hermes-provider-add[open]),
-  .control:has(> hermes-gateway-settings) {
+  .control:has(> hermes-gateway-settings),
+  .control:has(> hermes-skin-picker) {
     flex: 1 1 100%;
     align-items: stretch;
   }

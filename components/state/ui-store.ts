@@ -6,7 +6,7 @@ const PANEL_KEY = 'hermes:workspace-panel-open';
 const SIDEBAR_KEY = 'hermes:sidebar-open';
 
 /**
- * Settings and the layout around the chat: theme, font size, panel/sidebar visibility (kept
+ * Settings and the layout around the chat: theme, skin, font size, panel/sidebar visibility (kept
  * in localStorage and applied before first paint by index.html), and open dialogs.
  */
 export class UiStore extends Store {
@@ -59,8 +59,10 @@ export class UiStore extends Store {
     const root = document.documentElement;
     const theme = this.settings?.theme ?? 'dark';
     root.dataset.theme = theme;
+    root.dataset.skin = this.settings?.skin ?? 'default';
     root.dataset.fontSize = this.settings?.font_size ?? 'default';
     localStorage.setItem('hermes:theme', theme);
+    localStorage.setItem('hermes:skin', root.dataset.skin);
     localStorage.setItem('hermes:font-size', root.dataset.fontSize);
     void applyLanguage(this.settings?.language);
   }

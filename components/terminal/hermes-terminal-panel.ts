@@ -78,7 +78,7 @@ export class HermesTerminalPanel extends LitElement {
   #fit: FitAddon | null = null;
   #source: EventSource | null = null;
   #observer: ResizeObserver | null = null;
-  /** The theme switch (html[data-theme]) and the system's light/dark: xterm's colours follow. */
+  /** The theme and skin switches (html[data-theme], [data-skin]) and the system's light/dark: xterm's colours follow. */
   #themeWatch: MutationObserver | null = null;
   #scheme = matchMedia('(prefers-color-scheme: light)');
   #retheme = () => {
@@ -102,7 +102,7 @@ export class HermesTerminalPanel extends LitElement {
     this.#observer = new ResizeObserver(() => this.#scheduleResize());
     this.#observer.observe(host);
     this.#themeWatch = new MutationObserver(this.#retheme);
-    this.#themeWatch.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
+    this.#themeWatch.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme', 'data-skin'] });
     this.#scheme.addEventListener('change', this.#retheme);
     void this.#start(false);
   }

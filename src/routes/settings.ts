@@ -7,7 +7,7 @@ import { bodyFlag, jsonBody, parseWith } from '../http/validate.js';
 import { authSession, secureRequest } from '../http/auth-guard.js';
 import { clientOf } from '../http/client.js';
 import { BadRequest, Conflict, Forbidden } from '../ports/errors.js';
-import { SECRET_SETTINGS, SETTINGS_DEFAULTS, SettingsPatchSchema } from '../shared/settings.js';
+import { LEGACY_THEME_SKINS, SECRET_SETTINGS, SETTINGS_DEFAULTS, SettingsPatchSchema } from '../shared/settings.js';
 import { IncumbentSettingsSchema } from '../shared/settings-incumbent.js';
 import { tooManyAttempts } from './auth.js';
 import { patchSettings } from '../domain/settings-patch.js';
@@ -126,6 +126,9 @@ function splitSettingKeys(body: Record<string, unknown>): { known: Record<string
     known.default_message_mode = legacy.busy_input_mode;
     ignored.splice(ignored.indexOf('busy_input_mode'), 1);
   }
+  // A retired theme name without a skin beside it picks the skin it became, as the incumbent does.
+  const theme = typeof known.theme === 'string' ? known.theme.trim().toLowerCase() : '';
+  if (Object.hasOwn(LEGACY_THEME_SKINS, theme) && known.skin === undefined) known.skin = LEGACY_THEME_SKINS[theme];
   return { known, ignored };
 }
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * Settings the incumbent's clients send (its settings panel posts them all on every save) that
- * this project has no use for: no speech, skins, translations, quota chip, composer-control
+ * this project has no use for: no speech, translations, quota chip, composer-control
  * hiding, transcript virtualisation, update channels… POST /api/settings accepts them so those
  * clients and scripts keep working, checks each in the type those clients send (a wrong type is
  * still a 400), and does not store them: storing would keep a value nothing here reads. A value
@@ -67,7 +67,6 @@ const INCUMBENT_BOOLEANS = [
 export const IncumbentSettingsSchema = z
   .object({
     ...Object.fromEntries(INCUMBENT_BOOLEANS.map((k) => [k, bool])),
-    skin: z.string().max(64),
     // Its settings panel sends the select's string; its autosave sends parseInt() of it.
     auto_title_refresh_every: z.union([z.enum(['0', '5', '10', '20']), z.literal(0), z.literal(5), z.literal(10), z.literal(20)]),
     update_channel: z.enum(['stable', 'experimental']),

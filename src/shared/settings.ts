@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { KNOWN_SKINS } from './skins.js';
 
 /**
  * The settings this project uses, with the incumbent's defaults (settings.json). Each one changes
@@ -14,6 +15,8 @@ export const SETTINGS_DEFAULTS = {
   show_tps: false,
   show_thinking: true,
   theme: 'dark',
+  /** The skin (src/shared/skins.ts): the incumbent's key and, where they match, its names. */
+  skin: 'default',
   font_size: 'default',
   bot_name: 'Hermes',
   sound_enabled: false,
@@ -54,8 +57,18 @@ export type Settings = {
         : string | null;
 };
 
-/** The incumbent's retired theme names (slate, solarized, …): each became dark plus an accent skin there. */
-const LEGACY_THEMES = ['slate', 'solarized', 'monokai', 'nord', 'oled'];
+/**
+ * The incumbent's retired theme names: each became dark plus this skin there (solarized has a
+ * skin of its own here; the incumbent, without one, gives poseidon).
+ */
+export const LEGACY_THEME_SKINS: Readonly<Record<string, string>> = {
+  slate: 'slate',
+  solarized: 'solarized',
+  monokai: 'sisyphus',
+  nord: 'slate',
+  oled: 'default',
+};
+const LEGACY_THEMES = Object.keys(LEGACY_THEME_SKINS);
 
 /** What POST /api/settings accepts: any subset of the known keys, each checked. */
 export const SettingsPatchSchema = z
@@ -68,6 +81,14 @@ export const SettingsPatchSchema = z
     show_thinking: z.boolean(),
     // The incumbent's older full themes arrive from its clients too; it maps them all to dark.
     theme: z.preprocess((v) => (typeof v === 'string' && LEGACY_THEMES.includes(v) ? 'dark' : v), z.enum(['light', 'dark', 'system'])),
+    // As the incumbent: trimmed, lower-cased, and a name no one draws falls back to the default.
+    skin: z.preprocess(
+      (v) => (typeof v === 'string' ? v.trim().toLowerCase() : v),
+      z
+        .string()
+        .max(64)
+        .transform((v) => (KNOWN_SKINS.includes(v) ? v : 'default')),
+    ),
     font_size: z.enum(['small', 'default', 'large', 'xlarge']),
     bot_name: z.string().trim().min(1).max(64),
     sound_enabled: z.boolean(),

@@ -166,6 +166,27 @@ describe('embedding <hermes-chat> on another origin', () => {
     await expect.poll(bg).toBe('rgb(9, 8, 7)');
   });
 
+  it('takes the app’s skins through its skin attribute, in dark and light, without touching the page', async () => {
+    const page = await open(allowed.origin);
+    await expect.poll(async () => (await events(page)).some((e) => e.name === 'hermes-ready')).toBe(true);
+    const bg = () => page.evaluate(() => getComputedStyle(document.querySelector('hermes-chat')!).backgroundColor);
+    await page.evaluate(() => {
+      const el = document.querySelector('hermes-chat')!;
+      el.setAttribute('theme', 'dark');
+      el.setAttribute('skin', 'paper');
+    });
+    // Paper's dark and light backgrounds (components/styles/skins.css).
+    await expect.poll(bg).toBe('rgb(27, 25, 20)');
+    await page.evaluate(() => document.querySelector('hermes-chat')!.setAttribute('theme', 'light'));
+    await expect.poll(bg).toBe('rgb(246, 241, 231)');
+    await page.evaluate(() => document.querySelector('hermes-chat')!.setAttribute('skin', 'default'));
+    await expect.poll(bg).toBe('rgb(234, 224, 213)');
+    expect(await page.evaluate(() => [document.documentElement.dataset.skin ?? null, getComputedStyle(document.body).backgroundColor])).toEqual([
+      null,
+      'rgb(1, 2, 3)',
+    ]);
+  });
+
   it('on an origin that is not allowlisted, the element says it is not authorised', async () => {
     const page = await open(foreign.origin);
     const notice = page.locator('hermes-chat').locator('[data-role="embed-unauthorised"]');

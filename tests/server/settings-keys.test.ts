@@ -19,6 +19,7 @@ const SAMPLES: Record<keyof SettingsPatch, Sample> = {
   show_tps: { value: true, wrong: 'on' },
   show_thinking: { value: false, wrong: 'off' },
   theme: { value: 'light', wrong: 'neon' },
+  skin: { value: 'paper', wrong: 42 },
   font_size: { value: 'large', wrong: 14 },
   bot_name: { value: 'Ada', wrong: ['Ada'] },
   sound_enabled: { value: true, wrong: 'true' },
@@ -45,7 +46,6 @@ const SAMPLES: Record<keyof SettingsPatch, Sample> = {
 /** The incumbent's keys in the types its clients send them (static/panels.js saveSettings and autosave). */
 const INCUMBENT_BODY: Record<string, unknown> = {
   ...Object.fromEntries(INCUMBENT_SETTING_KEYS.map((k) => [k, true])),
-  skin: 'poseidon',
   auto_title_refresh_every: 5,
   update_channel: 'experimental',
   chat_activity_display_mode: 'transparent_stream',
@@ -162,10 +162,25 @@ describe('POST /api/settings with the incumbent clients’ keys', () => {
     expect(both.body.default_message_mode).toBe('steer');
   });
 
-  it('maps its retired theme names to dark, as it does', async () => {
+  it('maps its retired theme names to dark and the skin each became, unless a skin is sent', async () => {
     const r = await t.call('POST', '/api/settings', { theme: 'nord' });
     expect(r.status).toBe(200);
-    expect(r.body.theme).toBe('dark');
+    expect(r.body).toMatchObject({ theme: 'dark', skin: 'slate' });
+    const mono = await t.call('POST', '/api/settings', { theme: 'monokai' });
+    expect(mono.body).toMatchObject({ theme: 'dark', skin: 'sisyphus' });
+    const chosen = await t.call('POST', '/api/settings', { theme: 'solarized', skin: 'mono' });
+    expect(chosen.body).toMatchObject({ theme: 'dark', skin: 'mono' });
+    expect(await t.deps.settings.read()).toMatchObject({ theme: 'dark', skin: 'mono' });
+  });
+
+  it('takes its skin names as it does: trimmed, any case, and an unknown one becomes the default', async () => {
+    // Poseidon is one of ours; Hepburn only the incumbent draws (kept, so it shows it again).
+    expect((await t.call('POST', '/api/settings', { skin: ' Poseidon ' })).body.skin).toBe('poseidon');
+    expect((await t.call('POST', '/api/settings', { skin: 'hepburn' })).body.skin).toBe('hepburn');
+    const unknown = await t.call('POST', '/api/settings', { skin: 'no-such-skin' });
+    expect(unknown.status).toBe(200);
+    expect(unknown.body.skin).toBe('default');
+    expect((await t.deps.settings.read()).skin).toBe('default');
   });
 
   it('ignores a key nobody knows (200, not stored, named in ignored_keys), as the incumbent does', async () => {

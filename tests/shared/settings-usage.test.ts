@@ -18,6 +18,7 @@ const READERS: Record<string, string> = {
   show_tps: 'components/chat/hermes-turn-usage.ts',
   show_thinking: 'components/chat/hermes-assistant-turn.ts',
   theme: 'components/state/ui-store.ts',
+  skin: 'components/state/ui-store.ts',
   font_size: 'components/state/ui-store.ts',
   bot_name: 'components/chat/hermes-chat-view.ts',
   sound_enabled: 'components/chat/turn-alerts.ts',

@@ -148,7 +148,11 @@ describe('hermes-composer', () => {
       expect(menuItems(el)[1]!.getAttribute('aria-selected')).to.equal('true');
       await press(el, 'Tab');
       expect(input(el).value).to.equal('/theme ');
-      expect(menuItems(el).map((i) => i.dataset.value)).to.deep.equal(['dark', 'light', 'system']);
+      expect(
+        menuItems(el)
+          .map((i) => i.dataset.value)
+          .slice(0, 4),
+      ).to.deep.equal(['dark', 'light', 'system', 'default']);
       await press(el, 'ArrowDown');
       await press(el, 'Enter');
       await waitFor(() => saved.length === 1);

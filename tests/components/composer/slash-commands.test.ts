@@ -59,7 +59,12 @@ describe('slash commands', () => {
       '/workspace',
     ]);
     expect(suggestions('/model q', ['m', 'custom:lab:qwen']).map((i) => i.complete)).to.deep.equal(['/model custom:lab:qwen']);
-    expect(suggestions('/theme ', []).map((i) => i.label)).to.deep.equal(['dark', 'light', 'system']);
+    expect(
+      suggestions('/theme ', [])
+        .map((i) => i.label)
+        .slice(0, 4),
+    ).to.deep.equal(['dark', 'light', 'system', 'default']);
+    expect(suggestions('/theme sol', []).map((i) => i.complete)).to.deep.equal(['/theme solarized']);
     expect(suggestions('/title x', [])).to.deep.equal([]);
     expect(suggestions('hello /', [])).to.deep.equal([]);
   });
@@ -253,7 +258,11 @@ describe('slash commands', () => {
     s.ui.save = async (p) => void saved.push(p);
     await runCommand(ctx, '/theme LIGHT');
     expect(saved).to.deep.equal([{ theme: 'light' }]);
+    // A skin name, as the incumbent's /theme takes; one only the incumbent draws is refused.
+    await runCommand(ctx, '/theme Paper');
+    expect(saved).to.deep.equal([{ theme: 'light' }, { skin: 'paper' }]);
     expect(await runCommand(ctx, '/theme neon')).to.equal(false);
+    expect(s.toasts.at(-1)?.message).to.contain('okabe-ito');
     await runCommand(ctx, '/help');
     const messages = s.toasts.map((t) => t.message);
     expect(messages.some((m) => m.includes('/compress [focus]'))).to.equal(true);

@@ -50,6 +50,7 @@ describe('hermes-settings-dialog', () => {
     await waitFor(() => expect(rows(el)).to.include('provider:anthropic'));
     expect(rows(el)).to.deep.equal([
       'theme',
+      'skin',
       'font_size',
       'language',
       'sidebar_density',
