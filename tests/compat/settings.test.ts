@@ -74,8 +74,8 @@ describe('POST /api/settings', () => {
     const r = await t.call('POST', '/api/settings', body);
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     expect(r.body).toMatchObject({ theme: 'light', send_key: 'ctrl+enter', auth_enabled: false, logged_in: true, auth_just_enabled: false });
-    expect(r.body.ignored_keys).toEqual(expect.arrayContaining(['default_model', 'skin', 'a_key_from_a_future_version']));
-    expect(await t.deps.settings.read()).toEqual({ theme: 'light', send_key: 'ctrl+enter', language: 'en' });
+    expect(r.body.ignored_keys).toEqual(expect.arrayContaining(['default_model', 'tts_enabled', 'a_key_from_a_future_version']));
+    expect(await t.deps.settings.read()).toEqual({ theme: 'light', send_key: 'ctrl+enter', skin: 'default', language: 'en' });
     expect(INCUMBENT_SETTING_KEYS).toContain('default_model');
   });
 
