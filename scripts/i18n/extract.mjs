@@ -18,7 +18,11 @@ const i18n = join(root, 'components', 'i18n');
 const translationsDir = join(i18n, 'translations');
 const TARGETS = ['ar', 'cs', 'de', 'es', 'fr', 'it', 'ja', 'ko', 'pl', 'pt', 'ru', 'tr', 'vi', 'zh', 'zh-Hant'];
 
-/** @param {import('./scan.mjs').Message[]} messages */
+/**
+ * Messages by area (components/<area>/): an id used in two areas is in both, so each area's
+ * translation files are complete on their own and translators of one area never wait on another.
+ * @param {import('./scan.mjs').Message[]} messages
+ */
 export function byArea(messages) {
   /** @type {Map<string, Map<string, string>>} */
   const areas = new Map();
@@ -29,8 +33,7 @@ export function byArea(messages) {
   for (const m of messages) {
     const before = seen.get(m.id);
     if (before && before.text !== m.text) problems.push(`${m.file}:${m.line}: id ${m.id} is also ${before.file}:${before.line} with other text`);
-    if (before) continue;
-    seen.set(m.id, m);
+    if (!before) seen.set(m.id, m);
     if (!areas.has(m.area)) areas.set(m.area, new Map());
     areas.get(m.area)?.set(m.id, m.text);
   }
@@ -133,7 +136,7 @@ export function outputs() {
     const table = {};
     for (const area of areaNames) {
       const translated = readJson(join(translationsDir, code, `${area}.json`));
-      for (const id of areas.get(area)?.keys() ?? []) if (typeof translated[id] === 'string') table[id] = translated[id];
+      for (const id of areas.get(area)?.keys() ?? []) if (typeof translated[id] === 'string' && !(id in table)) table[id] = translated[id];
     }
     files.set(join(i18n, 'locales', `${code}.ts`), localeModule(table, `translations/${code}/*.json`));
   }
