@@ -7,7 +7,7 @@ import { panelStyles } from '../panel-styles.js';
 import { panelState } from '../panel-state.js';
 import { insightsApi, type InsightsRange, type InsightsReport } from '../../api/insights.js';
 import { formatCost, formatTokens } from '../../chat/usage-format.js';
-import { dailyChart, heatmap, percent, weekdayName } from './insights-charts.js';
+import { calendarDay, dailyChart, heatmap, percent, weekdayName } from './insights-charts.js';
 import { insightsStyles } from './insights-styles.js';
 
 const PRESETS = ['7', '30', '90', '365'] as const;
@@ -113,7 +113,7 @@ export class HermesInsightsPanel extends LitElement {
     const wantedCustom = this.view.preset === 'custom';
     const served =
       r.mode === 'custom' && r.effective_start && r.effective_end
-        ? `${r.effective_start} – ${r.effective_end}`
+        ? `${calendarDay(r.effective_start)} – ${calendarDay(r.effective_end)}`
         : r.period_days === 1
           ? msg('Last day')
           : msg(str`Last ${formatNumber(r.period_days)} days`);

@@ -21,6 +21,12 @@ export function weekdayName(day: string): string {
   return i < 0 ? day : formatDate(Date.UTC(2024, 0, 1 + i), { weekday: 'short', timeZone: 'UTC' });
 }
 
+/** A server calendar day (`YYYY-MM-DD`) as the language writes dates; read as UTC so no zone shifts it. */
+export const calendarDay = (iso: string) => {
+  const at = Date.parse(`${iso}T00:00:00Z`);
+  return Number.isNaN(at) ? iso : formatDate(at, { dateStyle: 'medium', timeZone: 'UTC' });
+};
+
 /** A percentage the server gives as 0–100. */
 export const percent = (value: number) => formatNumber(value / 100, { style: 'percent', maximumFractionDigits: 1 });
 
@@ -28,7 +34,9 @@ export const percent = (value: number) => formatNumber(value / 100, { style: 'pe
 const sessionsText = (n: number) => (n === 1 ? msg('1 session') : msg(str`${formatNumber(n)} sessions`));
 
 const dayLabel = (d: Day) =>
-  msg(str`${d.date}: ${formatTokens(d.input_tokens)} in, ${formatTokens(d.output_tokens)} out, ${formatCost(d.cost)}, ${sessionsText(d.sessions)}`);
+  msg(
+    str`${calendarDay(d.date)}: ${formatTokens(d.input_tokens)} in, ${formatTokens(d.output_tokens)} out, ${formatCost(d.cost)}, ${sessionsText(d.sessions)}`,
+  );
 
 /** Daily tokens (stacked input/output bars) and cost (a line on its own scale), with a table of the values. */
 export function dailyChart(days: Day[]) {
@@ -39,7 +47,9 @@ export function dailyChart(days: Day[]) {
   const costPoints = days.map((d, i) => `${i * BAR + BAR / 2},${y(d.cost, maxCost).toFixed(2)}`).join(' ');
   const busy = days.filter((d) => d.sessions > 0).length;
   const active = busy === 1 ? msg('1 active day') : msg(str`${formatNumber(busy)} active days`);
-  const summary = msg(str`Daily tokens and cost, ${days[0]?.date ?? ''} to ${days.at(-1)?.date ?? ''}: ${active}, peak ${formatTokens(maxTokens)} tokens`);
+  const summary = msg(
+    str`Daily tokens and cost, ${calendarDay(days[0]?.date ?? '')} to ${calendarDay(days.at(-1)?.date ?? '')}: ${active}, peak ${formatTokens(maxTokens)} tokens`,
+  );
   return html`<figure class="chart" data-role="insights-daily-chart" data-days=${days.length}>
     <div class="chart-scale muted"><span>${msg(str`${formatTokens(maxTokens)} tokens`)}</span>${maxCost > 0 ? html`<span>${formatCost(maxCost)}</span>` : nothing}</div>
     <svg viewBox="0 0 ${width} ${HEIGHT}" preserveAspectRatio="none" role="img" aria-label=${summary}>
@@ -56,7 +66,7 @@ export function dailyChart(days: Day[]) {
       })}
       ${maxCost > 0 ? svg`<polyline class="cost" points=${costPoints} vector-effect="non-scaling-stroke"></polyline>` : nothing}
     </svg>
-    <div class="chart-axis muted"><span>${days[0]?.date ?? ''}</span><span>${days.at(-1)?.date ?? ''}</span></div>
+    <div class="chart-axis muted"><span>${calendarDay(days[0]?.date ?? '')}</span><span>${calendarDay(days.at(-1)?.date ?? '')}</span></div>
     <figcaption class="legend muted">
       <span><i class="swatch input"></i>${msg('Input tokens')}</span><span><i class="swatch output"></i>${msg('Output tokens')}</span
       >${maxCost > 0 ? html`<span><i class="swatch cost"></i>${msg('Cost')}</span>` : nothing}
@@ -74,7 +84,7 @@ export function dailyChart(days: Day[]) {
             .filter((d) => d.sessions > 0)
             .map(
               (d) =>
-                html`<tr><th scope="row">${d.date}</th><td>${formatNumber(d.sessions)}</td><td>${formatTokens(d.input_tokens)}</td><td>${formatTokens(d.output_tokens)}</td><td>${formatCost(d.cost)}</td></tr>`,
+                html`<tr><th scope="row">${calendarDay(d.date)}</th><td>${formatNumber(d.sessions)}</td><td>${formatTokens(d.input_tokens)}</td><td>${formatTokens(d.output_tokens)}</td><td>${formatCost(d.cost)}</td></tr>`,
             )}
         </tbody>
       </table>

@@ -102,6 +102,8 @@ describe('the control center in another language', () => {
     expect(friday.startsWith('Fr')).to.equal(true);
     expect(weekdays.querySelector(`[aria-label="${friday}: 30 Sitzungen"]`)).to.not.equal(null);
     expect(words(one(el, '[data-role="insights-window"]'))).to.equal('Letzte 30 Tage · Serverkalender');
+    // The server's 2026-04-10, as German writes a date.
+    expect(words(one(el, '[data-role="insights-daily-chart"] tbody th'))).to.equal('10.04.2026');
 
     await applyLanguage('ar');
     await waitFor(() => words(one(el, 'h2')) === 'الإحصاءات');
