@@ -90,7 +90,9 @@ describe('web app: Insights panel', () => {
     await expect.poll(() => total(page, 'sessions')).toBe('1');
     const footer = page.locator(`${panel} [data-role="insights-window"]`);
     expect(await footer.getAttribute('data-mode')).toBe('custom');
-    expect(await footer.textContent()).toContain(`${start} – ${end}`);
+    // The server's calendar days, written as English writes dates.
+    const shown = (day: string) => new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeZone: 'UTC' }).format(Date.parse(`${day}T00:00:00Z`));
+    expect(await footer.textContent()).toContain(`${shown(start)} – ${shown(end)}`);
     expect(await page.locator(`${panel} [data-role="insights-daily-chart"]`).getAttribute('data-days')).toBe('3');
 
     await page.reload();

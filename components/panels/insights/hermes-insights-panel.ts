@@ -1,11 +1,13 @@
 import { LitElement, html, nothing } from 'lit';
 import { customElement, state } from 'lit/decorators.js';
+import { localized, msg, str } from '@lit/localize';
+import { formatNumber } from '../../i18n/format.js';
 import { baseStyles } from '../../shared/styles.js';
 import { panelStyles } from '../panel-styles.js';
 import { panelState } from '../panel-state.js';
 import { insightsApi, type InsightsRange, type InsightsReport } from '../../api/insights.js';
 import { formatCost, formatTokens } from '../../chat/usage-format.js';
-import { dailyChart, heatmap } from './insights-charts.js';
+import { calendarDay, dailyChart, heatmap, percent, weekdayName } from './insights-charts.js';
 import { insightsStyles } from './insights-styles.js';
 
 const PRESETS = ['7', '30', '90', '365'] as const;
@@ -13,7 +15,7 @@ type Preset = (typeof PRESETS)[number] | 'custom';
 
 const pad = (n: number) => String(n).padStart(2, '0');
 const isoLocal = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
-const count = (n: number) => n.toLocaleString('en-US');
+const count = (n: number) => formatNumber(n);
 
 /**
  * The Insights panel: usage over a trailing preset (7/30/90/365 days) or a custom range of two
@@ -21,6 +23,7 @@ const count = (n: number) => n.toLocaleString('en-US');
  * preset and the range are kept per tab (panel-state), so a reload shows the same window.
  */
 @customElement('hermes-insights-panel')
+@localized()
 export class HermesInsightsPanel extends LitElement {
   static override styles = [baseStyles, panelStyles, insightsStyles];
 
@@ -50,7 +53,7 @@ export class HermesInsightsPanel extends LitElement {
       this.error = '';
     } catch (err) {
       if (mine !== this.#request) return;
-      this.error = (err as Error)?.message || 'Insights could not be loaded';
+      this.error = (err as Error)?.message || msg('Insights could not be loaded');
     } finally {
       if (mine === this.#request) this.loading = false;
     }
@@ -76,32 +79,32 @@ export class HermesInsightsPanel extends LitElement {
 
   override render() {
     const v = this.view;
-    return html`<section data-role="panel" data-panel="insights" aria-busy=${this.loading ? 'true' : 'false'}>
+    return html`<section data-role="panel" data-panel="insights" aria-busy=${String(this.loading)}>
       <header class="panel-head">
-        <h2>Insights</h2>
-        <div class="presets" role="group" aria-label="Period">
+        <h2>${msg('Insights')}</h2>
+        <div class="presets" role="group" aria-label=${msg('Period')}>
           ${PRESETS.map(
             (p) =>
-              html`<button type="button" data-role="insights-preset" data-days=${p} aria-pressed=${v.preset === p ? 'true' : 'false'} @click=${() => this.#choose(p)}>
-                ${p}d
+              html`<button type="button" data-role="insights-preset" data-days=${p} aria-pressed=${String(v.preset === p)} @click=${() => this.#choose(p)}>
+                ${formatNumber(Number(p), { style: 'unit', unit: 'day', unitDisplay: 'narrow' })}
               </button>`,
           )}
-          <button type="button" data-role="insights-preset" data-days="custom" aria-pressed=${v.preset === 'custom' ? 'true' : 'false'} @click=${() => this.#choose('custom')}>
-            Custom
+          <button type="button" data-role="insights-preset" data-days="custom" aria-pressed=${String(v.preset === 'custom')} @click=${() => this.#choose('custom')}>
+            ${msg('Custom')}
           </button>
         </div>
       </header>
       <div class="panel-body">
         ${
           v.preset === 'custom'
-            ? html`<div class="range" role="group" aria-label="Custom range">
-              <label>From <input type="date" data-role="insights-start" .value=${v.start} max=${v.end || nothing} @change=${(e: Event) => this.#date('start', e)} /></label>
-              <label>to <input type="date" data-role="insights-end" .value=${v.end} min=${v.start || nothing} @change=${(e: Event) => this.#date('end', e)} /></label>
+            ? html`<div class="range" role="group" aria-label=${msg('Custom range')}>
+              <label>${msg('From')} <input type="date" data-role="insights-start" .value=${v.start} max=${v.end || nothing} @change=${(e: Event) => this.#date('start', e)} /></label>
+              <label>${msg('to')} <input type="date" data-role="insights-end" .value=${v.end} min=${v.start || nothing} @change=${(e: Event) => this.#date('end', e)} /></label>
             </div>`
             : nothing
         }
         ${this.error ? html`<p class="empty" role="alert">${this.error}</p>` : nothing}
-        ${this.report ? this.#body(this.report) : this.error ? nothing : html`<p class="empty">Loading…</p>`}
+        ${this.report ? this.#body(this.report) : this.error ? nothing : html`<p class="empty">${msg('Loading…')}</p>`}
       </div>
     </section>`;
   }
@@ -110,29 +113,34 @@ export class HermesInsightsPanel extends LitElement {
     const wantedCustom = this.view.preset === 'custom';
     const served =
       r.mode === 'custom' && r.effective_start && r.effective_end
-        ? `${r.effective_start} – ${r.effective_end}`
-        : `Last ${r.period_days} day${r.period_days === 1 ? '' : 's'}`;
+        ? `${calendarDay(r.effective_start)} – ${calendarDay(r.effective_end)}`
+        : r.period_days === 1
+          ? msg('Last day')
+          : msg(str`Last ${formatNumber(r.period_days)} days`);
     return html`
-      ${wantedCustom && r.mode !== 'custom' ? html`<p class="note" role="status">That range cannot be shown (a future or impossible day); showing the last ${r.period_days} days.</p>` : nothing}
+      ${wantedCustom && r.mode !== 'custom' ? html`<p class="note" role="status">${msg(str`That range cannot be shown (a future or impossible day); showing the last ${formatNumber(r.period_days)} days.`)}</p>` : nothing}
       <dl class="totals" data-role="insights-totals">
-        <div><dt>Sessions</dt><dd data-total="sessions">${count(r.total_sessions)}</dd></div>
-        <div><dt>Messages</dt><dd data-total="messages">${count(r.total_messages)}</dd></div>
-        <div><dt>Input tokens</dt><dd data-total="input" title=${count(r.total_input_tokens)}>${formatTokens(r.total_input_tokens)}</dd></div>
-        <div><dt>Output tokens</dt><dd data-total="output" title=${count(r.total_output_tokens)}>${formatTokens(r.total_output_tokens)}</dd></div>
-        <div><dt>Cost</dt><dd data-total="cost">${r.total_cost > 0 ? formatCost(r.total_cost) : '—'}</dd></div>
-        <div><dt>Cache hits</dt><dd data-total="cache">${r.total_cache_hit_percent === null ? '—' : `${r.total_cache_hit_percent}%`}</dd></div>
+        <div><dt>${msg('Sessions')}</dt><dd data-total="sessions">${count(r.total_sessions)}</dd></div>
+        <div><dt>${msg('Messages')}</dt><dd data-total="messages">${count(r.total_messages)}</dd></div>
+        <div><dt>${msg('Input tokens')}</dt><dd data-total="input" title=${count(r.total_input_tokens)}>${formatTokens(r.total_input_tokens)}</dd></div>
+        <div><dt>${msg('Output tokens')}</dt><dd data-total="output" title=${count(r.total_output_tokens)}>${formatTokens(r.total_output_tokens)}</dd></div>
+        <div><dt>${msg('Cost')}</dt><dd data-total="cost">${r.total_cost > 0 ? formatCost(r.total_cost) : '—'}</dd></div>
+        <div><dt>${msg('Cache hits')}</dt><dd data-total="cache">${r.total_cache_hit_percent === null ? '—' : percent(r.total_cache_hit_percent)}</dd></div>
       </dl>
-      <section class="block" aria-label="Daily tokens and cost">
-        <h3>Daily tokens and cost</h3>
+      <section class="block" aria-label=${msg('Daily tokens and cost')}>
+        <h3>${msg('Daily tokens and cost')}</h3>
         ${dailyChart(r.daily_tokens)}
       </section>
-      <section class="block" aria-label="Models">
-        <h3>Models</h3>
+      <section class="block" aria-label=${msg('Models')}>
+        <h3>${msg('Models')}</h3>
         ${
           r.models.length
             ? html`<table>
               <thead>
-                <tr><th scope="col">Model</th><th scope="col">Sessions</th><th scope="col">Input</th><th scope="col">Output</th><th scope="col">Cache</th><th scope="col">Cost</th><th scope="col">Share</th></tr>
+                <tr>
+                  <th scope="col">${msg('Model')}</th><th scope="col">${msg('Sessions')}</th><th scope="col">${msg('Input')}</th><th scope="col">${msg('Output')}</th>
+                  <th scope="col">${msg('Cache')}</th><th scope="col">${msg('Cost')}</th><th scope="col">${msg('Share')}</th>
+                </tr>
               </thead>
               <tbody>
                 ${r.models.map(
@@ -141,27 +149,27 @@ export class HermesInsightsPanel extends LitElement {
                     <td>${count(m.sessions)}</td>
                     <td title=${count(m.input_tokens)}>${formatTokens(m.input_tokens)}</td>
                     <td title=${count(m.output_tokens)}>${formatTokens(m.output_tokens)}</td>
-                    <td>${m.cache_hit_percent === null ? '—' : `${m.cache_hit_percent}%`}</td>
+                    <td>${m.cache_hit_percent === null ? '—' : percent(m.cache_hit_percent)}</td>
                     <td>${m.cost > 0 ? formatCost(m.cost) : '—'}</td>
-                    <td title="Share of tokens">${m.token_share}%</td>
+                    <td title=${msg('Share of tokens')}>${percent(m.token_share)}</td>
                   </tr>`,
                 )}
               </tbody>
             </table>`
-            : html`<p class="empty">No sessions in this period.</p>`
+            : html`<p class="empty">${msg('No sessions in this period.')}</p>`
         }
       </section>
       <div class="heats block">
         ${heatmap(
           'weekday',
-          r.activity_by_day.map((d) => ({ label: d.day, sessions: d.sessions })),
+          r.activity_by_day.map((d) => ({ label: weekdayName(d.day), sessions: d.sessions })),
         )}
         ${heatmap(
           'hour',
           r.activity_by_hour.map((h) => ({ label: pad(h.hour), sessions: h.sessions })),
         )}
       </div>
-      <p class="footer muted" data-role="insights-window" data-mode=${r.mode}>${served} · server calendar</p>
+      <p class="footer muted" data-role="insights-window" data-mode=${r.mode}>${served} · ${msg('server calendar')}</p>
     `;
   }
 }

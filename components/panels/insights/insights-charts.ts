@@ -1,4 +1,6 @@
 import { html, nothing, svg } from 'lit';
+import { msg, str } from '@lit/localize';
+import { formatDate, formatNumber } from '../../i18n/format.js';
 import type { InsightsReport } from '../../api/insights.js';
 import { formatCost, formatTokens } from '../../chat/usage-format.js';
 
@@ -12,8 +14,29 @@ const HEIGHT = 100;
 
 type Day = InsightsReport['daily_tokens'][number];
 
+/** The server's weekday words (Mon…Sun) in the app's language; 2024-01-01 was a Monday. */
+const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
+export function weekdayName(day: string): string {
+  const i = WEEKDAYS.indexOf(day);
+  return i < 0 ? day : formatDate(Date.UTC(2024, 0, 1 + i), { weekday: 'short', timeZone: 'UTC' });
+}
+
+/** A server calendar day (`YYYY-MM-DD`) as the language writes dates; read as UTC so no zone shifts it. */
+export const calendarDay = (iso: string) => {
+  const at = Date.parse(`${iso}T00:00:00Z`);
+  return Number.isNaN(at) ? iso : formatDate(at, { dateStyle: 'medium', timeZone: 'UTC' });
+};
+
+/** A percentage the server gives as 0–100. */
+export const percent = (value: number) => formatNumber(value / 100, { style: 'percent', maximumFractionDigits: 1 });
+
+/** One and many sessions are two messages, so each language words both. */
+const sessionsText = (n: number) => (n === 1 ? msg('1 session') : msg(str`${formatNumber(n)} sessions`));
+
 const dayLabel = (d: Day) =>
-  `${d.date}: ${formatTokens(d.input_tokens)} in, ${formatTokens(d.output_tokens)} out, ${formatCost(d.cost)}, ${d.sessions} session${d.sessions === 1 ? '' : 's'}`;
+  msg(
+    str`${calendarDay(d.date)}: ${formatTokens(d.input_tokens)} in, ${formatTokens(d.output_tokens)} out, ${formatCost(d.cost)}, ${sessionsText(d.sessions)}`,
+  );
 
 /** Daily tokens (stacked input/output bars) and cost (a line on its own scale), with a table of the values. */
 export function dailyChart(days: Day[]) {
@@ -23,9 +46,12 @@ export function dailyChart(days: Day[]) {
   const y = (v: number, max: number) => HEIGHT - (max > 0 ? (v / max) * (HEIGHT - 4) : 0);
   const costPoints = days.map((d, i) => `${i * BAR + BAR / 2},${y(d.cost, maxCost).toFixed(2)}`).join(' ');
   const busy = days.filter((d) => d.sessions > 0).length;
-  const summary = `Daily tokens and cost, ${days[0]?.date ?? ''} to ${days.at(-1)?.date ?? ''}: ${busy} active day${busy === 1 ? '' : 's'}, peak ${formatTokens(maxTokens)} tokens`;
+  const active = busy === 1 ? msg('1 active day') : msg(str`${formatNumber(busy)} active days`);
+  const summary = msg(
+    str`Daily tokens and cost, ${calendarDay(days[0]?.date ?? '')} to ${calendarDay(days.at(-1)?.date ?? '')}: ${active}, peak ${formatTokens(maxTokens)} tokens`,
+  );
   return html`<figure class="chart" data-role="insights-daily-chart" data-days=${days.length}>
-    <div class="chart-scale muted"><span>${formatTokens(maxTokens)} tokens</span>${maxCost > 0 ? html`<span>${formatCost(maxCost)}</span>` : nothing}</div>
+    <div class="chart-scale muted"><span>${msg(str`${formatTokens(maxTokens)} tokens`)}</span>${maxCost > 0 ? html`<span>${formatCost(maxCost)}</span>` : nothing}</div>
     <svg viewBox="0 0 ${width} ${HEIGHT}" preserveAspectRatio="none" role="img" aria-label=${summary}>
       <title>${summary}</title>
       ${days.map((d, i) => {
@@ -40,21 +66,25 @@ export function dailyChart(days: Day[]) {
       })}
       ${maxCost > 0 ? svg`<polyline class="cost" points=${costPoints} vector-effect="non-scaling-stroke"></polyline>` : nothing}
     </svg>
-    <div class="chart-axis muted"><span>${days[0]?.date ?? ''}</span><span>${days.at(-1)?.date ?? ''}</span></div>
+    <div class="chart-axis muted"><span>${calendarDay(days[0]?.date ?? '')}</span><span>${calendarDay(days.at(-1)?.date ?? '')}</span></div>
     <figcaption class="legend muted">
-      <span><i class="swatch input"></i>Input tokens</span><span><i class="swatch output"></i>Output tokens</span
-      >${maxCost > 0 ? html`<span><i class="swatch cost"></i>Cost</span>` : nothing}
+      <span><i class="swatch input"></i>${msg('Input tokens')}</span><span><i class="swatch output"></i>${msg('Output tokens')}</span
+      >${maxCost > 0 ? html`<span><i class="swatch cost"></i>${msg('Cost')}</span>` : nothing}
     </figcaption>
     <details class="values">
-      <summary>Daily values</summary>
+      <summary>${msg('Daily values')}</summary>
       <table>
-        <thead><tr><th scope="col">Day</th><th scope="col">Sessions</th><th scope="col">Input</th><th scope="col">Output</th><th scope="col">Cost</th></tr></thead>
+        <thead>
+          <tr>
+            <th scope="col">${msg('Day')}</th><th scope="col">${msg('Sessions')}</th><th scope="col">${msg('Input')}</th><th scope="col">${msg('Output')}</th><th scope="col">${msg('Cost')}</th>
+          </tr>
+        </thead>
         <tbody>
           ${days
             .filter((d) => d.sessions > 0)
             .map(
               (d) =>
-                html`<tr><th scope="row">${d.date}</th><td>${d.sessions}</td><td>${formatTokens(d.input_tokens)}</td><td>${formatTokens(d.output_tokens)}</td><td>${formatCost(d.cost)}</td></tr>`,
+                html`<tr><th scope="row">${calendarDay(d.date)}</th><td>${formatNumber(d.sessions)}</td><td>${formatTokens(d.input_tokens)}</td><td>${formatTokens(d.output_tokens)}</td><td>${formatCost(d.cost)}</td></tr>`,
             )}
         </tbody>
       </table>
@@ -65,13 +95,13 @@ export function dailyChart(days: Day[]) {
 /** Sessions by weekday or by hour: one row of cells, each as strong as its share of the busiest. */
 export function heatmap(kind: 'weekday' | 'hour', cells: Array<{ label: string; sessions: number }>) {
   const max = Math.max(0, ...cells.map((c) => c.sessions));
-  const title = kind === 'weekday' ? 'Sessions by weekday' : 'Sessions by hour of day';
+  const title = kind === 'weekday' ? msg('Sessions by weekday') : msg('Sessions by hour of day');
   const peak = max > 0 ? cells.find((c) => c.sessions === max) : undefined;
   return html`<section class="heat" data-role="insights-heatmap" data-kind=${kind} aria-label=${title}>
-    <h3>${title}${peak ? html` <span class="muted">· busiest ${peak.label}</span>` : nothing}</h3>
+    <h3>${title}${peak ? html` <span class="muted">· ${msg(str`busiest ${peak.label}`)}</span>` : nothing}</h3>
     <ol class="cells ${kind}">
       ${cells.map((c) => {
-        const label = `${c.label}: ${c.sessions} session${c.sessions === 1 ? '' : 's'}`;
+        const label = `${c.label}: ${sessionsText(c.sessions)}`;
         const level = max > 0 ? c.sessions / max : 0;
         return html`<li class="cell" style="--level:${level.toFixed(3)}" title=${label} aria-label=${label} data-sessions=${c.sessions}>
           <span class="cell-label">${c.label}</span>

@@ -1,18 +1,18 @@
 import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
 import { customElement, query, state } from 'lit/decorators.js';
+import { localized, msg, str } from '@lit/localize';
+import { formatNumber } from '../../i18n/format.js';
 import { baseStyles } from '../../shared/styles.js';
 import { panelStyles } from '../panel-styles.js';
 import { panelState } from '../panel-state.js';
 import { LOG_FILES, LOG_TAILS, logsApi, type LogFile, type LogsAnswer } from '../../api/logs.js';
 import { atLeast, classify, type Level, type LogLine } from './log-levels.js';
 
-const FILE_LABELS: Record<LogFile, string> = { agent: 'agent.log', errors: 'errors.log', gateway: 'gateway.log', webui: 'Web UI' };
-const LEVEL_CHOICES: [Level, string][] = [
-  ['debug', 'All levels'],
-  ['info', 'Info and above'],
-  ['warning', 'Warnings and errors'],
-  ['error', 'Errors only'],
-];
+/** File names stay as they are; the server's own log is named in words. Read at render time (a language switch). */
+const fileLabel = (f: LogFile): string => (f === 'webui' ? msg('Web UI') : `${f}.log`);
+const LEVEL_VALUES: Level[] = ['debug', 'info', 'warning', 'error'];
+const levelLabel = (v: Level): string =>
+  ({ debug: msg('All levels'), info: msg('Info and above'), warning: msg('Warnings and errors'), error: msg('Errors only') })[v as 'debug'] ?? v;
 /** How often auto-refresh asks again while the panel is on screen. */
 export const REFRESH_MS = 3000;
 /** Within this many pixels of the end counts as "at the bottom" (the view keeps following). */
@@ -26,7 +26,7 @@ function sane(s: typeof DEFAULTS): typeof DEFAULTS {
   return {
     file: LOG_FILES.includes(s.file) ? s.file : DEFAULTS.file,
     tail: (LOG_TAILS as readonly number[]).includes(s.tail) ? s.tail : DEFAULTS.tail,
-    level: LEVEL_CHOICES.some(([v]) => v === s.level) ? s.level : DEFAULTS.level,
+    level: LEVEL_VALUES.includes(s.level) ? s.level : DEFAULTS.level,
     auto: s.auto === true,
     wrap: s.wrap === true,
   };
@@ -38,6 +38,7 @@ function sane(s: typeof DEFAULTS): typeof DEFAULTS {
  * and auto-refresh is on, following the bottom unless the reader scrolled up.
  */
 @customElement('hermes-logs-panel')
+@localized()
 export class HermesLogsPanel extends LitElement {
   static override styles = [
     baseStyles,
@@ -202,7 +203,7 @@ export class HermesLogsPanel extends LitElement {
       this.copied = true;
       setTimeout(() => (this.copied = false), 1500);
     } catch {
-      this.error = 'The browser did not allow copying.';
+      this.error = msg('The browser did not allow copying.');
     }
   }
 
@@ -211,46 +212,52 @@ export class HermesLogsPanel extends LitElement {
     const a = this.answer;
     return html`<section data-role="panel" data-panel="logs">
       <header class="panel-head">
-        <h2>Logs</h2>
+        <h2>${msg('Logs')}</h2>
         <div class="controls">
-          <select data-role="log-file" aria-label="Log file" @change=${(e: Event) => this.#choose({ file: (e.target as HTMLSelectElement).value as LogFile })}>
-            ${LOG_FILES.map((f) => html`<option value=${f} ?selected=${f === this.file}>${FILE_LABELS[f]}</option>`)}
+          <select data-role="log-file" aria-label=${msg('Log file')} @change=${(e: Event) => this.#choose({ file: (e.target as HTMLSelectElement).value as LogFile })}>
+            ${LOG_FILES.map((f) => html`<option value=${f} ?selected=${f === this.file}>${fileLabel(f)}</option>`)}
           </select>
-          <select data-role="log-tail" aria-label="Lines" @change=${(e: Event) => this.#choose({ tail: Number((e.target as HTMLSelectElement).value) })}>
-            ${LOG_TAILS.map((n) => html`<option value=${n} ?selected=${n === this.tail}>Last ${n}</option>`)}
+          <select data-role="log-tail" aria-label=${msg('Lines')} @change=${(e: Event) => this.#choose({ tail: Number((e.target as HTMLSelectElement).value) })}>
+            ${LOG_TAILS.map((n) => html`<option value=${n} ?selected=${n === this.tail}>${msg(str`Last ${formatNumber(n)}`)}</option>`)}
           </select>
-          <select data-role="log-level" aria-label="Level" @change=${(e: Event) => this.#set({ level: (e.target as HTMLSelectElement).value as Level })}>
-            ${LEVEL_CHOICES.map(([v, label]) => html`<option value=${v} ?selected=${v === this.level}>${label}</option>`)}
+          <select data-role="log-level" aria-label=${msg('Level')} @change=${(e: Event) => this.#set({ level: (e.target as HTMLSelectElement).value as Level })}>
+            ${LEVEL_VALUES.map((v) => html`<option value=${v} ?selected=${v === this.level}>${levelLabel(v)}</option>`)}
           </select>
           <label class="toggle"
-            ><input type="checkbox" data-role="log-auto" .checked=${this.auto} @change=${(e: Event) => this.#toggleAuto((e.target as HTMLInputElement).checked)} />Auto-refresh</label
+            ><input type="checkbox" data-role="log-auto" .checked=${this.auto} @change=${(e: Event) => this.#toggleAuto((e.target as HTMLInputElement).checked)} />${msg('Auto-refresh')}</label
           >
-          <label class="toggle"><input type="checkbox" data-role="log-wrap" .checked=${this.wrap} @change=${(e: Event) => this.#set({ wrap: (e.target as HTMLInputElement).checked })} />Wrap</label>
-          <button data-role="log-refresh" @click=${() => void this.refresh()}>Refresh</button>
-          <button data-role="log-copy" ?disabled=${!shown.length} @click=${() => void this.#copy(shown)}>${this.copied ? 'Copied' : 'Copy'}</button>
+          <label class="toggle"><input type="checkbox" data-role="log-wrap" .checked=${this.wrap} @change=${(e: Event) => this.#set({ wrap: (e.target as HTMLInputElement).checked })} />${msg('Wrap')}</label>
+          <button data-role="log-refresh" @click=${() => void this.refresh()}>${msg('Refresh')}</button>
+          <button data-role="log-copy" ?disabled=${!shown.length} @click=${() => void this.#copy(shown)}>${this.copied ? msg('Copied') : msg('Copy')}</button>
         </div>
       </header>
       ${
         a && (a.truncated || a.total_bytes)
           ? html`<div class="meta muted" data-role="log-meta">
-            ${shown.length} of ${a.lines.length} lines · ${formatBytes(a.total_bytes)}${a.truncated ? ' · showing the end of the file' : ''}
+            ${msg(str`${formatNumber(shown.length)} of ${formatNumber(a.lines.length)} lines`)} · ${formatBytes(a.total_bytes)}${a.truncated ? ` · ${msg('showing the end of the file')}` : ''}
           </div>`
           : nothing
       }
       <div class="panel-body" @scroll=${() => (this.#follow = this.#atBottom())}>
         ${this.error ? html`<p class="error" role="alert" data-role="log-error">${this.error}</p>` : nothing}
-        ${a && !a.lines.length ? html`<p class="empty" data-role="log-hint">${a.hint || 'This log is empty.'}</p>` : nothing}
-        ${a?.lines.length && !shown.length ? html`<p class="empty" data-role="log-hint">No lines at this level.</p>` : nothing}
+        ${a && !a.lines.length ? html`<p class="empty" data-role="log-hint">${a.hint || msg('This log is empty.')}</p>` : nothing}
+        ${a?.lines.length && !shown.length ? html`<p class="empty" data-role="log-hint">${msg('No lines at this level.')}</p>` : nothing}
         <div class="lines" ?data-wrap=${this.wrap}>${shown.map((l) => html`<div data-role="log-line" data-level=${l.level}>${l.text}</div>`)}</div>
       </div>
     </section>`;
   }
 }
 
+/** A file size in the reader's language (Intl's byte units: "1,5 kB", "1.5 KB"…). */
 function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
-  return `${(n / 1024 / 1024).toFixed(1)} MB`;
+  const [value, unit] = n < 1024 ? [n, 'byte'] : n < 1024 * 1024 ? [n / 1024, 'kilobyte'] : [n / 1024 / 1024, 'megabyte'];
+  return formatNumber(value, {
+    style: 'unit',
+    unit,
+    unitDisplay: 'short',
+    maximumFractionDigits: unit === 'byte' ? 0 : 1,
+    minimumFractionDigits: unit === 'byte' ? 0 : 1,
+  });
 }
 
 declare global {

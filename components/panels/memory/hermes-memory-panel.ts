@@ -1,5 +1,6 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, state } from 'lit/decorators.js';
+import { localized, msg, str } from '@lit/localize';
 import { type MemorySnapshot, memoryApi } from '../../api/memory.js';
 import { STATE_SAVED_EVENT } from '../../state/run-handlers.js';
 import { baseStyles } from '../../shared/styles.js';
@@ -7,12 +8,16 @@ import { panelStyles } from '../panel-styles.js';
 import { saveSection } from './memory-save.js';
 import './hermes-memory-store.js';
 
+/** A file name, the same in every language. */
+const SOUL_FILE = 'SOUL.md';
+
 /**
  * The Memory panel of the control center (its own lazily loaded chunk): the active profile's
  * MEMORY.md and USER.md as their `§` entries, and SOUL.md as one text. It reloads when the
  * agent's memory tool changed a file (`state_saved`), keeping whatever is being typed.
  */
 @customElement('hermes-memory-panel')
+@localized()
 export class HermesMemoryPanel extends LitElement {
   static override styles = [
     baseStyles,
@@ -97,7 +102,7 @@ export class HermesMemoryPanel extends LitElement {
         this.snap = outcome.snapshot;
         this.soulDraft = null;
         this.soulProblem = null;
-        this.soulNote = 'Saved. New sessions use it.';
+        this.soulNote = msg('Saved. New sessions use it.');
       } else {
         this.soulProblem = { message: outcome.message, conflict: outcome.kind === 'conflict' };
       }
@@ -113,22 +118,22 @@ export class HermesMemoryPanel extends LitElement {
     const text = this.soulDraft ?? snap.soul;
     return html`<section class="soul" data-role="memory-section" data-section="soul">
       <header>
-        <h3>Soul</h3>
-        <span class="meta mono" title=${snap.soul_path}>SOUL.md</span>
+        <h3>${msg('Soul')}</h3>
+        <span class="meta mono" title=${snap.soul_path}>${SOUL_FILE}</span>
       </header>
-      <p class="meta">The agent's persona and standing instructions, read at the start of every session.</p>
+      <p class="meta">${msg("The agent's persona and standing instructions, read at the start of every session.")}</p>
       ${info.hint ? html`<p class="meta" data-role="memory-hint">${info.hint}</p>` : nothing}
       <textarea
         data-role="soul-input"
-        aria-label="SOUL.md"
-        placeholder="No SOUL.md yet: write who the agent should be."
+        aria-label=${SOUL_FILE}
+        placeholder=${msg('No SOUL.md yet: write who the agent should be.')}
         ?disabled=${!info.writable}
         .value=${text}
         @input=${(e: Event) => ((this.soulDraft = (e.target as HTMLTextAreaElement).value), (this.soulNote = ''))}
       ></textarea>
       <div class="row">
-        <button class="primary" data-role="soul-save" ?disabled=${!info.writable || this.busy || this.soulDraft === null} @click=${() => this.saveSoul()}>Save</button>
-        ${this.soulDraft !== null ? html`<button data-role="soul-discard" @click=${() => ((this.soulDraft = null), (this.soulProblem = null))}>Discard changes</button>` : nothing}
+        <button class="primary" data-role="soul-save" ?disabled=${!info.writable || this.busy || this.soulDraft === null} @click=${() => this.saveSoul()}>${msg('Save')}</button>
+        ${this.soulDraft !== null ? html`<button data-role="soul-discard" @click=${() => ((this.soulDraft = null), (this.soulProblem = null))}>${msg('Discard changes')}</button>` : nothing}
         <span class="meta" aria-live="polite">${this.soulNote}</span>
       </div>
       ${
@@ -137,7 +142,7 @@ export class HermesMemoryPanel extends LitElement {
             ${this.soulProblem.message}
             ${
               this.soulProblem.conflict
-                ? html`<button class="outline" data-role="memory-reload" @click=${() => ((this.soulProblem = null), this.reload())}>Reload</button>`
+                ? html`<button class="outline" data-role="memory-reload" @click=${() => ((this.soulProblem = null), this.reload())}>${msg('Reload')}</button>`
                 : nothing
             }
           </p>`
@@ -150,9 +155,9 @@ export class HermesMemoryPanel extends LitElement {
     const snap = this.snap;
     return html`<section data-role="panel" data-panel="memory">
       <header class="panel-head">
-        <h2>Memory</h2>
-        ${snap && snap.profile !== 'default' ? html`<span class="meta">Profile ${snap.profile}</span>` : nothing}
-        ${snap?.redacted ? html`<span class="meta" title="Secrets are shown masked; saving keeps the originals">Secrets masked</span>` : nothing}
+        <h2>${msg('Memory')}</h2>
+        ${snap && snap.profile !== 'default' ? html`<span class="meta">${msg(str`Profile ${snap.profile}`)}</span>` : nothing}
+        ${snap?.redacted ? html`<span class="meta" title=${msg('Secrets are shown masked; saving keeps the originals')}>${msg('Secrets masked')}</span>` : nothing}
       </header>
       <div class="panel-body">
         ${this.loadError ? html`<p role="alert">${this.loadError}</p>` : nothing}
@@ -160,7 +165,7 @@ export class HermesMemoryPanel extends LitElement {
           snap
             ? html`<hermes-memory-store
                 section="memory"
-                label="Memory"
+                label=${msg('Memory')}
                 .path=${snap.sections.memory.enabled ? snap.memory_path : ''}
                 .info=${snap.sections.memory}
                 .mtime=${snap.memory_mtime}
@@ -169,7 +174,7 @@ export class HermesMemoryPanel extends LitElement {
               ></hermes-memory-store>
               <hermes-memory-store
                 section="user"
-                label="User profile"
+                label=${msg('User profile')}
                 .path=${snap.sections.user.enabled ? snap.user_path : ''}
                 .info=${snap.sections.user}
                 .mtime=${snap.user_mtime}
@@ -179,7 +184,7 @@ export class HermesMemoryPanel extends LitElement {
               ${this.renderSoul(snap)}`
             : this.loadError
               ? nothing
-              : html`<p class="empty">Loading…</p>`
+              : html`<p class="empty">${msg('Loading…')}</p>`
         }
       </div>
     </section>`;

@@ -1,5 +1,7 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
+import { localized, msg, str } from '@lit/localize';
+import { formatNumber as fmt } from '../../i18n/format.js';
 import { serializeEntries, usedChars } from '../../../src/agent/tools/memory-store.js';
 import type { MemorySectionInfo, MemorySnapshot } from '../../api/memory.js';
 import { baseStyles } from '../../shared/styles.js';
@@ -11,7 +13,6 @@ type Store = 'memory' | 'user';
 /** Drafts of new entries survive leaving the panel and a reload. */
 const drafts = panelState('memory', { add_memory: '', add_user: '' });
 
-const fmt = (n: number) => n.toLocaleString('en-US');
 /** The gauge warns from 80 % of the limit, as a file near its budget makes the agent consolidate. */
 const WARN_AT = 0.8;
 
@@ -21,6 +22,7 @@ const WARN_AT = 0.8;
  * (projected with the draft being typed). A refused save keeps the user's text.
  */
 @customElement('hermes-memory-store')
+@localized()
 export class HermesMemoryStore extends LitElement {
   static override styles = [
     baseStyles,
@@ -203,27 +205,27 @@ export class HermesMemoryStore extends LitElement {
     const used = (this.info?.used ?? 0) + usedChars(this.proposed()) - usedChars(this.entries);
     const level = used > limit ? 'over' : used >= limit * WARN_AT ? 'warn' : 'ok';
     const width = limit > 0 ? Math.min(100, (used / limit) * 100) : 0;
-    return html`<div data-role="memory-usage" data-state=${level} data-used=${used} data-limit=${limit} role="meter" aria-label="${this.label} characters used" aria-valuemin="0" aria-valuemax=${limit} aria-valuenow=${used}>
+    return html`<div data-role="memory-usage" data-state=${level} data-used=${used} data-limit=${limit} role="meter" aria-label=${msg(str`${this.label}: characters used`)} aria-valuemin="0" aria-valuemax=${limit} aria-valuenow=${used}>
       <span class="bar"><span style="width: ${width}%"></span></span>
-      <span>${fmt(used)} / ${fmt(limit)}${level === 'over' ? ' — over the limit' : level === 'warn' ? ' — near the limit' : ''}</span>
+      <span>${fmt(used)} / ${fmt(limit)}${level === 'over' ? ` — ${msg('over the limit')}` : level === 'warn' ? ` — ${msg('near the limit')}` : ''}</span>
     </div>`;
   }
 
   private renderEntry(entry: string, index: number, locked: boolean) {
     if (this.editing === index) {
       return html`<li data-role="memory-entry" data-index=${index} data-editing>
-        <textarea data-role="memory-entry-input" aria-label="Edit entry ${index + 1}" .value=${this.editDraft} @input=${(e: Event) => (this.editDraft = (e.target as HTMLTextAreaElement).value)}></textarea>
+        <textarea data-role="memory-entry-input" aria-label=${msg(str`Edit entry ${fmt(index + 1)}`)} .value=${this.editDraft} @input=${(e: Event) => (this.editDraft = (e.target as HTMLTextAreaElement).value)}></textarea>
         <span class="actions">
-          <button class="primary" data-role="memory-entry-save" ?disabled=${this.busy} @click=${() => this.saveEdit()}>Save</button>
-          <button data-role="memory-entry-cancel" @click=${() => ((this.editing = null), (this.problem = null))}>Cancel</button>
+          <button class="primary" data-role="memory-entry-save" ?disabled=${this.busy} @click=${() => this.saveEdit()}>${msg('Save')}</button>
+          <button data-role="memory-entry-cancel" @click=${() => ((this.editing = null), (this.problem = null))}>${msg('Cancel')}</button>
         </span>
       </li>`;
     }
     return html`<li data-role="memory-entry" data-index=${index}>
       <span class="text">${entry}</span>
       <span class="actions">
-        <button data-role="memory-entry-edit" aria-label="Edit entry ${index + 1}" ?disabled=${locked || this.busy} @click=${() => ((this.editing = index), (this.editDraft = entry))}>Edit</button>
-        <button class="danger" data-role="memory-entry-remove" aria-label="Remove entry ${index + 1}" ?disabled=${locked || this.busy} @click=${() => this.removeEntry(index)}>Remove</button>
+        <button data-role="memory-entry-edit" aria-label=${msg(str`Edit entry ${fmt(index + 1)}`)} ?disabled=${locked || this.busy} @click=${() => ((this.editing = index), (this.editDraft = entry))}>${msg('Edit')}</button>
+        <button class="danger" data-role="memory-entry-remove" aria-label=${msg(str`Remove entry ${fmt(index + 1)}`)} ?disabled=${locked || this.busy} @click=${() => this.removeEntry(index)}>${msg('Remove')}</button>
       </span>
     </li>`;
   }
@@ -231,11 +233,12 @@ export class HermesMemoryStore extends LitElement {
   override render() {
     const info = this.info;
     const file = this.section === 'memory' ? 'MEMORY.md' : 'USER.md';
-    const key = this.section === 'memory' ? 'memory.memory_enabled' : 'memory.user_profile_enabled';
+    // The config.yaml line that turned the store off, as the file spells it.
+    const off = `${this.section === 'memory' ? 'memory.memory_enabled' : 'memory.user_profile_enabled'}: false`;
     if (info && !info.enabled) {
       return html`<section data-role="memory-section" data-section=${this.section}>
         <header><h3>${this.label}</h3></header>
-        <p class="note" data-role="memory-disabled">Turned off in config.yaml (<code>${key}: false</code>): the agent neither reads nor writes ${file}.</p>
+        <p class="note" data-role="memory-disabled">${msg(str`Turned off in config.yaml: the agent neither reads nor writes ${file}.`)} <code>${off}</code></p>
       </section>`;
     }
     const locked = !info?.writable;
@@ -251,24 +254,24 @@ export class HermesMemoryStore extends LitElement {
           ? html`<ol>
             ${this.entries.map((e, i) => this.renderEntry(e, i, locked))}
           </ol>`
-          : html`<p class="note">No entries yet.</p>`
+          : html`<p class="note">${msg('No entries yet.')}</p>`
       }
       <div class="add">
         <textarea
           data-role="memory-add-input"
-          aria-label="New ${this.label.toLowerCase()} entry"
-          placeholder="Add an entry…"
+          aria-label=${msg(str`New entry in ${this.label}`)}
+          placeholder=${msg('Add an entry…')}
           ?disabled=${locked}
           .value=${this.addDraft}
           @input=${(e: Event) => this.setAddDraft((e.target as HTMLTextAreaElement).value)}
         ></textarea>
-        <button class="outline" data-role="memory-add" ?disabled=${locked || this.busy || !this.addDraft.trim()} @click=${() => this.add()}>Add</button>
+        <button class="outline" data-role="memory-add" ?disabled=${locked || this.busy || !this.addDraft.trim()} @click=${() => this.add()}>${msg('Add')}</button>
       </div>
       ${
         this.problem
           ? html`<p data-role="memory-error" role="alert">
             ${this.problem.message}
-            ${this.problem.conflict ? html`<button class="outline" data-role="memory-reload" @click=${() => ((this.problem = null), this.onReload())}>Reload</button>` : nothing}
+            ${this.problem.conflict ? html`<button class="outline" data-role="memory-reload" @click=${() => ((this.problem = null), this.onReload())}>${msg('Reload')}</button>` : nothing}
           </p>`
           : nothing
       }

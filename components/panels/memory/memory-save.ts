@@ -1,4 +1,6 @@
+import { msg, str } from '@lit/localize';
 import { ApiError } from '../../api/client.js';
+import { formatNumber } from '../../i18n/format.js';
 import { type MemorySection, type MemorySnapshot, memoryApi } from '../../api/memory.js';
 
 /** What a save came to; on anything but `saved` the user's text stays where it was. */
@@ -9,11 +11,10 @@ export type SaveOutcome =
   | { kind: 'refused'; message: string };
 
 const FILES: Record<MemorySection, string> = { memory: 'MEMORY.md', user: 'USER.md', soul: 'SOUL.md' };
-const fmt = (n: number) => n.toLocaleString('en-US');
 
 /** The refusal over the limit, with the figures. */
 export const overLimitText = (used: number, limit: number) =>
-  `Not saved: ${fmt(used)} / ${fmt(limit)} characters, over the limit. Shorten or remove entries, then save again.`;
+  msg(str`Not saved: ${formatNumber(used)} / ${formatNumber(limit)} characters, over the limit. Shorten or remove entries, then save again.`);
 
 /** Saves one section with the mtime it was read at. */
 export async function saveSection(section: MemorySection, content: string, mtime: number | null): Promise<SaveOutcome> {
@@ -26,7 +27,7 @@ export async function saveSection(section: MemorySection, content: string, mtime
       return { kind: 'over-limit', used, limit, message: overLimitText(used, limit) };
     // The draft stays in its box: reloading brings the file as it is now.
     if (err.status === 409 && typeof err.body.mtime !== 'undefined')
-      return { kind: 'conflict', message: `${FILES[section]} changed elsewhere — reload. Your text is kept.` };
+      return { kind: 'conflict', message: msg(str`${FILES[section]} changed elsewhere — reload. Your text is kept.`) };
     if (err.status === 409) return { kind: 'refused', message: err.message };
     return { kind: 'refused', message: err.message };
   }

@@ -1,11 +1,14 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
+import { localized, msg } from '@lit/localize';
 import type { NewProfile } from '../../api/profiles.js';
 import { profileStore } from '../../state/profile-store.js';
 import { baseStyles } from '../../shared/styles.js';
 
 const NAME = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 export type CreateMode = 'blank' | 'clone' | 'key';
+/** Examples of what the fields take: code, the same in every language. */
+const EXAMPLE = { name: 'work', provider: 'openrouter', model: 'anthropic/claude-sonnet-4.6', url: 'https://…' };
 
 /**
  * The Profiles panel's "New profile" form: a name and what it starts from — a fresh layout,
@@ -13,6 +16,7 @@ export type CreateMode = 'blank' | 'clone' | 'key';
  * Fires `profile-created` (detail: the name) once the server made it.
  */
 @customElement('hermes-profile-create')
+@localized()
 export class HermesProfileCreate extends LitElement {
   @property({ attribute: false }) profiles: string[] = [];
   @property() mode: CreateMode = 'blank';
@@ -27,7 +31,7 @@ export class HermesProfileCreate extends LitElement {
     e.preventDefault();
     const name = this.#value('profile-name').toLowerCase();
     if (!NAME.test(name) || name === 'default') {
-      this.error = 'A name is 1-64 lowercase letters, digits, - or _, starting with a letter or digit (not "default").';
+      this.error = msg('A name is 1-64 lowercase letters, digits, - or _, starting with a letter or digit (not "default").');
       return;
     }
     const body: NewProfile = { name };
@@ -39,7 +43,7 @@ export class HermesProfileCreate extends LitElement {
         if (v) body[key as keyof typeof fields] = v;
       }
       if (body.base_url && !/^https?:\/\//.test(body.base_url)) {
-        this.error = 'The base URL starts with http:// or https://.';
+        this.error = msg('The base URL starts with http:// or https://.');
         return;
       }
     }
@@ -63,14 +67,14 @@ export class HermesProfileCreate extends LitElement {
 
   override render() {
     const modes: [CreateMode, string][] = [
-      ['blank', 'Fresh'],
-      ['clone', 'Copy of a profile'],
-      ['key', 'Provider key and model'],
+      ['blank', msg('Fresh')],
+      ['clone', msg('Copy of a profile')],
+      ['key', msg('Provider key and model')],
     ];
     return html`<form data-role="profile-create" @submit=${(e: Event) => void this.#submit(e)}>
-      <label>Name <input data-role="profile-name" name="name" autocomplete="off" spellcheck="false" placeholder="work" maxlength="64" required /></label>
+      <label>${msg('Name')} <input data-role="profile-name" name="name" autocomplete="off" spellcheck="false" placeholder=${EXAMPLE.name} maxlength="64" required /></label>
       <fieldset>
-        <legend>Starts from</legend>
+        <legend>${msg('Starts from')}</legend>
         ${modes.map(
           ([id, label]) =>
             html`<label class="mode"><input type="radio" name="mode" data-role="profile-mode" value=${id} .checked=${this.mode === id} @change=${() => this.#setMode(id)} /> ${label}</label>`,
@@ -78,21 +82,21 @@ export class HermesProfileCreate extends LitElement {
       </fieldset>
       ${
         this.mode === 'clone'
-          ? html`<label>Copy config.yaml, .env and SOUL.md from
+          ? html`<label>${msg('Copy config.yaml, .env and SOUL.md from')}
             <select data-role="profile-clone-from">${this.profiles.map((p) => html`<option value=${p}>${p}</option>`)}</select>
           </label>`
           : nothing
       }
       ${
         this.mode === 'key'
-          ? html`<label>Provider <input data-role="profile-provider" placeholder="openrouter" autocomplete="off" /></label>
-            <label>Model <input data-role="profile-model" placeholder="anthropic/claude-sonnet-4.6" autocomplete="off" /></label>
-            <label>Base URL <span class="muted">(optional)</span> <input data-role="profile-base-url" type="url" placeholder="https://…" autocomplete="off" /></label>
-            <label>API key <span class="muted">(saved in the profile's .env)</span> <input data-role="profile-api-key" type="password" autocomplete="off" /></label>`
+          ? html`<label>${msg('Provider')} <input data-role="profile-provider" placeholder=${EXAMPLE.provider} autocomplete="off" /></label>
+            <label>${msg('Model')} <input data-role="profile-model" placeholder=${EXAMPLE.model} autocomplete="off" /></label>
+            <label>${msg('Base URL')} <span class="muted">${msg('(optional)')}</span> <input data-role="profile-base-url" type="url" placeholder=${EXAMPLE.url} autocomplete="off" /></label>
+            <label>${msg('API key')} <span class="muted">${msg("(saved in the profile's .env)")}</span> <input data-role="profile-api-key" type="password" autocomplete="off" /></label>`
           : nothing
       }
       ${this.error ? html`<p class="error" role="alert" data-role="profile-create-error">${this.error}</p>` : nothing}
-      <div class="actions"><button class="primary" data-role="profile-create-submit" ?disabled=${this.busy}>Create profile</button></div>
+      <div class="actions"><button class="primary" data-role="profile-create-submit" ?disabled=${this.busy}>${msg('Create profile')}</button></div>
     </form>`;
   }
 

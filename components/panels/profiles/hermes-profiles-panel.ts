@@ -1,5 +1,7 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, state } from 'lit/decorators.js';
+import { localized, msg, str } from '@lit/localize';
+import { formatNumber } from '../../i18n/format.js';
 import type { ProfileRow } from '../../api/profiles.js';
 import { profileStore } from '../../state/profile-store.js';
 import { StoreController } from '../../state/store.js';
@@ -9,6 +11,8 @@ import { panelState } from '../panel-state.js';
 import type { CreateMode } from './hermes-profile-create.js';
 import './hermes-profile-create.js';
 
+/** A file name, the same in every language. */
+const ENV_FILE = '.env';
 const saved = panelState('profiles', { mode: 'blank' as CreateMode });
 
 /**
@@ -17,6 +21,7 @@ const saved = panelState('profiles', { mode: 'blank' as CreateMode });
  * refusals (default, or this browser's active profile) are shown as it words them.
  */
 @customElement('hermes-profiles-panel')
+@localized()
 export class HermesProfilesPanel extends LitElement {
   static override styles = [
     baseStyles,
@@ -111,21 +116,23 @@ export class HermesProfilesPanel extends LitElement {
 
   #row(p: ProfileRow, active: string) {
     const isActive = p.name === active;
-    const facts = [p.model ?? 'no model set', `${p.skill_count} ${p.skill_count === 1 ? 'skill' : 'skills'}`, p.has_env ? '.env' : 'no .env'];
-    return html`<li class="row" data-role="profile-row" data-profile=${p.name} ?data-active=${isActive} aria-current=${isActive ? 'true' : nothing}>
+    // One and many skills are two messages, so each language words both.
+    const skills = p.skill_count === 1 ? msg('1 skill') : msg(str`${formatNumber(p.skill_count)} skills`);
+    const facts = [p.model ?? msg('no model set'), skills, p.has_env ? ENV_FILE : msg('no .env')];
+    return html`<li class="row" data-role="profile-row" data-profile=${p.name} ?data-active=${isActive} aria-current=${isActive || nothing}>
       <div class="who">
-        <span class="name">${p.name}${isActive ? html`<span class="tag">active</span>` : nothing}${p.is_default ? html`<span class="tag muted">built-in</span>` : nothing}</span>
+        <span class="name">${p.name}${isActive ? html`<span class="tag">${msg('active')}</span>` : nothing}${p.is_default ? html`<span class="tag muted">${msg('built-in')}</span>` : nothing}</span>
         <span class="facts" title=${p.path}>${facts.join(' · ')}</span>
       </div>
       <div class="acts">
-        ${isActive ? nothing : html`<button class="outline" data-role="profile-switch" @click=${() => void this.#run(() => profileStore.switchTo(p.name))}>Use</button>`}
+        ${isActive ? nothing : html`<button class="outline" data-role="profile-switch" @click=${() => void this.#run(() => profileStore.switchTo(p.name))}>${msg('Use')}</button>`}
         ${
           p.is_default
             ? nothing
             : this.confirming === p.name
-              ? html`<button class="danger" data-role="profile-delete-confirm" @click=${() => void this.#delete(p.name)}>Delete ${p.name} and its files</button>
-                <button data-role="profile-delete-cancel" @click=${() => (this.confirming = null)}>Keep</button>`
-              : html`<button data-role="profile-delete" title="Delete this profile's folder" @click=${() => (this.confirming = p.name)}>Delete</button>`
+              ? html`<button class="danger" data-role="profile-delete-confirm" @click=${() => void this.#delete(p.name)}>${msg(str`Delete ${p.name} and its files`)}</button>
+                <button data-role="profile-delete-cancel" @click=${() => (this.confirming = null)}>${msg('Keep')}</button>`
+              : html`<button data-role="profile-delete" title=${msg("Delete this profile's folder")} @click=${() => (this.confirming = p.name)}>${msg('Delete')}</button>`
         }
       </div>
     </li>`;
@@ -139,16 +146,16 @@ export class HermesProfilesPanel extends LitElement {
   override render() {
     const s = profileStore;
     return html`<section data-role="panel" data-panel="profiles">
-      <header class="panel-head"><h2>Profiles</h2></header>
+      <header class="panel-head"><h2>${msg('Profiles')}</h2></header>
       <div class="panel-body">
         ${
           !s.loaded
-            ? html`<p class="empty">${s.error ?? 'Loading…'}</p>`
+            ? html`<p class="empty">${s.error ?? msg('Loading…')}</p>`
             : !s.multiProfile
-              ? html`<p class="empty" data-role="single-profile">This deployment has one profile, default: profiles cannot be created or switched here.</p>`
+              ? html`<p class="empty" data-role="single-profile">${msg('This deployment has one profile, default: profiles cannot be created or switched here.')}</p>`
               : html`${this.error ? html`<p class="error" role="alert" data-role="profile-error">${this.error}</p>` : nothing}
                 <ul class="rows">${s.rows.map((p) => this.#row(p, s.active))}</ul>
-                <h3>New profile</h3>
+                <h3>${msg('New profile')}</h3>
                 <hermes-profile-create
                   .profiles=${s.rows.map((p) => p.name)}
                   .mode=${this.mode}

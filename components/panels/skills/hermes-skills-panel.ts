@@ -1,6 +1,9 @@
 import { LitElement, html, nothing } from 'lit';
 import { STATE_SAVED_EVENT } from '../../state/run-handlers.js';
 import { customElement, state } from 'lit/decorators.js';
+import { classMap } from 'lit/directives/class-map.js';
+import { localized, msg, str } from '@lit/localize';
+import { formatNumber } from '../../i18n/format.js';
 import { baseStyles } from '../../shared/styles.js';
 import { panelStyles } from '../panel-styles.js';
 import { panelState } from '../panel-state.js';
@@ -13,6 +16,8 @@ import { detailView, formView, type SkillViewHost } from './skill-views.js';
 const GENERAL = '(general)';
 const uses = (u: SkillUsage | undefined) => (u ? u.use_count + u.view_count + u.patch_count : 0);
 const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
+/** The usage count in words; one and many are two messages, so each language words both. */
+const usesText = (n: number) => (n === 0 ? '' : n === 1 ? msg('1 use') : msg(str`${formatNumber(n)} uses`));
 
 /**
  * The Skills panel: the profile's skills grouped by category, searchable, each with its enable
@@ -20,6 +25,7 @@ const message = (err: unknown) => (err instanceof Error ? err.message : String(e
  * Selected skill, search and category survive a reload (panel-state).
  */
 @customElement('hermes-skills-panel')
+@localized()
 export class HermesSkillsPanel extends LitElement implements SkillViewHost {
   static override styles = [baseStyles, panelStyles, skillsStyles];
 
@@ -191,10 +197,10 @@ export class HermesSkillsPanel extends LitElement implements SkillViewHost {
     const selected = this.detail?.name === s.name;
     const count = uses(this.usage[s.name]);
     return html`<div
-      class="row ${s.disabled ? 'off' : ''}"
+      class=${classMap({ row: true, off: s.disabled })}
       role="option"
       tabindex="0"
-      aria-selected=${selected ? 'true' : 'false'}
+      aria-selected=${String(selected)}
       data-role="skill-row"
       data-skill=${s.name}
       @click=${() => this.open(s.name)}
@@ -204,13 +210,13 @@ export class HermesSkillsPanel extends LitElement implements SkillViewHost {
         type="checkbox"
         role="switch"
         data-role="skill-toggle"
-        aria-label="Enable ${s.name}"
+        aria-label=${msg(str`Enable ${s.name}`)}
         .checked=${!s.disabled}
         @click=${(e: Event) => e.stopPropagation()}
         @change=${(e: Event) => this.#toggle(s, (e.target as HTMLInputElement).checked)}
       />
       <span class="name">${s.name}</span>
-      <span class="uses" data-role="skill-usage" title="Uses, views and edits the agent recorded">${count ? `${count} uses` : ''}</span>
+      <span class="uses" data-role="skill-usage" title=${msg('Uses, views and edits the agent recorded')}>${usesText(count)}</span>
       <span class="desc">${s.description}</span>
     </div>`;
   }
@@ -219,12 +225,12 @@ export class HermesSkillsPanel extends LitElement implements SkillViewHost {
     const groups = this.#filtered();
     return html`<section data-role="panel" data-panel="skills">
       <header class="panel-head">
-        <h2>Skills</h2>
+        <h2>${msg('Skills')}</h2>
         <input
           type="search"
           data-role="skill-search"
-          aria-label="Search skills"
-          placeholder="Search skills"
+          aria-label=${msg('Search skills')}
+          placeholder=${msg('Search skills')}
           .value=${this.search}
           @input=${(e: Event) => {
             this.search = (e.target as HTMLInputElement).value;
@@ -233,25 +239,28 @@ export class HermesSkillsPanel extends LitElement implements SkillViewHost {
         />
         <select
           data-role="skill-category-filter"
-          aria-label="Category"
+          aria-label=${msg('Category')}
           @change=${(e: Event) => {
             this.category = (e.target as HTMLSelectElement).value;
             this.#state.set({ category: this.category });
           }}
         >
-          <option value="" ?selected=${!this.category}>All categories</option>
+          <option value="" ?selected=${!this.category}>${msg('All categories')}</option>
           ${this.categories.map((c) => html`<option value=${c} ?selected=${c === this.category}>${c}</option>`)}
         </select>
-        <button type="button" class="primary" data-role="skill-new" @click=${() => ((this.mode = 'create'), (this.formError = ''))}>New skill</button>
+        <button type="button" class="primary" data-role="skill-new" @click=${() => ((this.mode = 'create'), (this.formError = ''))}>${msg('New skill')}</button>
       </header>
       ${this.error ? html`<div class="error" role="alert" data-role="skill-error">${this.error}</div>` : nothing}
       <div class="split">
-        <div class="list" role="listbox" aria-label="Skills" data-role="skill-list">
+        <div class="list" role="listbox" aria-label=${msg('Skills')} data-role="skill-list">
           ${[...groups].map(
-            ([cat, rows]) => html`<div class="category" data-role="skill-category" data-category=${cat}>${cat} <span class="muted">${rows.length}</span></div>
+            ([
+              cat,
+              rows,
+            ]) => html`<div class="category" data-role="skill-category" data-category=${cat}>${cat === GENERAL ? msg('(general)') : cat} <span class="muted">${formatNumber(rows.length)}</span></div>
               ${rows.map((s) => this.#row(s))}`,
           )}
-          ${this.loaded && !groups.size ? html`<p class="empty">${this.skills.length ? 'No skill matches.' : 'No skills yet.'}</p>` : nothing}
+          ${this.loaded && !groups.size ? html`<p class="empty">${this.skills.length ? msg('No skill matches.') : msg('No skills yet.')}</p>` : nothing}
         </div>
         <div class="detail">${this.mode === 'read' ? detailView(this) : formView(this, this.mode === 'edit' ? this.detail : null)}</div>
       </div>

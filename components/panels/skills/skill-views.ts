@@ -1,4 +1,5 @@
 import { html, nothing } from 'lit';
+import { msg, str } from '@lit/localize';
 import type { SkillDetail } from '../../api/skills.js';
 import { isMarkdownPath, splitSkill } from './skill-text.js';
 
@@ -19,11 +20,16 @@ export interface SkillViewHost {
 }
 
 const GROUPS = ['references', 'templates', 'scripts', 'assets'] as const;
+/** A file name and a name example: code, the same in every language. */
+const SKILL_FILE = 'SKILL.md';
+const NAME_EXAMPLE = 'my-skill';
+/** The form's `data-mode` hook values. */
+const MODES = ['create', 'edit'] as const;
 
 /** The open skill: its SKILL.md rendered, its front matter folded away, its linked files. */
 export function detailView(h: SkillViewHost) {
   const d = h.detail;
-  if (!d) return html`<p class="empty">Pick a skill to read it.</p>`;
+  if (!d) return html`<p class="empty">${msg('Pick a skill to read it.')}</p>`;
   if (h.file) return fileView(h, d.name, h.file);
   const { frontmatter, body } = splitSkill(d.content);
   const groups = GROUPS.filter((g) => d.linked_files[g]?.length);
@@ -31,28 +37,28 @@ export function detailView(h: SkillViewHost) {
     <div class="detail-head">
       <h3>${d.name}</h3>
       ${d.category ? html`<span class="chip">${d.category}</span>` : nothing}
-      ${d.disabled ? html`<span class="chip">disabled</span>` : nothing}
+      ${d.disabled ? html`<span class="chip">${msg('disabled')}</span>` : nothing}
       ${
         d.read_only
-          ? html`<span class="chip" title="From skills.external_dirs">read-only</span>`
-          : html`<button type="button" data-role="skill-edit" @click=${() => h.edit()}>Edit</button>
-            <button type="button" data-role="skill-delete" @click=${() => h.askDelete(true)}>Delete</button>`
+          ? html`<span class="chip" title=${msg('From skills.external_dirs')}>${msg('read-only')}</span>`
+          : html`<button type="button" data-role="skill-edit" @click=${() => h.edit()}>${msg('Edit')}</button>
+            <button type="button" data-role="skill-delete" @click=${() => h.askDelete(true)}>${msg('Delete')}</button>`
       }
     </div>
     ${
       h.confirmDelete
-        ? html`<div class="confirm" role="alertdialog" aria-label="Delete skill" data-role="skill-delete-confirm">
-          <span style="flex:1">Delete the skill “${d.name}” and its folder?</span>
-          <button type="button" class="primary" data-role="skill-delete-yes" ?disabled=${h.busy} @click=${() => h.deleteSkill()}>Delete</button>
-          <button type="button" data-role="skill-delete-no" @click=${() => h.askDelete(false)}>Cancel</button>
+        ? html`<div class="confirm" role="alertdialog" aria-label=${msg('Delete skill')} data-role="skill-delete-confirm">
+          <span style="flex:1">${msg(str`Delete the skill “${d.name}” and its folder?`)}</span>
+          <button type="button" class="primary" data-role="skill-delete-yes" ?disabled=${h.busy} @click=${() => h.deleteSkill()}>${msg('Delete')}</button>
+          <button type="button" data-role="skill-delete-no" @click=${() => h.askDelete(false)}>${msg('Cancel')}</button>
         </div>`
         : nothing
     }
-    ${frontmatter ? html`<details class="fm"><summary class="muted">Front matter</summary><pre>${frontmatter}</pre></details>` : nothing}
-    <hermes-markdown data-role="skill-body" .text=${body || '(no content)'}></hermes-markdown>
+    ${frontmatter ? html`<details class="fm"><summary class="muted">${msg('Front matter')}</summary><pre>${frontmatter}</pre></details>` : nothing}
+    <hermes-markdown data-role="skill-body" .text=${body || msg('(no content)')}></hermes-markdown>
     ${
       groups.length
-        ? html`<section class="files" aria-label="Linked files">
+        ? html`<section class="files" aria-label=${msg('Linked files')}>
           ${groups.map(
             (g) => html`<h4>${g}</h4>
               ${d.linked_files[g]!.map((f) => html`<button type="button" data-role="skill-file" data-file=${f} @click=${() => h.openFile(f)}>${f}</button>`)}`,
@@ -79,20 +85,20 @@ export function formView(h: SkillViewHost, editing: SkillDetail | null) {
     e.preventDefault();
     h.submit(e.currentTarget as HTMLFormElement);
   };
-  return html`<form data-role="skill-form" data-mode=${editing ? 'edit' : 'create'} @submit=${onSubmit}>
-    <h3>${editing ? `Edit ${editing.name}` : 'New skill'}</h3>
+  return html`<form data-role="skill-form" data-mode=${MODES[editing ? 1 : 0]} @submit=${onSubmit}>
+    <h3>${editing ? msg(str`Edit ${editing.name}`) : msg('New skill')}</h3>
     ${
       editing
-        ? html`<label>SKILL.md<textarea name="content" data-role="skill-form-content" rows="20" .value=${editing.content}></textarea></label>`
-        : html`<label>Name<input name="name" data-role="skill-form-name" required autocomplete="off" placeholder="my-skill" /></label>
-          <label>Category<input name="category" data-role="skill-form-category" autocomplete="off" placeholder="Optional, e.g. devops" /></label>
-          <label>Description<input name="description" data-role="skill-form-description" required autocomplete="off" /></label>
-          <label>Instructions (markdown)<textarea name="body" data-role="skill-form-body" rows="14" required></textarea></label>`
+        ? html`<label>${SKILL_FILE}<textarea name="content" data-role="skill-form-content" rows="20" .value=${editing.content}></textarea></label>`
+        : html`<label>${msg('Name')}<input name="name" data-role="skill-form-name" required autocomplete="off" placeholder=${NAME_EXAMPLE} /></label>
+          <label>${msg('Category')}<input name="category" data-role="skill-form-category" autocomplete="off" placeholder=${msg('Optional, e.g. devops')} /></label>
+          <label>${msg('Description')}<input name="description" data-role="skill-form-description" required autocomplete="off" /></label>
+          <label>${msg('Instructions (markdown)')}<textarea name="body" data-role="skill-form-body" rows="14" required></textarea></label>`
     }
     ${h.formError ? html`<div class="error" role="alert" data-role="skill-form-error">${h.formError}</div>` : nothing}
     <div class="actions">
-      <button type="button" data-role="skill-form-cancel" @click=${() => h.cancelForm()}>Cancel</button>
-      <button type="submit" class="primary" data-role="skill-form-save" ?disabled=${h.busy}>Save</button>
+      <button type="button" data-role="skill-form-cancel" @click=${() => h.cancelForm()}>${msg('Cancel')}</button>
+      <button type="submit" class="primary" data-role="skill-form-save" ?disabled=${h.busy}>${msg('Save')}</button>
     </div>
   </form>`;
 }

@@ -1,5 +1,6 @@
 import { LitElement, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
+import { localized, msg, str } from '@lit/localize';
 import { baseStyles } from '../../shared/styles.js';
 import { cronsApi, type CronJobFields, type CronJobRow } from '../../api/crons.js';
 import { absolute, relative, scheduleInput } from './task-format.js';
@@ -14,6 +15,8 @@ export interface TaskFormChoices {
 
 const PREVIEW_WAIT_MS = 300;
 const EXAMPLES = ['every 2h', '0 9 * * *', '30m', '2026-12-24T09:00'];
+/** The form's `data-mode` hook values. */
+const MODES = ['create', 'edit'] as const;
 
 /**
  * Create or edit one task: prompt, schedule (with the server's next three runs as you type, and
@@ -21,6 +24,7 @@ const EXAMPLES = ['every 2h', '0 9 * * *', '30m', '2026-12-24T09:00'];
  * schedule is not understood; a refusal keeps everything as typed.
  */
 @customElement('hermes-task-form')
+@localized()
 export class HermesTaskForm extends LitElement {
   static override styles = [baseStyles, tasksStyles];
 
@@ -119,7 +123,7 @@ export class HermesTaskForm extends LitElement {
   #previewView() {
     if (this.previewError) return html`<p class="hint bad" role="alert" data-role="task-schedule-error">${this.previewError}</p>`;
     if (!this.preview)
-      return html`<p class="hint muted">${this.checking ? 'Checking…' : html`e.g. ${EXAMPLES.map((x, i) => html`${i ? ', ' : ''}<code>${x}</code>`)}`}</p>`;
+      return html`<p class="hint muted">${this.checking ? msg('Checking…') : html`${msg('e.g.')} ${EXAMPLES.map((x, i) => html`${i ? ', ' : ''}<code>${x}</code>`)}`}</p>`;
     return html`<div class="hint" data-role="task-schedule-preview">
       <span>${this.preview.display}</span>
       ${
@@ -130,7 +134,7 @@ export class HermesTaskForm extends LitElement {
               return html`<li data-role="task-next-run" title=${iso}>${absolute(at)} <span class="muted">(${relative(at)})</span></li>`;
             })}
           </ol>`
-          : html`<span class="muted"> · no further runs</span>`
+          : html`<span class="muted"> · ${msg('no further runs')}</span>`
       }
     </div>`;
   }
@@ -140,18 +144,18 @@ export class HermesTaskForm extends LitElement {
     const models = this.choices.models;
     const model = job?.model ?? '';
     const skills = [...new Set([...this.choices.skills, ...this.skills])];
-    const delivery = this.choices.delivery.length ? this.choices.delivery : [{ value: 'local', label: 'Local (save output only)' }];
+    const delivery = this.choices.delivery.length ? this.choices.delivery : [{ value: 'local', label: msg('Local (save output only)') }];
     const canSave = !this.busy && !this.checking && !this.previewError && !!this.schedule.trim();
-    return html`<form data-role="task-form" data-mode=${job ? 'edit' : 'create'} @submit=${this.#submit}>
-      <h3>${job ? `Edit ${job.name}` : 'New task'}</h3>
-      <label>Prompt<textarea name="prompt" data-role="task-form-prompt" rows="6" required .value=${job?.prompt ?? ''}></textarea></label>
+    return html`<form data-role="task-form" data-mode=${MODES[job ? 1 : 0]} @submit=${this.#submit}>
+      <h3>${job ? msg(str`Edit ${job.name}`) : msg('New task')}</h3>
+      <label>${msg('Prompt')}<textarea name="prompt" data-role="task-form-prompt" rows="6" required .value=${job?.prompt ?? ''}></textarea></label>
       <label
-        >Schedule<input
+        >${msg('Schedule')}<input
           name="schedule"
           data-role="task-form-schedule"
           required
           autocomplete="off"
-          placeholder="every 2h, 0 9 * * *, 30m or an ISO time"
+          placeholder=${msg(str`${EXAMPLES.slice(0, 3).join(', ')} or an ISO time`)}
           .value=${this.schedule}
           @input=${(e: Event) => {
             this.schedule = (e.target as HTMLInputElement).value;
@@ -159,10 +163,10 @@ export class HermesTaskForm extends LitElement {
           }}
       /></label>
       ${this.#previewView()}
-      <label>Name<input name="name" data-role="task-form-name" autocomplete="off" placeholder="Optional" .value=${job?.name ?? ''} /></label>
+      <label>${msg('Name')}<input name="name" data-role="task-form-name" autocomplete="off" placeholder=${msg('Optional')} .value=${job?.name ?? ''} /></label>
       <label
-        >Model<select name="model" data-role="task-form-model">
-          <option value="" ?selected=${!model}>Default model</option>
+        >${msg('Model')}<select name="model" data-role="task-form-model">
+          <option value="" ?selected=${!model}>${msg('Default model')}</option>
           ${models.map((m) => html`<option value=${m.id} ?selected=${m.id === model}>${m.label}</option>`)}
           ${model && !models.some((m) => m.id === model) ? html`<option value=${model} selected>${model}</option>` : nothing}
         </select></label
@@ -170,7 +174,7 @@ export class HermesTaskForm extends LitElement {
       ${
         skills.length
           ? html`<fieldset data-role="task-form-skills">
-            <legend>Skills</legend>
+            <legend>${msg('Skills')}</legend>
             ${skills.map(
               (s) =>
                 html`<label class="check"
@@ -186,14 +190,14 @@ export class HermesTaskForm extends LitElement {
           : nothing
       }
       <label
-        >Delivery<select name="deliver" data-role="task-form-deliver">
+        >${msg('Delivery')}<select name="deliver" data-role="task-form-deliver">
           ${delivery.map((d) => html`<option value=${d.value} ?selected=${d.value === (job?.deliver ?? 'local')}>${d.label}</option>`)}
         </select></label
       >
       ${this.error ? html`<div class="error" role="alert" data-role="task-form-error">${this.error}</div>` : nothing}
       <div class="actions">
-        <button type="button" data-role="task-form-cancel" @click=${() => this.cancel()}>Cancel</button>
-        <button type="submit" class="primary" data-role="task-form-save" ?disabled=${!canSave}>Save</button>
+        <button type="button" data-role="task-form-cancel" @click=${() => this.cancel()}>${msg('Cancel')}</button>
+        <button type="submit" class="primary" data-role="task-form-save" ?disabled=${!canSave}>${msg('Save')}</button>
       </div>
     </form>`;
   }

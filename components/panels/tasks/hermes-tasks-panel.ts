@@ -1,5 +1,6 @@
 import { LitElement, html, nothing } from 'lit';
 import { customElement, state } from 'lit/decorators.js';
+import { localized, msg, str } from '@lit/localize';
 import { baseStyles } from '../../shared/styles.js';
 import { icons } from '../../shared/icons.js';
 import { ApiError, api } from '../../api/client.js';
@@ -25,6 +26,7 @@ const RUNNING_POLL_MS = 2000;
  * delete; each job's runs with their output rendered. The open job and run survive a reload.
  */
 @customElement('hermes-tasks-panel')
+@localized()
 export class HermesTasksPanel extends LitElement implements TaskViewHost {
   static override styles = [baseStyles, panelStyles, tasksStyles];
 
@@ -92,7 +94,7 @@ export class HermesTasksPanel extends LitElement implements TaskViewHost {
       this.jobs = list.jobs;
       this.scheduler = list.scheduler;
       this.running = new Set(Object.keys(running));
-      this.error = list.cron_unavailable ? 'Scheduled tasks are not available on this server.' : '';
+      this.error = list.cron_unavailable ? msg('Scheduled tasks are not available on this server.') : '';
       const id = this.selected?.id;
       this.selected = id ? (this.jobs.find((j) => j.id === id) ?? null) : null;
       // "Started…" or "already in progress" is stale once the run has ended.
@@ -209,7 +211,7 @@ export class HermesTasksPanel extends LitElement implements TaskViewHost {
         if (err instanceof ApiError && err.body.status === 'already_running') return { ok: false as const };
         throw err;
       });
-      this.notice = r.ok ? 'Started. Its output appears under Runs when it ends.' : 'A run of this task is already in progress.';
+      this.notice = r.ok ? msg('Started. Its output appears under Runs when it ends.') : msg('A run of this task is already in progress.');
       this.running = new Set([...this.running, job.id]);
       this.#watchRunning();
     });
@@ -232,7 +234,7 @@ export class HermesTasksPanel extends LitElement implements TaskViewHost {
       const copy = await cronsApi.create({
         prompt: job.prompt,
         schedule: scheduleInput(job),
-        name: `${job.name} (copy)`,
+        name: msg(str`${job.name} (copy)`),
         model: job.model,
         skills: job.skills ?? [],
         deliver: job.deliver || 'local',
@@ -272,8 +274,8 @@ export class HermesTasksPanel extends LitElement implements TaskViewHost {
     const empty = this.loaded && !this.jobs.length;
     return html`<section data-role="panel" data-panel="tasks">
       <header class="panel-head">
-        <h2>Tasks</h2>
-        <button type="button" class="primary" data-role="task-new" @click=${() => this.create()}>New task</button>
+        <h2>${msg('Tasks')}</h2>
+        <button type="button" class="primary" data-role="task-new" @click=${() => this.create()}>${msg('New task')}</button>
       </header>
       ${this.scheduler ? html`<p class="who" data-role="tasks-scheduler" data-kind=${this.scheduler.kind}>${whoRuns(this.scheduler)}</p>` : nothing}
       ${this.error ? html`<div class="error" role="alert" data-role="task-error">${this.error}</div>` : nothing}
@@ -281,12 +283,12 @@ export class HermesTasksPanel extends LitElement implements TaskViewHost {
         empty && this.mode === 'read'
           ? html`<div class="empty" data-role="tasks-empty">
             <p>${icons.tasks(24)}</p>
-            <p>No scheduled tasks yet.</p>
-            <p class="muted">A task runs a prompt on a schedule — every morning at 9, every 2 hours — in a new session.</p>
-            <button type="button" class="primary" data-role="tasks-empty-new" @click=${() => this.create()}>New task</button>
+            <p>${msg('No scheduled tasks yet.')}</p>
+            <p class="muted">${msg('A task runs a prompt on a schedule — every morning at 9, every 2 hours — in a new session.')}</p>
+            <button type="button" class="primary" data-role="tasks-empty-new" @click=${() => this.create()}>${msg('New task')}</button>
           </div>`
           : html`<div class="split">
-            <div class="list" role="listbox" aria-label="Tasks" data-role="task-list">${this.jobs.map((j) => taskRow(this, j))}</div>
+            <div class="list" role="listbox" aria-label=${msg('Tasks')} data-role="task-list">${this.jobs.map((j) => taskRow(this, j))}</div>
             <div class="detail">${this.#detail()}</div>
           </div>`
       }

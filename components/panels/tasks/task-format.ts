@@ -1,7 +1,20 @@
+import { msg } from '@lit/localize';
 import type { CronJobRow, CronRunRow, CronScheduler } from '../../api/crons.js';
+import { formatDate, formatNumber, formatRelative } from '../../i18n/format.js';
 
 /** The calm chip a job shows. */
 export type TaskState = 'scheduled' | 'paused' | 'error' | 'running' | 'completed';
+
+/** The chip's words for a state (its `data-state` stays the code). */
+export function stateLabel(state: TaskState): string {
+  return { scheduled: msg('scheduled'), paused: msg('paused'), error: msg('error'), running: msg('running'), completed: msg('completed') }[state];
+}
+
+/** The `data-state` hook of a run's chip. */
+export const runTone = (status: string): 'error' | 'ok' => (status === 'error' ? 'error' : 'ok');
+
+/** A run's status in words: the two the server says, else its word as it is. */
+export const runStatusLabel = (status: string): string => (status === 'ok' ? msg('ok') : status === 'error' ? msg('error') : status);
 
 export function taskState(job: CronJobRow, running: boolean): TaskState {
   if (running || job.state === 'running') return 'running';
@@ -25,26 +38,17 @@ export function scheduleInput(job: CronJobRow): string {
 
 export function whoRuns(s: CronScheduler | undefined): string {
   if (!s) return '';
-  if (s.kind === 'webui') return 'This server runs these tasks.';
-  if (s.kind === 'gateway') return "Hermes' gateway runs these tasks.";
-  return 'Nothing runs these tasks here: no scheduler is running on this server, and no Hermes gateway is configured. Runs start only from “Run now” or Hermes itself.';
+  if (s.kind === 'webui') return msg('This server runs these tasks.');
+  if (s.kind === 'gateway') return msg("Hermes' gateway runs these tasks.");
+  return msg(
+    'Nothing runs these tasks here: no scheduler is running on this server, and no Hermes gateway is configured. Runs start only from “Run now” or Hermes itself.',
+  );
 }
 
-const UNITS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
-  ['day', 86_400_000],
-  ['hour', 3_600_000],
-  ['minute', 60_000],
-];
-const rtf = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
+/** "in 3 hours", "5 minutes ago", in the app's language. */
+export const relative = (at: Date, now = Date.now()): string => formatRelative(at.getTime(), now, 'long');
 
-/** "in 3 hours", "5 minutes ago", "now". */
-export function relative(at: Date, now = Date.now()): string {
-  const ms = at.getTime() - now;
-  for (const [unit, size] of UNITS) if (Math.abs(ms) >= size) return rtf.format(Math.round(ms / size), unit);
-  return 'now';
-}
-
-export const absolute = (at: Date) => at.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+export const absolute = (at: Date) => formatDate(at);
 
 export function toDate(value: string | number | null | undefined): Date | null {
   if (value === null || value === undefined || value === '') return null;
@@ -52,11 +56,14 @@ export function toDate(value: string | number | null | undefined): Date | null {
   return Number.isNaN(d.getTime()) ? null : d;
 }
 
+/** One part of a duration, narrow ("12.3s", "5 min"…) in the app's language. */
+const unit = (n: number, u: string, digits = 0) => formatNumber(n, { style: 'unit', unit: u, unitDisplay: 'narrow', maximumFractionDigits: digits });
+
 export function duration(seconds: number | undefined): string {
   if (seconds === undefined) return '';
-  if (seconds < 60) return `${Math.round(seconds * 10) / 10}s`;
+  if (seconds < 60) return unit(seconds, 'second', 1);
   const m = Math.floor(seconds / 60);
-  return m < 60 ? `${m}m ${Math.round(seconds % 60)}s` : `${Math.floor(m / 60)}h ${m % 60}m`;
+  return m < 60 ? `${unit(m, 'minute')} ${unit(Math.round(seconds % 60), 'second')}` : `${unit(Math.floor(m / 60), 'hour')} ${unit(m % 60, 'minute')}`;
 }
 
 /** A run's status: the server's word, else what its file says (Hermes marks a failed run's title). */

@@ -1,5 +1,6 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement } from 'lit/decorators.js';
+import { localized, msg, str } from '@lit/localize';
 import { consume } from '@lit/context';
 import { baseStyles } from '../../shared/styles.js';
 import { panelStyles } from '../panel-styles.js';
@@ -7,8 +8,12 @@ import { panelState } from '../panel-state.js';
 import { chatContext } from '../../state/contexts.js';
 import type { ChatStore } from '../../state/chat-store.js';
 import { StoreController } from '../../state/store.js';
+import { formatNumber } from '../../i18n/format.js';
 
-const STATUS_LABELS: Record<string, string> = { pending: 'Pending', in_progress: 'In progress', completed: 'Done', cancelled: 'Cancelled' };
+const STATUSES = new Set(['pending', 'in_progress', 'completed', 'cancelled']);
+/** Read at render time, so a language switch shows the new words. */
+const statusLabel = (status: string): string =>
+  ({ pending: msg('Pending'), in_progress: msg('In progress'), completed: msg('Done'), cancelled: msg('Cancelled') })[status] ?? status;
 const MARKS: Record<string, string> = { pending: '○', in_progress: '◐', completed: '●', cancelled: '×' };
 
 interface Item {
@@ -23,7 +28,7 @@ function items(todos: readonly unknown[]): Item[] {
     if (!t || typeof t !== 'object') return [];
     const { id, content, status } = t as Record<string, unknown>;
     if (typeof content !== 'string' || !content) return [];
-    return [{ id: typeof id === 'string' ? id : String(i), content, status: typeof status === 'string' && status in STATUS_LABELS ? status : 'pending' }];
+    return [{ id: typeof id === 'string' ? id : String(i), content, status: typeof status === 'string' && STATUSES.has(status) ? status : 'pending' }];
   });
 }
 
@@ -40,6 +45,7 @@ let restored = false;
  * the session it showed last, so the list comes back with it.
  */
 @customElement('hermes-todos-panel')
+@localized()
 export class HermesTodosPanel extends LitElement {
   static override styles = [
     baseStyles,
@@ -117,13 +123,13 @@ export class HermesTodosPanel extends LitElement {
     const done = list.filter((t) => t.status === 'completed').length;
     return html`<section data-role="panel" data-panel="todos">
       <header class="panel-head">
-        <h2>Todos</h2>
-        ${list.length ? html`<span class="summary muted" data-role="todo-summary">${done} of ${list.length} done</span>` : nothing}
+        <h2>${msg('Todos')}</h2>
+        ${list.length ? html`<span class="summary muted" data-role="todo-summary">${msg(str`${formatNumber(done)} of ${formatNumber(list.length)} done`)}</span>` : nothing}
       </header>
       <div class="panel-body">
         ${
           !open
-            ? html`<p class="empty" data-role="todo-empty">${chat?.loading ? 'Loading…' : 'Open a conversation to see its todo list.'}</p>`
+            ? html`<p class="empty" data-role="todo-empty">${chat?.loading ? msg('Loading…') : msg('Open a conversation to see its todo list.')}</p>`
             : list.length
               ? html`<p class="muted" data-role="todo-session">${chat!.session?.title ?? ''}</p>
                 <ol>
@@ -131,11 +137,11 @@ export class HermesTodosPanel extends LitElement {
                     (t) =>
                       html`<li data-role="todo-item" data-status=${t.status} data-id=${t.id}>
                         <span class="mark" aria-hidden="true">${MARKS[t.status]}</span><span class="content">${t.content}</span
-                        ><span class="status">${STATUS_LABELS[t.status]}</span>
+                        ><span class="status">${statusLabel(t.status)}</span>
                       </li>`,
                   )}
                 </ol>`
-              : html`<p class="empty" data-role="todo-empty">No todos in this conversation yet. The agent keeps one for longer tasks.</p>`
+              : html`<p class="empty" data-role="todo-empty">${msg('No todos in this conversation yet. The agent keeps one for longer tasks.')}</p>`
         }
       </div>
     </section>`;

@@ -93,7 +93,8 @@ describe('hermes-insights-panel', () => {
     // The busiest day's bar reaches the top; the others are empty.
     const bars = [...chart.querySelectorAll<SVGRectElement>('rect.output')].map((r) => Number(r.getAttribute('height')));
     expect(bars.filter((h) => h > 0)).to.have.length(1);
-    expect(chart.querySelector('tbody')!.textContent).to.contain('2026-04-10');
+    // Days are written as the language writes dates (the server's 2026-04-10).
+    expect(chart.querySelector('tbody')!.textContent).to.contain('Apr 10, 2026');
     const heat = all(el, '[data-role="insights-heatmap"]');
     expect(heat.map((h) => h.dataset.kind)).to.deep.equal(['weekday', 'hour']);
     expect(heat[0]!.querySelectorAll('li')).to.have.length(7);
@@ -130,7 +131,7 @@ describe('hermes-insights-panel', () => {
     start.dispatchEvent(new Event('change'));
     end.value = '2026-03-03';
     end.dispatchEvent(new Event('change'));
-    await waitFor(() => one(el, '[data-role="insights-window"]').textContent!.includes('2026-03-01 – 2026-03-03'));
+    await waitFor(() => one(el, '[data-role="insights-window"]').textContent!.includes('Mar 1, 2026 – Mar 3, 2026'));
     expect(queries().at(-1)).to.equal('?start=2026-03-01&end=2026-03-03');
     // Preset, then Custom again: the chosen range is still there.
     one(el, '[data-role="insights-preset"][data-days="7"]').click();
