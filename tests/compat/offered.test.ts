@@ -101,7 +101,7 @@ describe('POST /api/sessions/cleanup and /cleanup_zero_message', () => {
     expect((await t.call('POST', '/api/sessions/cleanup_zero_message')).body).toEqual({ ok: true, cleaned: 1 });
     expect(await Promise.all([named, busy, talked].map(exists))).toEqual([false, true, true]);
 
-    await t.deps.agent.registry.end(run, 'done');
+    await t.deps.agent.registry.end(run, 'completed');
     expect((await t.call('POST', '/api/sessions/cleanup_zero_message')).body).toEqual({ ok: true, cleaned: 1 });
     expect(await exists(busy)).toBe(false);
     expect((await t.call('POST', '/api/sessions/cleanup')).body).toEqual({ ok: true, cleaned: 0 });
