@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
+import { BadRequest } from '../ports/errors.js';
 import { jsonBody, queryParams, requiredFields } from '../http/validate.js';
 import { SessionId, requireSession } from './session-common.js';
 
@@ -40,7 +41,10 @@ export function sessionDraftRoutes(deps: AppDeps) {
 
   app.post('/api/session/draft', async (c) => {
     const b = await jsonBody(c, DraftBody);
-    const current = draftOf((await requireSession(deps, b.session_id)).composer_draft);
+    const session = await requireSession(deps, b.session_id);
+    // A delegate_task child is its parent's work, shown as it ran.
+    if (session.session_source === 'subagent') throw new BadRequest('Subagent sessions are view-only and cannot store a draft from WebUI');
+    const current = draftOf(session.composer_draft);
     const next: Draft = { ...current };
     if (b.text !== undefined) next.text = b.text;
     if (b.files !== undefined) next.files = b.files;

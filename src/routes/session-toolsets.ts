@@ -24,7 +24,8 @@ export function sessionToolsetRoutes(deps: AppDeps) {
   app.post('/api/session/toolsets', async (c) => {
     const b = await jsonBody(c, ToolsetsBody);
     const toolsets = toolsetsOf(b.toolsets);
-    await requireSession(deps, b.session_id);
+    const session = await requireSession(deps, b.session_id);
+    if (session.session_source === 'subagent') throw new BadRequest('Subagent sessions are view-only and cannot be modified from WebUI');
     const saved = await deps.sessions.update(b.session_id, { enabled_toolsets: toolsets });
     return c.json({ ok: true, enabled_toolsets: saved.enabled_toolsets ?? null });
   });

@@ -68,6 +68,16 @@ describe('POST /api/session/draft: the composer draft on the session', () => {
       body: { error: 'Session not found' },
     });
     expect(await t.call('GET', '/api/session/draft')).toMatchObject({ status: 400, body: { error: 'session_id is required' } });
+    const child = await t.newSession();
+    await t.deps.sessions.update(child, { session_source: 'subagent' });
+    expect(await t.call('POST', '/api/session/draft', { session_id: child, text: 'x' })).toMatchObject({
+      status: 400,
+      body: { error: 'Subagent sessions are view-only and cannot store a draft from WebUI' },
+    });
+    expect(await t.call('POST', '/api/session/toolsets', { session_id: child, toolsets: null })).toMatchObject({
+      status: 400,
+      body: { error: 'Subagent sessions are view-only and cannot be modified from WebUI' },
+    });
   });
 });
 
