@@ -495,7 +495,7 @@ export class HermesComposer extends LitElement {
           <button class="icon-button" title="Attach files" aria-label="Attach files" data-role="attach" @click=${() => this.renderRoot.querySelector<HTMLInputElement>('input[type=file]')?.click()}>${icons.attach()}</button>
           <input type="file" multiple hidden @change=${this.#files.pick} />
           <span class="prompts-wrap" data-role="prompts-wrap">
-            <button class="icon-button" title="Saved prompts" aria-label="Saved prompts" aria-haspopup="dialog" aria-expanded=${this.promptsOpen} data-role="prompts-button" @click=${() => this.#togglePrompts()}>${icons.tasks()}</button>
+            <button class="icon-button" title="Saved prompts" aria-label="Saved prompts" aria-haspopup="dialog" aria-expanded=${this.promptsOpen} data-role="prompts-button" @click=${() => this.#togglePrompts()}>${icons.bookmark()}</button>
             ${
               this.promptsOpen
                 ? html`<hermes-saved-prompts

@@ -221,6 +221,10 @@ export class HermesSavedPrompts extends LitElement {
         padding: var(--hermes-space-xs) var(--hermes-space-sm);
         border-top: var(--hermes-border-width) solid var(--hermes-border);
       }
+      .foot button {
+        flex: none;
+        font-size: var(--hermes-text-label);
+      }
       @media (max-width: 639px) {
         .insert {
           min-height: var(--hermes-touch-target);
