@@ -111,7 +111,11 @@ try {
     );
   }
   // The composer chips paint at once; their menus come on first use (none of their code in the shell).
-  for (const src of ['components/composer/hermes-workspace-menu.ts', 'components/composer/hermes-model-menu.ts']) {
+  for (const src of [
+    'components/composer/hermes-workspace-menu.ts',
+    'components/composer/hermes-model-menu.ts',
+    'components/composer/hermes-saved-prompts.ts',
+  ]) {
     if (!existsSync(join(root, src))) continue; // an older checkout (the baseline's)
     const chunk = js.find((f) => outputs[f].entryPoint === src);
     const inShell = [...shell].some((f) => src in (outputs[f]?.inputs ?? {}));

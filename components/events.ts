@@ -54,6 +54,8 @@ export interface HermesEventMap {
   'hermes-workspace-files': null;
   /** A chip's lazily loaded menu asks its chip to close it (refocus: put the focus back on the chip). */
   'hermes-popover-close': { refocus: boolean };
+  /** A saved prompt was picked: into the composer's input. */
+  'hermes-prompt-insert': { text: string };
 
   // Sidebar
   /** A row's ⋯ button, with where to anchor the menu. */

@@ -53,6 +53,13 @@ import { liveEventRoutes } from './routes/live-events.js';
 import { cronRoutes } from './routes/crons.js';
 import { terminalRoutes } from './routes/terminal.js';
 import { shareRoutes } from './routes/shares.js';
+import { sessionDraftRoutes } from './routes/session-draft.js';
+import { sessionToolsetRoutes } from './routes/session-toolsets.js';
+import { sessionCleanupRoutes } from './routes/session-cleanup.js';
+import { filePathRoutes } from './routes/file-path.js';
+import { promptRoutes } from './routes/prompts.js';
+import { systemHealthRoutes } from './routes/system-health.js';
+import { providerUsageRoutes } from './routes/provider-usage.js';
 
 export type { AppDeps, AppOptions } from './deps.js';
 
@@ -149,6 +156,13 @@ export function createApp(appDeps: AppDeps): Hono {
   app.route('/', logRoutes(deps));
   app.route('/', terminalRoutes(deps));
   app.route('/', liveEventRoutes(deps));
+  app.route('/', sessionDraftRoutes(deps));
+  app.route('/', sessionToolsetRoutes(deps));
+  app.route('/', sessionCleanupRoutes(deps));
+  app.route('/', filePathRoutes(deps));
+  app.route('/', promptRoutes(deps));
+  app.route('/', systemHealthRoutes(deps));
+  app.route('/', providerUsageRoutes(deps));
 
   app.notFound((c) => c.json({ error: 'not found' }, 404));
   app.onError(errorResponder(deps.logger));

@@ -31,6 +31,8 @@ import type { Cluster } from './ports/cluster.js';
 import type { GitRunner } from './ports/git.js';
 import type { TurnChanges } from './runs/turn-changes.js';
 import type { TerminalRegistry } from './terminal/registry.js';
+import type { SavedPromptStore } from './ports/saved-prompts.js';
+import type { SystemHealth } from './ports/system-health.js';
 
 /** Everything the app needs from its runtime; entry files build it from adapters. */
 export interface AppDeps {
@@ -142,6 +144,10 @@ export interface AppDeps {
   embed?: { origins: string[]; tokens: EmbedTokenStore };
   /** Public read-only share links (`/share/<token>`). Absent: the share API answers 501. */
   shares?: ShareStore;
+  /** Saved prompts per profile home (`webui/saved_prompts.json`); absent (Workers): /api/prompts answers 501. */
+  prompts?: SavedPromptStore;
+  /** The host's CPU, memory and disk; absent (Workers): GET /api/system/health answers 501. */
+  systemHealth?: SystemHealth;
   options: AppOptions;
 }
 

@@ -35,6 +35,10 @@ export const composerStyles = [
       border-style: dashed;
       border-color: var(--hermes-accent);
     }
+    .prompts-wrap {
+      position: relative;
+      display: inline-flex;
+    }
     .menu {
       position: absolute;
       left: 0;

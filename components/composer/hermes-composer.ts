@@ -17,6 +17,7 @@ import { SlashMenuController } from './slash-menu-controller.js';
 import { composerStyles } from './composer-styles.js';
 import { offlineCache } from '../offline/cache.js';
 import { ModelChoice } from './model-choice.js';
+import { ServerDraft, serverDraftText } from './server-draft.js';
 import './hermes-attachment-chip.js';
 import './hermes-model-picker.js';
 import './hermes-agent-badge.js';
@@ -52,6 +53,8 @@ export class HermesComposer extends LitElement {
   @state() lastWorkspace: string | null = null;
   /** Chosen in the empty view (the chip, "New chat here", /workspace): the new session's workspace. */
   @state() pendingWorkspace: string | null = null;
+  /** The Saved prompts menu is open (its chunk loads on first open). */
+  @state() promptsOpen = false;
   @query('textarea') private input?: HTMLTextAreaElement;
   /** The idle placeholder instead of "Message <bot> — / for commands" (set by an embedding <hermes-chat>). */
   @property({ attribute: false }) placeholderText: string | null = null;
@@ -72,6 +75,10 @@ export class HermesComposer extends LitElement {
   #adopting = false;
   #creating: Promise<string> | null = null;
   #models = new ModelChoice(this, (message) => this.ui?.notify(message, 'error'));
+  /** The draft mirrored on the session for other devices (server-draft.ts). */
+  #serverDraft = new ServerDraft();
+  /** A session whose browser copy had no draft: the server's is taken once the session is loaded. */
+  #restoreFrom: string | null = null;
 
   /** The model a new chat will start with (`<hermes-chat model>` sets it). */
   get pendingModel(): string | null {
@@ -120,6 +127,8 @@ export class HermesComposer extends LitElement {
     window.removeEventListener('hermes-profile-changed', this.#onProfileChanged);
     this.#offSkills?.();
     profileStore.removeEventListener('change', this.#onProfiles);
+    this.#serverDraft.flush();
+    document.removeEventListener('pointerdown', this.#onOutsidePrompts, true);
   }
 
   /** Another profile has its own skills, workspace list and last workspace (its models come with hermes-models-changed). */
@@ -133,6 +142,7 @@ export class HermesComposer extends LitElement {
 
   override willUpdate(): void {
     this.#takeSteerLeftover();
+    this.#takeServerDraft();
     const id = this.chat?.sessionId ?? null;
     if (id === this.#bound) return;
     const was = this.#bound;
@@ -149,12 +159,29 @@ export class HermesComposer extends LitElement {
     // Drafts are kept by the offline cache: at once if still in its write-ahead entry, else
     // from IndexedDB a moment later (typing meanwhile wins).
     this.text = offlineCache.draftNow(id) ?? '';
+    this.#restoreFrom = null;
     if (!this.text) {
       void offlineCache.draft(id).then((stored) => {
-        if (stored && this.#bound === id && !this.text) this.text = stored;
+        if (this.#bound !== id || this.text) return;
+        if (stored) this.text = stored;
+        // Nothing in this browser: the draft typed on another device, once the session is here.
+        else if (id) (this.#restoreFrom = id), this.requestUpdate();
       });
     }
     this.#menu.close(null);
+  }
+
+  #takeServerDraft(): void {
+    const id = this.#restoreFrom;
+    const session = this.chat?.session;
+    if (!id || session?.session_id !== id || this.#bound !== id) return;
+    this.#restoreFrom = null;
+    const text = serverDraftText(session);
+    this.#serverDraft.known(id, text);
+    if (text && !this.text) {
+      this.text = text;
+      offlineCache.saveDraft(id, text);
+    }
   }
 
   /** Steer text the turn ended without taking (pending_steer_leftover) comes back into the input, once. */
@@ -174,7 +201,9 @@ export class HermesComposer extends LitElement {
   }
 
   #saveDraft() {
-    offlineCache.saveDraft(this.chat?.sessionId ?? null, this.text);
+    const id = this.chat?.sessionId ?? null;
+    offlineCache.saveDraft(id, this.text);
+    this.#serverDraft.schedule(id, this.text);
   }
 
   /** Whether something typed here has not been sent (the update prompt asks before reloading). */
@@ -364,7 +393,29 @@ export class HermesComposer extends LitElement {
       setText: (text) => this.#setText(text),
       restoreAttachments: (paths) => this.attachments.restore(paths),
       sendAs: (mode, text) => this.#sendAs(mode, text),
+      openPrompts: () => this.#togglePrompts(true),
     };
+  }
+
+  #togglePrompts(open = !this.promptsOpen): void {
+    if (open) void import('./hermes-saved-prompts.js');
+    this.promptsOpen = open;
+    if (open) document.addEventListener('pointerdown', this.#onOutsidePrompts, true);
+    else document.removeEventListener('pointerdown', this.#onOutsidePrompts, true);
+  }
+
+  #onOutsidePrompts = (e: Event) => {
+    const wrap = this.renderRoot.querySelector('[data-role="prompts-wrap"]');
+    if (wrap && !e.composedPath().includes(wrap)) this.#togglePrompts(false);
+  };
+
+  /** A saved prompt goes where the cursor is (replacing a selection), or is the text when the input is empty. */
+  #insertPrompt(text: string): void {
+    const el = this.input;
+    const start = el?.selectionStart ?? this.text.length;
+    const end = el?.selectionEnd ?? this.text.length;
+    this.#setText(this.text ? this.text.slice(0, start) + text + this.text.slice(end) : text);
+    this.input?.focus();
   }
 
   async #importFromHermes(): Promise<void> {
@@ -443,6 +494,18 @@ export class HermesComposer extends LitElement {
         <div class="bar">
           <button class="icon-button" title="Attach files" aria-label="Attach files" data-role="attach" @click=${() => this.renderRoot.querySelector<HTMLInputElement>('input[type=file]')?.click()}>${icons.attach()}</button>
           <input type="file" multiple hidden @change=${this.#files.pick} />
+          <span class="prompts-wrap" data-role="prompts-wrap">
+            <button class="icon-button" title="Saved prompts" aria-label="Saved prompts" aria-haspopup="dialog" aria-expanded=${this.promptsOpen} data-role="prompts-button" @click=${() => this.#togglePrompts()}>${icons.bookmark()}</button>
+            ${
+              this.promptsOpen
+                ? html`<hermes-saved-prompts
+                  .current=${this.text}
+                  @hermes-prompt-insert=${(e: HermesEvent<'hermes-prompt-insert'>) => this.#insertPrompt(e.detail.text)}
+                  @hermes-popover-close=${() => (this.#togglePrompts(false), this.input?.focus())}
+                ></hermes-saved-prompts>`
+                : nothing
+            }
+          </span>
           <hermes-workspace-picker
             .value=${workspace}
             .panelOpen=${!!this.ui?.panelOpen}

@@ -33,6 +33,8 @@ export interface CommandContext {
   restoreAttachments(paths: string[]): void;
   /** Sends `text` in that busy mode while a turn runs, normally when idle (/queue, /interrupt). */
   sendAs?(mode: MessageMode, text: string): Promise<void>;
+  /** Opens the Saved prompts menu (/prompts); absent where the composer has none. */
+  openPrompts?(): void;
 }
 
 export interface SlashCommand {
@@ -304,6 +306,14 @@ export const COMMANDS: SlashCommand[] = [
     run: (ctx) => {
       sessionOf(ctx);
       emit(ctx.host, 'hermes-terminal-open', null);
+    },
+  },
+  {
+    name: 'prompts',
+    description: 'Saved prompts: insert one, or save what you typed',
+    run: (ctx) => {
+      need(ctx.openPrompts, '/prompts is not available here.');
+      ctx.openPrompts();
     },
   },
   {

@@ -17,6 +17,8 @@ export const icons = {
   link: () => icon(svg`<path d="M10 14a4 4 0 0 0 5.7 0l3-3a4 4 0 0 0-5.7-5.7l-1 1"/><path d="M14 10a4 4 0 0 0-5.7 0l-3 3a4 4 0 0 0 5.7 5.7l1-1"/>`),
   copy: () => icon(svg`<rect x="9" y="9" width="11" height="11" rx="2"/><path d="M5 15V5a2 2 0 0 1 2-2h8"/>`),
   edit: () => icon(svg`<path d="M4 20h4L19 9l-4-4L4 16z"/>`),
+  /** Saved prompts (a bookmark). */
+  bookmark: () => icon(svg`<path d="M7 4h10v16l-5-4-5 4z"/>`),
   retry: () => icon(svg`<path d="M20 11a8 8 0 1 0-2.3 5.7M20 4v7h-7"/>`),
   fork: () =>
     icon(

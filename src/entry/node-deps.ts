@@ -8,6 +8,8 @@ import { isLoopbackHost, type Config } from '../config.js';
 import type { AppDeps } from '../deps.js';
 import type { Clock, Logger } from '../ports/platform.js';
 import { NodeWorkspaceFiles } from '../adapters/platform/node-workspace-files.js';
+import { NodeSavedPrompts } from '../adapters/platform/node-saved-prompts.js';
+import { NodeSystemHealth } from '../adapters/platform/node-system-health.js';
 import { NodeWorkspaceTransfer } from '../adapters/platform/node-workspace-transfer.js';
 import { NodeFolderSuggestions } from '../adapters/platform/node-folder-suggestions.js';
 import { NodeAttachmentStore } from '../adapters/platform/node-attachments.js';
@@ -295,6 +297,8 @@ export async function composeNodeDeps(
     compression: new NodeCompressor(),
     embed: { origins: config.embedOrigins ?? [], tokens: storage.embedTokens },
     shares: storage.shares,
+    prompts: new NodeSavedPrompts(),
+    systemHealth: new NodeSystemHealth(),
     auth: storage.auth,
     // Listed when show_cli_sessions is on.
     agentSessions,

@@ -94,3 +94,18 @@ export const queryIntIn = (min: number, max: number) =>
       }
       return n;
     });
+
+/**
+ * The incumbent's `require()`: a field absent, null or empty is "Missing required field(s): a, b"
+ * (its clients show the text); `schema` then checks types and sizes.
+ */
+export function requiredFields<S extends z.ZodType>(fields: string[], schema: S) {
+  // The cast: the record's output is what the schema reads; only the static input types differ.
+  return z
+    .record(z.string(), z.unknown())
+    .superRefine((body, ctx) => {
+      const missing = fields.filter((f) => body[f] === undefined || body[f] === null || body[f] === '');
+      if (missing.length) ctx.addIssue({ code: 'custom', message: `Missing required field(s): ${missing.join(', ')}` });
+    })
+    .pipe(schema as unknown as z.ZodType<z.output<S>, Record<string, unknown>>);
+}

@@ -34,6 +34,11 @@ export interface WriteOptions {
    * VersionConflict and writes nothing.
    */
   ifUpdatedAt?: number;
+  /**
+   * False: keep `updated_at` as it was. A composer draft is not conversation activity, so saving
+   * one must not move the session up the list (the incumbent saves drafts the same way).
+   */
+  touch?: boolean;
 }
 
 /** A stored session that could not be read (corrupt or truncated JSON). It is never overwritten. */

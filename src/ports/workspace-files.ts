@@ -40,6 +40,11 @@ export interface WorkspaceFiles {
    */
   checkWorkspace(path: string, options?: { create?: boolean }): Promise<string>;
   list(root: string, path: string): Promise<FileEntry[]>;
+  /**
+   * The absolute on-disk path of `path` inside the workspace (it need not exist); Forbidden when
+   * it, or a symlink on the way, leads out (POST /api/file/path copies it to the clipboard).
+   */
+  absolutePath(root: string, path: string): Promise<string>;
   /** UTF-8 text; TooLarge (reported as 400 "File too large") past `maxBytes`. */
   readText(root: string, path: string, maxBytes: number): Promise<TextFile>;
   readRaw(root: string, path: string): Promise<RawFile>;

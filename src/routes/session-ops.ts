@@ -61,13 +61,7 @@ export function sessionOpRoutes(deps: AppDeps) {
     const b = await jsonBody(c, IdBody);
     if (deps.agent.registry.activeFor(b.session_id)) throw new Conflict('Session has a turn running; cancel it first');
     // Deleting what is already gone is done, as the incumbent answers it (two tabs, a retried script); `deleted` is ours.
-    if (!(await s.delete(b.session_id))) return c.json({ ok: true, deleted: false });
-    await deps.agent.registry.journal.deleteSession(b.session_id);
-    await deps.changes?.store.deleteSession(b.session_id);
-    deps.agent.hub.forget(b.session_id);
-    // Its background processes die with it (Hermes stops a session's processes at teardown).
-    await deps.agent.processes?.stopSession(b.session_id);
-    deps.terminals?.close(b.session_id);
+    if (!(await deleteSession(deps, b.session_id))) return c.json({ ok: true, deleted: false });
     return c.json({ ok: true });
   });
 
@@ -166,4 +160,16 @@ function copyOf<T extends Record<string, unknown>>(source: T): T {
     delete copy[key];
   }
   return copy;
+}
+
+/** Deletes a session and what hangs off it (journal, change records, processes, terminal); false when it was gone. */
+export async function deleteSession(deps: AppDeps, id: string): Promise<boolean> {
+  if (!(await deps.sessions.delete(id))) return false;
+  await deps.agent.registry.journal.deleteSession(id);
+  await deps.changes?.store.deleteSession(id);
+  deps.agent.hub.forget(id);
+  // Its background processes die with it (Hermes stops a session's processes at teardown).
+  await deps.agent.processes?.stopSession(id);
+  deps.terminals?.close(id);
+  return true;
 }

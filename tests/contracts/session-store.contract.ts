@@ -147,6 +147,18 @@ export function describeSessionStoreContract(name: string, make: () => Promise<C
       expect(second.title).toBe('two');
     });
 
+    it('update with touch: false keeps updated_at and the list order, and still writes', async () => {
+      const a = await store.create(sampleSession({ session_id: 'touchA00000' }));
+      await store.create(sampleSession({ session_id: 'touchB00000' }));
+      const b = await store.update('touchB00000', { title: 'newest' });
+      const drafted = await store.update(a.session_id, { composer_draft: { text: 'later' } }, { touch: false });
+      expect(drafted.updated_at).toBe(a.updated_at);
+      expect((await store.get(a.session_id))!.composer_draft).toEqual({ text: 'later' });
+      expect((await store.get(a.session_id))!.updated_at).toBe(a.updated_at);
+      const ids = (await store.list()).rows.map((r) => r.session_id);
+      expect(ids.indexOf(b.session_id)).toBeLessThan(ids.indexOf(a.session_id));
+    });
+
     it('update of an unknown session is NotFound', async () => {
       await expect(store.update('abcdefabcdef', { title: 'x' })).rejects.toBeInstanceOf(NotFound);
       await expect(store.appendMessages('abcdefabcdef', [msg(1)])).rejects.toBeInstanceOf(NotFound);

@@ -116,6 +116,12 @@ describe('on workerd (wrangler dev)', () => {
     const terminal = await api('POST', '/api/terminal/start', { session_id: sid, rows: 24, cols: 80 });
     expect(terminal.status).toBe(501);
     expect(terminal.body).toMatchObject({ unavailable: true, error: expect.stringMatching(/Cloudflare Workers/) });
+    // Saved prompts live in a file of the Hermes home, host metrics need a host: both say why.
+    for (const path of ['/api/prompts', '/api/system/health']) {
+      const r = await api('GET', path);
+      expect(r.status).toBe(501);
+      expect(r.body).toMatchObject({ unavailable: true, error: expect.stringMatching(/Cloudflare Workers/) });
+    }
     const models = await api('GET', '/api/models');
     expect(models.body.groups[0].models.map((m: any) => m.id)).toContain('scripted-model');
   });

@@ -68,6 +68,10 @@ export class NodeWorkspaceFiles implements WorkspaceFiles {
     return root;
   }
 
+  async absolutePath(root: string, path: string): Promise<string> {
+    return (await resolveTarget(root, path)).abs;
+  }
+
   async list(root: string, path: string): Promise<FileEntry[]> {
     const dir = await resolveTarget(root, path);
     const st = await must(stat(dir.abs), 'Directory not found');

@@ -163,7 +163,7 @@ export abstract class RowIndexedSessionStore implements SessionStore {
       change(next);
       next.session_id = id;
       next.created_at = previous.created_at;
-      next.updated_at = nextUpdatedAt(this.clock.now(), previous.updated_at);
+      next.updated_at = options?.touch === false ? previous.updated_at : nextUpdatedAt(this.clock.now(), previous.updated_at);
       await this.persist(next, previous);
       this.putRow(toRow(next));
       return structuredClone(next);

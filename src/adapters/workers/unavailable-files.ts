@@ -14,6 +14,9 @@ export class UnavailableWorkspaceFiles implements WorkspaceFiles {
   async checkWorkspace(path: string) {
     return path;
   }
+  async absolutePath(): Promise<never> {
+    throw new NotAvailable(FILES_UNAVAILABLE);
+  }
   async list(): Promise<never> {
     throw new NotAvailable(FILES_UNAVAILABLE);
   }

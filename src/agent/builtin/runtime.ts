@@ -36,6 +36,7 @@ import { generateTitle } from './title.js';
 import { personalityPrompt } from '../personalities.js';
 import type { CompressionAnchor } from './history.js';
 import { knowledgeContext, knowledgeToolUsable, skillsPromptBlock } from './knowledge.js';
+import { narrowToSessionToolsets } from './session-toolsets.js';
 import { narrowForDelegation, subagentApprovalRefusal, subagentOf, subagentSpawner, subagentSystemPrompt, type SubagentMarker } from './subagents.js';
 import { askMcpTrust } from '../mcp/approval.js';
 import { MemoryCatalogCache, unavailableHost, webSeams, type BuiltinRuntimeOptions } from './runtime-options.js';
@@ -227,6 +228,7 @@ export class BuiltinAgentRuntime implements AgentRuntime {
       });
       tools.push(...mcpTools);
     }
+    narrowToSessionToolsets(tools, session);
     // A delegate_task child: its own tool set, budget and prompt (src/agent/builtin/subagents.ts).
     const child = subagentOf(session);
     narrowForDelegation(tools, { child, canSpawn: !!this.options.childRuns, limits: config.delegation });

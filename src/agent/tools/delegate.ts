@@ -53,6 +53,7 @@ export const TOOLSET_OF: Record<string, string> = {
   clarify: 'clarify',
   skills_list: 'skills',
   skill_view: 'skills',
+  skill_manage: 'skills',
   session_search: 'session_search',
   vision_analyze: 'vision',
   delegate_task: 'delegation',

@@ -133,6 +133,7 @@ describe('hermes-composer', () => {
         '/compact',
         '/status',
         '/personality',
+        '/prompts',
       ]);
     });
 

@@ -57,6 +57,7 @@ describe('slash commands', () => {
       '/reasoning',
       '/personality',
       '/workspace',
+      '/prompts',
     ]);
     expect(suggestions('/model q', ['m', 'custom:lab:qwen']).map((i) => i.complete)).to.deep.equal(['/model custom:lab:qwen']);
     expect(

@@ -285,7 +285,7 @@ export class D1SessionStore implements SessionStore {
         if (change(next) === false) return structuredClone(previous);
         next.session_id = id;
         next.created_at = previous.created_at;
-        next.updated_at = nextUpdatedAt(this.#clock.now(), previous.updated_at);
+        next.updated_at = options?.touch === false ? previous.updated_at : nextUpdatedAt(this.#clock.now(), previous.updated_at);
         if (await this.#commit(next, current)) return structuredClone(next);
         this.#sessions.delete(id);
         if (attempt >= WRITE_ATTEMPTS) {

@@ -241,7 +241,7 @@ export class PgSessionStore implements SessionStore {
         if (change(next) === false) return previous;
         next.session_id = id;
         next.created_at = previous.created_at;
-        next.updated_at = nextUpdatedAt(this.#clock.now(), previous.updated_at);
+        next.updated_at = options?.touch === false ? previous.updated_at : nextUpdatedAt(this.#clock.now(), previous.updated_at);
         const keep = current.contiguous ? unchangedPrefix(previous.messages, next.messages) : 0;
         if (keep < current.count || !current.contiguous) await tx`DELETE FROM messages WHERE session_id = ${id} AND seq >= ${keep}`;
         await insertMessages(
