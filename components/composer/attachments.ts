@@ -1,5 +1,22 @@
 import type { ReactiveControllerHost } from 'lit';
-import { upload } from '../api/uploads.js';
+import { upload, uploadToWorkspace } from '../api/uploads.js';
+import { emit } from '../events.js';
+
+/** The archives the server extracts (the incumbent's list). */
+const ARCHIVE = /\.(zip|tar|tar\.gz|tgz|tar\.bz2|tbz2|tar\.xz|txz)$/i;
+
+export function isArchive(name: string): boolean {
+  return ARCHIVE.test(name);
+}
+
+/** An archive's offer to be extracted into the workspace, and how that went. */
+export interface Extraction {
+  state: 'running' | 'done' | 'error';
+  /** Files written, and the folder (relative to the workspace) they went into. */
+  count?: number;
+  folder?: string;
+  error?: string;
+}
 
 export interface Attachment {
   key: number;
@@ -11,6 +28,10 @@ export interface Attachment {
   error?: string;
   /** Where the server stored it: what a chat turn's `attachments` names. */
   path?: string;
+  /** An archive keeps its file and session, so it can be extracted into the workspace on request. */
+  file?: File;
+  sessionId?: string;
+  extraction?: Extraction;
 }
 
 let nextKey = 1;
@@ -23,12 +44,14 @@ let nextKey = 1;
 export class AttachmentList {
   items: Attachment[] = [];
   upload = upload;
+  extractFile = (sessionId: string, file: File) => uploadToWorkspace(sessionId, '', file);
 
   constructor(private readonly host: ReactiveControllerHost) {}
 
   add(sessionId: string, files: File[]): void {
     for (const file of files) {
       const item: Attachment = { key: nextKey++, name: file.name, size: file.size, status: 'uploading', progress: 0 };
+      if (isArchive(file.name)) Object.assign(item, { file, sessionId });
       this.items = [...this.items, item];
       this.upload(sessionId, file, (p) => {
         item.progress = p;
@@ -47,6 +70,29 @@ export class AttachmentList {
           this.host.requestUpdate();
         },
       );
+    }
+    this.host.requestUpdate();
+  }
+
+  /**
+   * Extracts an attached archive into `<workspace>/<stem>/` (POST /api/workspace/upload, the same
+   * extraction as the incumbent's). Once extracted, the chip stands for that folder: a send names
+   * the folder, not the archive, as the incumbent's composer does.
+   */
+  async extract(key: number): Promise<void> {
+    const item = this.items.find((i) => i.key === key);
+    if (!item?.file || !item.sessionId || item.extraction?.state === 'running' || item.extraction?.state === 'done') return;
+    item.extraction = { state: 'running' };
+    this.host.requestUpdate();
+    try {
+      const r = await this.extractFile(item.sessionId, item.file);
+      if (!r.extracted) throw new Error(r.extract_error || 'Extraction failed');
+      const folder = r.path.split(/[\\/]/).pop() || r.path;
+      item.extraction = { state: 'done', count: r.extracted_count ?? 0, folder };
+      item.path = r.path;
+      emit(window, 'hermes-workspace-changed', { sessionId: item.sessionId });
+    } catch (err) {
+      item.extraction = { state: 'error', error: (err as Error).message };
     }
     this.host.requestUpdate();
   }
