@@ -1,6 +1,5 @@
 import type { ReactiveControllerHost } from 'lit';
-import { upload, uploadToWorkspace } from '../api/uploads.js';
-import { emit } from '../events.js';
+import { upload, type WorkspaceUploaded } from '../api/uploads.js';
 
 /** The archives the server extracts (the incumbent's list). */
 const ARCHIVE = /\.(zip|tar|tar\.gz|tgz|tar\.bz2|tbz2|tar\.xz|txz)$/i;
@@ -44,7 +43,8 @@ let nextKey = 1;
 export class AttachmentList {
   items: Attachment[] = [];
   upload = upload;
-  extractFile = (sessionId: string, file: File) => uploadToWorkspace(sessionId, '', file);
+  /** Replaceable in tests; by default POST /api/workspace/upload into the workspace root. */
+  extractFile?: (sessionId: string, file: File) => Promise<WorkspaceUploaded>;
 
   constructor(private readonly host: ReactiveControllerHost) {}
 
@@ -75,25 +75,16 @@ export class AttachmentList {
   }
 
   /**
-   * Extracts an attached archive into `<workspace>/<stem>/` (POST /api/workspace/upload, the same
-   * extraction as the incumbent's). Once extracted, the chip stands for that folder: a send names
-   * the folder, not the archive, as the incumbent's composer does.
+   * Extracts an attached archive into `<workspace>/<stem>/`; once extracted, the chip stands for
+   * that folder. Loaded on first use: few chats extract anything (extract-archive.ts).
    */
   async extract(key: number): Promise<void> {
     const item = this.items.find((i) => i.key === key);
     if (!item?.file || !item.sessionId || item.extraction?.state === 'running' || item.extraction?.state === 'done') return;
     item.extraction = { state: 'running' };
     this.host.requestUpdate();
-    try {
-      const r = await this.extractFile(item.sessionId, item.file);
-      if (!r.extracted) throw new Error(r.extract_error || 'Extraction failed');
-      const folder = r.path.split(/[\\/]/).pop() || r.path;
-      item.extraction = { state: 'done', count: r.extracted_count ?? 0, folder };
-      item.path = r.path;
-      emit(window, 'hermes-workspace-changed', { sessionId: item.sessionId });
-    } catch (err) {
-      item.extraction = { state: 'error', error: (err as Error).message };
-    }
+    const { extractAttachment } = await import('./extract-archive.js');
+    item.extraction = await extractAttachment(item, this.extractFile);
     this.host.requestUpdate();
   }
 

@@ -58,7 +58,7 @@ export class HermesAttachmentChip extends LitElement {
         <span class="icon">${icon}</span>
         <span class="name">${this.name}</span>
         ${detail ? html`<span class="detail" data-role="attachment-detail" title=${x?.state === 'done' ? `Extracted into the workspace: ${x.folder}/` : nothing}>${detail}</span>` : nothing}
-        ${x?.state === 'error' ? html`<span class="extract-error" role="alert" data-role="attachment-extract-error" title=${x.error ?? ''}>${x.error}</span>` : nothing}
+        ${x?.state === 'error' ? html`<span class="detail failed" role="alert" data-role="attachment-extract-error" title=${x.error ?? ''}>${x.error}</span>` : nothing}
         ${
           offer
             ? html`<button class="extract" data-role="attachment-extract" aria-label="Extract ${this.name} into workspace" title="Extract into workspace" @click=${this.#extract}>
@@ -113,7 +113,8 @@ export class HermesAttachmentChip extends LitElement {
         background: var(--hermes-error-bg);
       }
       .chip[data-state='error'] .icon,
-      .chip[data-state='error'] .detail {
+      .chip[data-state='error'] .detail,
+      .failed {
         color: var(--hermes-color-error);
       }
       .icon {
@@ -136,15 +137,6 @@ export class HermesAttachmentChip extends LitElement {
         overflow: hidden;
         text-overflow: ellipsis;
         white-space: nowrap;
-      }
-      .extract-error {
-        flex: none;
-        max-width: 28ch;
-        overflow: hidden;
-        text-overflow: ellipsis;
-        white-space: nowrap;
-        font-size: var(--hermes-text-meta);
-        color: var(--hermes-color-error);
       }
       .extract {
         display: inline-flex;
