@@ -1,5 +1,21 @@
 import type { ReactiveControllerHost } from 'lit';
-import { upload } from '../api/uploads.js';
+import { upload, type WorkspaceUploaded } from '../api/uploads.js';
+
+/** The archives the server extracts (the incumbent's list). */
+const ARCHIVE = /\.(zip|tar|tar\.gz|tgz|tar\.bz2|tbz2|tar\.xz|txz)$/i;
+
+export function isArchive(name: string): boolean {
+  return ARCHIVE.test(name);
+}
+
+/** An archive's offer to be extracted into the workspace, and how that went. */
+export interface Extraction {
+  state: 'running' | 'done' | 'error';
+  /** Files written, and the folder (relative to the workspace) they went into. */
+  count?: number;
+  folder?: string;
+  error?: string;
+}
 
 export interface Attachment {
   key: number;
@@ -11,6 +27,10 @@ export interface Attachment {
   error?: string;
   /** Where the server stored it: what a chat turn's `attachments` names. */
   path?: string;
+  /** An archive keeps its file and session, so it can be extracted into the workspace on request. */
+  file?: File;
+  sessionId?: string;
+  extraction?: Extraction;
 }
 
 let nextKey = 1;
@@ -23,12 +43,15 @@ let nextKey = 1;
 export class AttachmentList {
   items: Attachment[] = [];
   upload = upload;
+  /** Replaceable in tests; by default POST /api/workspace/upload into the workspace root. */
+  extractFile?: (sessionId: string, file: File) => Promise<WorkspaceUploaded>;
 
   constructor(private readonly host: ReactiveControllerHost) {}
 
   add(sessionId: string, files: File[]): void {
     for (const file of files) {
       const item: Attachment = { key: nextKey++, name: file.name, size: file.size, status: 'uploading', progress: 0 };
+      if (isArchive(file.name)) Object.assign(item, { file, sessionId });
       this.items = [...this.items, item];
       this.upload(sessionId, file, (p) => {
         item.progress = p;
@@ -48,6 +71,20 @@ export class AttachmentList {
         },
       );
     }
+    this.host.requestUpdate();
+  }
+
+  /**
+   * Extracts an attached archive into `<workspace>/<stem>/`; once extracted, the chip stands for
+   * that folder. Loaded on first use: few chats extract anything (extract-archive.ts).
+   */
+  async extract(key: number): Promise<void> {
+    const item = this.items.find((i) => i.key === key);
+    if (!item?.file || !item.sessionId || item.extraction?.state === 'running' || item.extraction?.state === 'done') return;
+    item.extraction = { state: 'running' };
+    this.host.requestUpdate();
+    const { extractAttachment } = await import('./extract-archive.js');
+    item.extraction = await extractAttachment(item, this.extractFile);
     this.host.requestUpdate();
   }
 

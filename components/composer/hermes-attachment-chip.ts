@@ -3,6 +3,7 @@ import { customElement, property } from 'lit/decorators.js';
 import { baseStyles } from '../shared/styles.js';
 import { icons } from '../shared/icons.js';
 import { emit } from '../events.js';
+import type { Extraction } from './attachments.js';
 
 function sizeLabel(bytes: number): string {
   if (!bytes) return '';
@@ -12,9 +13,11 @@ function sizeLabel(bytes: number): string {
 }
 
 /**
- * One attached file in the composer: name, upload progress, failure, and a remove button.
+ * One attached file in the composer: name, upload progress, failure, and a remove button. An
+ * uploaded archive also offers "Extract into workspace" and then says, quietly, where it went.
  *
- * @fires remove - the user removed it
+ * @fires hermes-attachment-remove - the user removed it
+ * @fires hermes-attachment-extract - the user asked for the archive to be extracted
  */
 @customElement('hermes-attachment-chip')
 export class HermesAttachmentChip extends LitElement {
@@ -24,15 +27,45 @@ export class HermesAttachmentChip extends LitElement {
   /** 0..1 */
   @property({ type: Number }) progress = 0;
   @property() error = '';
+  /** An archive that can be extracted into the workspace. */
+  @property({ type: Boolean }) extractable = false;
+  @property({ attribute: false }) extraction?: Extraction;
 
   override render() {
     const pct = Math.round(this.progress * 100);
-    const detail = this.status === 'uploading' ? `${pct}%` : this.status === 'error' ? this.error || 'Upload failed' : sizeLabel(this.size);
+    const x = this.extraction;
+    const detail =
+      this.status === 'uploading'
+        ? `${pct}%`
+        : this.status === 'error'
+          ? this.error || 'Upload failed'
+          : x?.state === 'running'
+            ? 'Extracting…'
+            : x?.state === 'done'
+              ? `${x.count} file${x.count === 1 ? '' : 's'} → ${x.folder}/`
+              : sizeLabel(this.size);
+    const icon =
+      this.status === 'error'
+        ? icons.alert()
+        : this.status === 'uploading' || x?.state === 'running'
+          ? icons.spinner()
+          : x?.state === 'done'
+            ? icons.folder()
+            : icons.file();
+    const offer = this.extractable && this.status === 'done' && (!x || x.state === 'error');
     return html`
-      <div class="chip" data-role="attachment-chip" data-state=${this.status} title=${this.status === 'error' ? `${this.name}: ${detail}` : this.name}>
-        <span class="icon">${this.status === 'error' ? icons.alert() : this.status === 'uploading' ? icons.spinner() : icons.file()}</span>
+      <div class="chip" data-role="attachment-chip" data-state=${this.status} data-extraction=${x?.state ?? nothing} title=${this.status === 'error' ? `${this.name}: ${detail}` : this.name}>
+        <span class="icon">${icon}</span>
         <span class="name">${this.name}</span>
-        ${detail ? html`<span class="detail" data-role="attachment-detail">${detail}</span>` : nothing}
+        ${detail ? html`<span class="detail" data-role="attachment-detail" title=${x?.state === 'done' ? `Extracted into the workspace: ${x.folder}/` : nothing}>${detail}</span>` : nothing}
+        ${x?.state === 'error' ? html`<span class="detail failed" role="alert" data-role="attachment-extract-error" title=${x.error ?? ''}>${x.error}</span>` : nothing}
+        ${
+          offer
+            ? html`<button class="extract" data-role="attachment-extract" aria-label="Extract ${this.name} into workspace" title="Extract into workspace" @click=${this.#extract}>
+              ${icons.archive()}<span>Extract</span>
+            </button>`
+            : nothing
+        }
         <button class="remove" data-role="attachment-remove" aria-label="Remove ${this.name}" title="Remove" @click=${this.#remove}>${icons.close()}</button>
         ${
           this.status === 'uploading'
@@ -43,6 +76,10 @@ export class HermesAttachmentChip extends LitElement {
         }
       </div>
     `;
+  }
+
+  #extract() {
+    emit(this, 'hermes-attachment-extract', null);
   }
 
   #remove() {
@@ -76,7 +113,8 @@ export class HermesAttachmentChip extends LitElement {
         background: var(--hermes-error-bg);
       }
       .chip[data-state='error'] .icon,
-      .chip[data-state='error'] .detail {
+      .chip[data-state='error'] .detail,
+      .failed {
         color: var(--hermes-color-error);
       }
       .icon {
@@ -99,6 +137,20 @@ export class HermesAttachmentChip extends LitElement {
         overflow: hidden;
         text-overflow: ellipsis;
         white-space: nowrap;
+      }
+      .extract {
+        display: inline-flex;
+        align-items: center;
+        gap: calc(var(--hermes-space-xs) / 2);
+        flex: none;
+        padding: calc(var(--hermes-space-xs) / 2) var(--hermes-space-xs);
+        border-radius: var(--hermes-radius-sm);
+        font-size: var(--hermes-text-meta);
+        color: var(--hermes-fg-muted);
+      }
+      .extract:hover {
+        background: var(--hermes-hover);
+        color: var(--hermes-fg);
       }
       .remove {
         display: inline-grid;
@@ -123,6 +175,7 @@ export class HermesAttachmentChip extends LitElement {
         transition: width var(--hermes-duration);
       }
       @media (max-width: 639px) {
+        .extract,
         .remove {
           min-width: 32px;
           min-height: 32px;

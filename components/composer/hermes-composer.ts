@@ -464,7 +464,17 @@ export class HermesComposer extends LitElement {
             ? html`<div class="chips" data-role="attachments">
               ${this.attachments.items.map(
                 (a) =>
-                  html`<hermes-attachment-chip .name=${a.name} .size=${a.size} .status=${a.status} .progress=${a.progress} .error=${a.error ?? ''} @hermes-attachment-remove=${() => this.attachments.remove(a.key)}></hermes-attachment-chip>`,
+                  html`<hermes-attachment-chip
+                    .name=${a.name}
+                    .size=${a.size}
+                    .status=${a.status}
+                    .progress=${a.progress}
+                    .error=${a.error ?? ''}
+                    .extractable=${!!a.file}
+                    .extraction=${a.extraction}
+                    @hermes-attachment-remove=${() => this.attachments.remove(a.key)}
+                    @hermes-attachment-extract=${() => this.attachments.extract(a.key)}
+                  ></hermes-attachment-chip>`,
               )}
             </div>`
             : nothing

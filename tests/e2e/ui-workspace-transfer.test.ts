@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { unzipSync } from 'fflate';
+import { strToU8, unzipSync, zipSync } from 'fflate';
 import { hooks, startUi, type UiHarness } from '../helpers/browser.js';
 
 const treeRow = (path: string) => `hermes-file-tree [data-path="${path}"]`;
@@ -37,5 +37,43 @@ describe('web app: workspace upload into a folder and folder download', () => {
     const zip = unzipSync(new Uint8Array(await readFile((await download.path())!)));
     expect(Object.keys(zip)).toEqual(['q3_summary.txt']);
     expect(new TextDecoder().decode(zip['q3_summary.txt'])).toBe('revenue up');
+  });
+});
+
+/** An archive attached in the composer is extracted into the workspace on request, in Chromium. */
+describe('web app: the composer offers to extract an attached archive', () => {
+  let ui: UiHarness;
+  beforeAll(async () => {
+    ui = await startUi();
+  });
+  afterAll(async () => ui?.close());
+
+  const chip = (name: string) => `hermes-attachment-chip:has([title="${name}"])`;
+
+  it('extracts a zip into <workspace>/<stem>/, says how many files went where, and the file tree shows the folder', async () => {
+    const { session } = await ui.api('/api/session/new', {});
+    const workspace = session.workspace as string;
+    const { page } = await ui.open(`/session/${session.session_id}`);
+    await page.locator('[data-role="workspace-files"]').click();
+    await expect.poll(() => page.locator(hooks.workspacePanel).count()).toBe(1);
+
+    const bundle = zipSync({ 'README.md': strToU8('# bundle'), 'src/main.ts': strToU8('export {};') });
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.locator('[data-role="attach"]').click()]);
+    await chooser.setFiles([
+      { name: 'bundle.zip', mimeType: 'application/zip', buffer: Buffer.from(bundle) },
+      { name: 'slip.zip', mimeType: 'application/zip', buffer: Buffer.from(zipSync({ '../outside.txt': strToU8('no') })) },
+    ]);
+    const offer = (name: string) => page.locator(`${chip(name)} [data-role="attachment-extract"]`);
+    await expect.poll(() => offer('bundle.zip').count()).toBe(1);
+
+    await offer('bundle.zip').click();
+    await expect.poll(() => page.locator(`${chip('bundle.zip')} [data-role="attachment-detail"]`).textContent()).toBe('2 files → bundle/');
+    expect(await readFile(join(workspace, 'bundle', 'src', 'main.ts'), 'utf8')).toBe('export {};');
+    await expect.poll(() => page.locator(treeRow('bundle')).count()).toBe(1);
+
+    await offer('slip.zip').click();
+    await expect.poll(() => page.locator(`${chip('slip.zip')} [data-role="attachment-extract-error"]`).textContent()).toBe('Zip-slip blocked: ../outside.txt');
+    await expect.poll(() => readFile(join(workspace, '..', 'outside.txt'), 'utf8').catch(() => null)).toBe(null);
+    await ui.screenshot(page, 'composer-extract-archive');
   });
 });

@@ -1,5 +1,9 @@
 import { type Zippable, zipSync } from 'fflate';
 import { pack } from 'tar-stream';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
 /** Hostile and friendly archives, built in memory for the extraction tests. */
@@ -56,4 +60,24 @@ export async function tarOf(entries: TarEntry[], gzip = false): Promise<Uint8Arr
   await done;
   const tar = Buffer.concat(chunks);
   return new Uint8Array(gzip ? gzipSync(tar) : tar);
+}
+
+/** `bzip2 -c` / `xz -c` over bytes: the real tools, so the decoders are tested on what users have. */
+export function compressWith(tool: 'bzip2' | 'xz', data: Uint8Array): Uint8Array {
+  return new Uint8Array(execFileSync(tool, ['-c'], { input: data, maxBuffer: 1024 * 1024 * 1024 }));
+}
+
+/** A zip written by Info-ZIP's `zip` with ZIP64 records forced (`-fz`), as a streamed or huge zip has them. */
+export function zip64Of(files: Record<string, string>): Uint8Array {
+  const dir = mkdtempSync(join(tmpdir(), 'hermes-zip64-'));
+  try {
+    for (const [name, data] of Object.entries(files)) {
+      mkdirSync(join(dir, 'in', name, '..'), { recursive: true });
+      writeFileSync(join(dir, 'in', name), data);
+    }
+    execFileSync('zip', ['-q', '-r', '-fz', join(dir, 'out.zip'), ...Object.keys(files)], { cwd: join(dir, 'in') });
+    return new Uint8Array(readFileSync(join(dir, 'out.zip')));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

@@ -1,17 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
-import { createGunzip } from 'node:zlib';
 import { extract as tarExtract } from 'tar-stream';
 import { BadRequest } from '../../ports/errors.js';
 import type { Extraction } from '../../ports/workspace-transfer.js';
+import { tarStream } from './tar-decompress.js';
 import { zipMemberChunks, zipMembers } from './zip-members.js';
 
 const ZIP = /\.zip$/i;
-const TAR = /\.(tar|tar\.gz|tgz)$/i;
-/** The incumbent also takes bzip2 and xz tars; Node has no decoder for them without a native add-on. */
-const TAR_UNSUPPORTED = /\.(tar\.bz2|tbz2|tar\.xz|txz)$/i;
+/** The incumbent's list; what a tar is wrapped in is then told by its bytes (tar-decompress.ts). */
+const TAR = /\.(tar|tar\.gz|tgz|tar\.bz2|tbz2|tar\.xz|txz)$/i;
 
 export interface ExtractLimits {
   maxBytes: number;
@@ -19,7 +17,7 @@ export interface ExtractLimits {
 }
 
 export function isArchiveName(name: string): boolean {
-  return ZIP.test(name) || TAR.test(name) || TAR_UNSUPPORTED.test(name);
+  return ZIP.test(name) || TAR.test(name);
 }
 
 /** `a.tar.gz` → `a`, `photos.zip` → `photos`. */
@@ -116,12 +114,20 @@ async function fromZip(bytes: Uint8Array, sink: Sink) {
 
 type TarVisit = (rel: string, entry: AsyncIterable<Uint8Array> & { resume(): unknown }, type: string) => Promise<void>;
 
-/** Walks a tar(.gz) member by member, refusing hostile names and kinds as they come. */
-async function walkTar(bytes: Uint8Array, visit: TarVisit) {
-  const gz = bytes[0] === 0x1f && bytes[1] === 0x8b;
-  const source = Readable.from([Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)]);
+/**
+ * Room for a tar's own bytes around its members (a 512-byte header, padding, long-name and pax
+ * headers): the decompressed stream may not run past the byte limit by more than this.
+ */
+const TAR_OVERHEAD_PER_MEMBER = 2048;
+const TAR_OVERHEAD = 1024 * 1024;
+
+/** Walks a tar (plain, gzip, bzip2 or xz) member by member, refusing hostile names and kinds as they come. */
+async function walkTar(bytes: Uint8Array, limits: ExtractLimits, visit: TarVisit) {
+  const room = limits.maxBytes + limits.maxMembers * TAR_OVERHEAD_PER_MEMBER + TAR_OVERHEAD;
+  const input = tarStream(bytes, room, () => {
+    throw tooLarge(limits.maxBytes);
+  });
   const parser = tarExtract();
-  const input = gz ? source.pipe(createGunzip()) : source;
   input.on('error', (err) => parser.destroy(err));
   input.pipe(parser);
   try {
@@ -137,8 +143,7 @@ async function walkTar(bytes: Uint8Array, visit: TarVisit) {
     throw new BadRequest(`Not a valid tar archive: ${(err as Error).message}`);
   } finally {
     parser.destroy();
-    if (input !== source) (input as ReturnType<typeof createGunzip>).destroy();
-    source.destroy();
+    input.destroy();
   }
 }
 
@@ -147,13 +152,13 @@ async function fromTar(bytes: Uint8Array, sink: Sink) {
   // member, too many members or too many bytes is refused before anything is written.
   let members = 0;
   let declared = 0;
-  await walkTar(bytes, async (_rel, entry) => {
+  await walkTar(bytes, sink.limits, async (_rel, entry) => {
     if (++members > sink.limits.maxMembers) throw tooMany(sink.limits.maxMembers);
     declared += (entry as unknown as { header: { size: number } }).header.size ?? 0;
     if (declared > sink.limits.maxBytes) throw tooLarge(sink.limits.maxBytes);
     entry.resume();
   });
-  await walkTar(bytes, async (rel, entry, type) => {
+  await walkTar(bytes, sink.limits, async (rel, entry, type) => {
     sink.count();
     if (type === 'directory') {
       await sink.dir_(rel);

@@ -13,6 +13,9 @@ export interface ZipMember {
 }
 
 const EOCD = 0x06054b50;
+const ZIP64_LOCATOR = 0x07064b50;
+const ZIP64_EOCD = 0x06064b50;
+const ZIP64_EXTRA = 0x0001;
 const CENTRAL = 0x02014b50;
 const LOCAL = 0x04034b50;
 const S_IFMT = 0o170000;
@@ -35,9 +38,15 @@ export function zipMembers(bytes: Uint8Array, maxMembers: number): ZipMember[] {
     }
   }
   if (eocd < 0) bad();
-  const count = view.getUint16(eocd + 10, true);
-  const offset = view.getUint32(eocd + 16, true);
-  if (count === 0xffff || offset === 0xffffffff) throw new BadRequest('ZIP64 archives are not supported');
+  let count = view.getUint16(eocd + 10, true);
+  let offset = view.getUint32(eocd + 16, true);
+  // ZIP64 (`zip -fz`, streamed writers, > 65,535 entries): the true numbers sit in a record before the EOCD.
+  if (eocd >= 20 && view.getUint32(eocd - 20, true) === ZIP64_LOCATOR) {
+    const at = big(view, eocd - 20 + 8);
+    if (at + 56 > bytes.length || view.getUint32(at, true) !== ZIP64_EOCD) bad();
+    count = big(view, at + 32);
+    offset = big(view, at + 48);
+  } else if (count === 0xffff || offset === 0xffffffff) bad();
   if (count > maxMembers) throw new BadRequest(`Archive has too many files (> ${maxMembers}). Possible archive bomb.`);
   const decoder = new TextDecoder();
   const members: ZipMember[] = [];
@@ -47,17 +56,31 @@ export function zipMembers(bytes: Uint8Array, maxMembers: number): ZipMember[] {
     const madeBy = view.getUint16(p + 4, true) >> 8;
     const flags = view.getUint16(p + 8, true);
     const method = view.getUint16(p + 10, true);
-    const compressedSize = view.getUint32(p + 20, true);
-    const size = view.getUint32(p + 24, true);
+    let compressedSize = view.getUint32(p + 20, true);
+    let size = view.getUint32(p + 24, true);
     const nameLen = view.getUint16(p + 28, true);
     const extraLen = view.getUint16(p + 30, true);
     const commentLen = view.getUint16(p + 32, true);
     const external = view.getUint32(p + 38, true);
-    const localOffset = view.getUint32(p + 42, true);
-    if (p + 46 + nameLen > bytes.length) bad();
+    let localOffset = view.getUint32(p + 42, true);
+    if (p + 46 + nameLen + extraLen > bytes.length) bad();
     const name = decoder.decode(bytes.subarray(p + 46, p + 46 + nameLen));
     if (flags & 1) throw new BadRequest(`Encrypted zip entries are not supported: ${name}`);
-    if (compressedSize === 0xffffffff || size === 0xffffffff || localOffset === 0xffffffff) throw new BadRequest('ZIP64 archives are not supported');
+    if (size === 0xffffffff || compressedSize === 0xffffffff || localOffset === 0xffffffff) {
+      // The ZIP64 extra field holds, in this order, only the values whose 32-bit field is all ones.
+      const extra = zip64Extra(view, p + 46 + nameLen, extraLen);
+      if (!extra) bad();
+      let q = extra.start;
+      const next = () => {
+        if (q + 8 > extra.end) bad();
+        const v = big(view, q);
+        q += 8;
+        return v;
+      };
+      if (size === 0xffffffff) size = next();
+      if (compressedSize === 0xffffffff) compressedSize = next();
+      if (localOffset === 0xffffffff) localOffset = next();
+    }
     const mode = madeBy === 3 ? external >>> 16 : 0;
     const type = mode & S_IFMT;
     let kind: ZipMember['kind'] = 'file';
@@ -68,6 +91,24 @@ export function zipMembers(bytes: Uint8Array, maxMembers: number): ZipMember[] {
     p += 46 + nameLen + extraLen + commentLen;
   }
   return members;
+}
+
+/** A 64-bit little-endian number; past 2^53 no real upload can reach, so it is simply refused. */
+function big(view: DataView, at: number): number {
+  if (at + 8 > view.byteLength) bad();
+  const v = view.getBigUint64(at, true);
+  if (v > BigInt(Number.MAX_SAFE_INTEGER)) bad();
+  return Number(v);
+}
+
+function zip64Extra(view: DataView, start: number, length: number): { start: number; end: number } | null {
+  for (let q = start; q + 4 <= start + length; ) {
+    const id = view.getUint16(q, true);
+    const len = view.getUint16(q + 2, true);
+    if (id === ZIP64_EXTRA) return { start: q + 4, end: Math.min(q + 4 + len, start + length) };
+    q += 4 + len;
+  }
+  return null;
 }
 
 const STEP = 16 * 1024;

@@ -116,6 +116,92 @@ describe('composer attachments', () => {
     expect(chips(el)).to.have.length(0);
   });
 
+  it('offers to extract an attached archive into the workspace, then names the folder in the send', async () => {
+    openSession(s.chat, session('s1'));
+    const el = await fixture<HermesComposer>('hermes-composer', { chat: s.chat, ui: s.ui, sessions: s.sessions });
+    await el.addFiles([new File(['PK'], 'bundle.zip'), new File(['x'], 'notes.txt')]);
+    await waitFor(() => FakeXhr.all.length === 2);
+    FakeXhr.all[0]!.finish(200, { filename: 'bundle.zip', path: '/state/attachments/s1/bundle.zip', size: 2, mime: 'application/zip', is_image: false });
+    FakeXhr.all[1]!.finish(200, { filename: 'notes.txt', path: '/state/attachments/s1/notes.txt', size: 1, mime: 'text/plain', is_image: false });
+    await tick();
+    await el.updateComplete;
+    const [zipChip, txtChip] = chips(el) as HermesAttachmentChip[];
+    await zipChip!.updateComplete;
+    await txtChip!.updateComplete;
+    // Only the archive offers it.
+    expect(chipPart(txtChip!, 'attachment-extract')).to.equal(null);
+    const offer = chipPart(zipChip!, 'attachment-extract') as HTMLButtonElement;
+    expect(offer.getAttribute('aria-label')).to.equal('Extract bundle.zip into workspace');
+
+    const changed: unknown[] = [];
+    const onChanged = (e: Event) => changed.push((e as CustomEvent).detail);
+    window.addEventListener('hermes-workspace-changed', onChanged);
+    offer.click();
+    await waitFor(() => FakeXhr.all.length === 3);
+    const x = FakeXhr.all[2]!;
+    expect(x.url).to.equal('/api/workspace/upload');
+    expect(x.body!.get('session_id')).to.equal('s1');
+    expect(x.body!.get('path')).to.equal('');
+    expect((x.body!.get('file') as File).name).to.equal('bundle.zip');
+    await el.updateComplete;
+    await zipChip!.updateComplete;
+    expect(chipPart(zipChip!, 'attachment-detail')!.textContent).to.equal('Extracting…');
+    expect(chipPart(zipChip!, 'attachment-extract')).to.equal(null);
+
+    x.finish(200, {
+      filename: 'bundle.zip',
+      path: '/w/bundle',
+      size: 2,
+      is_image: false,
+      extracted: true,
+      extracted_files: ['bundle/a', 'bundle/b', 'bundle/c'],
+      extracted_count: 3,
+    });
+    await tick();
+    await el.updateComplete;
+    await zipChip!.updateComplete;
+    window.removeEventListener('hermes-workspace-changed', onChanged);
+    expect(chipPart(zipChip!, 'attachment-detail')!.textContent).to.equal('3 files → bundle/');
+    expect(chipPart(zipChip!, 'attachment-extract')).to.equal(null);
+    expect(changed).to.deep.equal([{ sessionId: 's1' }]);
+    expect(el.attachments.paths).to.deep.equal(['/w/bundle', '/state/attachments/s1/notes.txt']);
+  });
+
+  it('shows a refused extraction inline on the chip, which can try again', async () => {
+    openSession(s.chat, session('s1'));
+    const el = await fixture<HermesComposer>('hermes-composer', { chat: s.chat, ui: s.ui, sessions: s.sessions });
+    await el.addFiles([new File(['x'], 'evil.tar.gz')]);
+    await waitFor(() => FakeXhr.all.length === 1);
+    FakeXhr.all[0]!.finish(200, { filename: 'evil.tar.gz', path: '/state/attachments/s1/evil.tar.gz', size: 1, mime: 'application/gzip', is_image: false });
+    await tick();
+    await el.updateComplete;
+    const chip = chips(el)[0] as HermesAttachmentChip;
+    await chip.updateComplete;
+    (chipPart(chip, 'attachment-extract') as HTMLButtonElement).click();
+    await waitFor(() => FakeXhr.all.length === 2);
+    FakeXhr.all[1]!.finish(200, {
+      filename: 'evil.tar.gz',
+      path: '',
+      size: 1,
+      is_image: false,
+      extracted: false,
+      extract_error: 'Tar-slip blocked: ../evil.txt',
+    });
+    await tick();
+    await el.updateComplete;
+    await chip.updateComplete;
+    expect(chipPart(chip, 'attachment-extract-error')!.textContent).to.equal('Tar-slip blocked: ../evil.txt');
+    // The archive itself is still attached, and the offer stays for another try.
+    expect(el.attachments.paths).to.deep.equal(['/state/attachments/s1/evil.tar.gz']);
+    (chipPart(chip, 'attachment-extract') as HTMLButtonElement).click();
+    await waitFor(() => FakeXhr.all.length === 3);
+    FakeXhr.all[2]!.finish(403, { error: 'Upload target escapes workspace' });
+    await tick();
+    await el.updateComplete;
+    await chip.updateComplete;
+    expect(chipPart(chip, 'attachment-extract-error')!.textContent).to.equal('Upload target escapes workspace');
+  });
+
   it('in the empty view, attaching creates and opens the session first, keeping the typed text', async () => {
     const el = await fixture<HermesComposer>('hermes-composer', { chat: s.chat, ui: s.ui, sessions: s.sessions });
     const opened: unknown[] = [];
