@@ -63,18 +63,22 @@ export interface Config {
 
 /**
  * The incumbent's browser-turn prefill: messages put before the conversation in the model's
- * copy of each chat turn (src/agent/prefill.ts says how).
+ * copy of each chat turn (src/agent/prefill.ts says how). Only what the environment sets: each
+ * unset one falls back to its config.yaml key, read every turn (src/agent/prefill-turn.ts).
  */
 export interface PrefillConfig {
   /** `HERMES_WEBUI_PREFILL_MESSAGES_FILE` or `HERMES_PREFILL_MESSAGES_FILE`: a JSON list of `{role, content}`. */
   file?: string;
   /** `HERMES_WEBUI_PREFILL_MESSAGES_SCRIPT`: a command (no shell) printing JSON messages or plain text. */
   script?: string;
-  /** `HERMES_WEBUI_PREFILL_MESSAGES_SCRIPT_TIMEOUT` (seconds → ms): default 5 s, clamped to 0.1-30 s as the incumbent does. */
-  scriptTimeoutMs: number;
-  /** `HERMES_WEBUI_PREFILL_CONTEXT_MAX_CHARS`: default 12,000, at most 262,144; 0 turns the budget off. */
-  maxChars: number;
+  /** `HERMES_WEBUI_PREFILL_MESSAGES_SCRIPT_TIMEOUT` (seconds → ms), clamped to 0.1-30 s as the incumbent does (default 5 s). */
+  scriptTimeoutMs?: number;
+  /** `HERMES_WEBUI_PREFILL_CONTEXT_MAX_CHARS`: at most 262,144; 0 turns the budget off (default 12,000). */
+  maxChars?: number;
 }
+
+export const PREFILL_DEFAULT_TIMEOUT_MS = 5000;
+export const PREFILL_DEFAULT_MAX_CHARS = 12_000;
 
 /** The incumbent's bounds: a script's output past this many bytes is refused, and no budget is larger. */
 export const PREFILL_OUTPUT_LIMIT = 262_144;
@@ -258,12 +262,12 @@ const EnvSchema = z.object({
     .number({ error: 'must be a number of seconds' })
     .refine(Number.isFinite, 'must be a number of seconds')
     .transform((v) => Math.min(30, Math.max(0.1, v)))
-    .default(5),
+    .optional(),
   HERMES_WEBUI_PREFILL_CONTEXT_MAX_CHARS: z.coerce
     .number({ error: 'must be a whole number of characters' })
     .int('must be a whole number of characters')
     .transform((v) => Math.min(PREFILL_OUTPUT_LIMIT, Math.max(0, v)))
-    .default(12_000),
+    .optional(),
 });
 
 export class ConfigError extends Error {}
@@ -349,8 +353,10 @@ function prefillConfig(e: z.infer<typeof EnvSchema>, home: string): PrefillConfi
   return {
     ...(file ? { file: expandHome(file, home) } : {}),
     ...(e.HERMES_WEBUI_PREFILL_MESSAGES_SCRIPT ? { script: e.HERMES_WEBUI_PREFILL_MESSAGES_SCRIPT } : {}),
-    scriptTimeoutMs: Math.round(e.HERMES_WEBUI_PREFILL_MESSAGES_SCRIPT_TIMEOUT * 1000),
-    maxChars: e.HERMES_WEBUI_PREFILL_CONTEXT_MAX_CHARS,
+    ...(e.HERMES_WEBUI_PREFILL_MESSAGES_SCRIPT_TIMEOUT !== undefined
+      ? { scriptTimeoutMs: Math.round(e.HERMES_WEBUI_PREFILL_MESSAGES_SCRIPT_TIMEOUT * 1000) }
+      : {}),
+    ...(e.HERMES_WEBUI_PREFILL_CONTEXT_MAX_CHARS !== undefined ? { maxChars: e.HERMES_WEBUI_PREFILL_CONTEXT_MAX_CHARS } : {}),
   };
 }
 

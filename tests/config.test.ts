@@ -24,7 +24,7 @@ const DEFAULTS_BEYOND_PATHS = {
   gateway: { baseUrl: 'http://127.0.0.1:8642', readTimeoutMs: 120_000 },
   serverLog: { maxBytes: 5 * 1024 * 1024, keep: 3 },
   push: { allowLocal: false, subject: 'mailto:hermes-webui@users.noreply.github.com' },
-  prefill: { scriptTimeoutMs: 5000, maxChars: 12_000 },
+  prefill: {},
 };
 
 describe('config', () => {

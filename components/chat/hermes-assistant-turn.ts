@@ -1,7 +1,7 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import { consume } from '@lit/context';
-import type { AssistantTurn } from '../state/turns.js';
+import { contextStatusLine, type AssistantTurn } from '../state/turns.js';
 import { uiContext } from '../state/contexts.js';
 import type { UiStore } from '../state/ui-store.js';
 import { baseStyles, dividerStyles } from '../shared/styles.js';
@@ -60,6 +60,11 @@ export class HermesAssistantTurn extends LitElement {
     const hasActivity = !!turn.reasoning || turn.tools.length > 0;
     const waiting = this.live && !turn.text && !hasActivity && !turn.error;
     return html`
+      ${
+        turn.context
+          ? html`<div class="meta context-status ${turn.context.status}" data-role="context-status" role="note">${contextStatusLine(turn.context)}</div>`
+          : nothing
+      }
       ${hasActivity ? html`<hermes-activity .turn=${turn} .sessionId=${this.sessionId} ?live=${this.live}></hermes-activity>` : nothing}
       ${this.#changes(turn)}
       ${this.#compression(turn)}
@@ -128,6 +133,12 @@ export class HermesAssistantTurn extends LitElement {
         font-size: var(--hermes-text-label);
         color: var(--hermes-fg-muted);
         font-style: italic;
+      }
+      .context-status {
+        font-size: var(--hermes-text-label);
+      }
+      .context-status.error {
+        color: var(--hermes-color-warning);
       }
       .note.warning {
         font-style: normal;

@@ -21,7 +21,8 @@ type TurnEvents =
   | 'subagent'
   | 'steer_applied'
   | 'resumed'
-  | 'turn_changes';
+  | 'turn_changes'
+  | 'context_status';
 
 /**
  * How the events that build the live assistant turn change it. `live()` is the turn (made on
@@ -89,6 +90,18 @@ function liveTurnHandlers(live: () => AssistantTurn, changed: { frame(): void; n
       const turn = live();
       (turn.resumes ??= []).push({ at: turn.text.length, message: d.message });
       turn.retrying = undefined;
+      changed.now();
+    },
+    // Prefill context (the incumbent's composer status): a quiet line; nothing when none is configured.
+    context_status: (d) => {
+      const p = d.prefill;
+      if (p.status === 'not_configured') return;
+      live().context = {
+        status: p.status,
+        label: p.label || 'prefill context',
+        ...(p.error ? { error: p.error } : {}),
+        ...(p.compacted && p.source === 'budget_compacted' ? { leftOut: true } : {}),
+      };
       changed.now();
     },
     // What the turn changed in the workspace, before `done`: the "Changed N files" row.

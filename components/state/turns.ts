@@ -42,6 +42,23 @@ export interface AssistantTurn {
   resumes?: ResumeView[];
   /** The files the turn changed: live from `turn_changes`, on reload from the message's `file_changes`. */
   changes?: TurnChangesView;
+  /** Live only: the prefill context the turn got (`context_status`; absent when none is configured). */
+  context?: ContextStatusView;
+}
+
+/** What the quiet "Context added from …" line shows of a turn's prefill (never its text). */
+export interface ContextStatusView {
+  status: 'loaded' | 'error';
+  label: string;
+  error?: string;
+  /** Over the character budget: a short stand-in went instead. */
+  leftOut?: boolean;
+}
+
+/** The line's text: where the context came from, or why it did not come. */
+export function contextStatusLine(c: ContextStatusView): string {
+  if (c.status === 'error') return `Context unavailable: ${c.label}${c.error ? ` (${c.error})` : ''}`;
+  return c.leftOut ? `Context from ${c.label} left out: over the size budget` : `Context added from ${c.label}`;
 }
 
 /** What "Changed N files (+a −d)" shows, and the run to ask for its diffs (GET /api/session/changes). */

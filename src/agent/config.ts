@@ -8,6 +8,7 @@ import { parseRoutingConfig, type RoutingConfig } from './config-routing.js';
 import { parseEffort, type ReasoningEffort } from './reasoning.js';
 import { parsePersonalities, type Personality } from './personalities.js';
 import { imageInputConfig, type ImageInputConfig } from './image-input.js';
+import { prefillFileConfig, type PrefillFileConfig } from './prefill-config.js';
 
 /**
  * Hermes' own configuration (`$HERMES_HOME/config.yaml` and `.env`), reduced to what the
@@ -77,6 +78,8 @@ export interface AgentConfig extends RoutingConfig {
   web?: WebConfig;
   /** `agent.image_input_mode` and the `supports_vision` overrides: whether attached images reach the model as images. */
   imageInput?: ImageInputConfig;
+  /** The incumbent's browser-turn prefill keys (prefill-config.ts); the HERMES_WEBUI_PREFILL_* variables win over them. */
+  prefill?: PrefillFileConfig;
 }
 
 /** `compression.*` as Hermes reads it (hermes_cli/config_defaults.py). */
@@ -347,6 +350,7 @@ export function parseAgentConfig(input: { configYaml: string | null; dotenv: str
     env,
     web: parseWebConfig(f, env),
     imageInput: imageInputConfig(f),
+    prefill: prefillFileConfig(f),
   };
 }
 

@@ -1,7 +1,7 @@
-import type { PrefillConfig } from '../config.js';
 import { PREFILL_OUTPUT_LIMIT } from '../config.js';
 import type { PrefillIo } from '../ports/prefill.js';
 import { redactSecrets } from '../shared/redact.js';
+import type { RunEventPayloads } from '../shared/run-events.js';
 import type { ChatMessage } from './messages.js';
 
 /**
@@ -28,9 +28,17 @@ export interface PrefillContext {
   maxChars?: number;
 }
 
-export interface PrefillSettings extends PrefillConfig {
+/** One turn's sources and bounds (prefill-config.ts merges the environment and config.yaml into them). */
+export interface PrefillSettings {
+  file?: string;
+  /** A command line (split as shlex does, no shell) or, from config.yaml, an argv list run as is. */
+  script?: string | string[];
+  scriptTimeoutMs: number;
+  maxChars: number;
   /** Where relative file and single-word script paths resolve: the config.yaml's folder, as the incumbent does. */
   baseDir: string;
+  /** What a leading `~` means (absent: left as written). */
+  homeDir?: string;
 }
 
 const NOT_CONFIGURED: PrefillContext = { status: 'not_configured', source: 'none', label: '', messages: [] };
@@ -99,11 +107,15 @@ function diagnostic(text: string): string {
 }
 
 const baseName = (path: string) => path.split('/').filter(Boolean).at(-1) ?? path;
-const resolvePath = (path: string, baseDir: string) => (path.startsWith('/') ? path : `${baseDir.replace(/\/+$/, '')}/${path}`);
+function resolvePath(path: string, settings: PrefillSettings): string {
+  const home = settings.homeDir?.replace(/\/+$/, '');
+  if (home && (path === '~' || path.startsWith('~/'))) return `${home}${path.slice(1)}`;
+  return path.startsWith('/') ? path : `${settings.baseDir.replace(/\/+$/, '')}/${path}`;
+}
 const charCount = (messages: PrefillMessage[]) => messages.reduce((n, m) => n + m.content.length, 0);
 
 async function loadFile(settings: PrefillSettings, io: PrefillIo, source: string): Promise<PrefillContext> {
-  const path = resolvePath(settings.file!, settings.baseDir);
+  const path = resolvePath(settings.file!, settings);
   const label = baseName(path) || 'prefill file';
   try {
     const text = await io.readText(path);
@@ -115,9 +127,10 @@ async function loadFile(settings: PrefillSettings, io: PrefillIo, source: string
 }
 
 async function loadScript(settings: PrefillSettings, io: PrefillIo): Promise<PrefillContext> {
-  const argv = splitCommand(settings.script!);
-  // One word is a script path, resolved like the file; a longer command is run as written.
-  if (argv.length === 1) argv[0] = resolvePath(argv[0]!, settings.baseDir);
+  const script = settings.script!;
+  const argv = Array.isArray(script) ? [...script] : splitCommand(script);
+  // One word is a script path, resolved like the file; a longer command (or a list) is run as written.
+  if (!Array.isArray(script) && argv.length === 1) argv[0] = resolvePath(argv[0]!, settings);
   const label = argv.length ? baseName(argv[0]!) : 'prefill script';
   if (!argv.length) return { status: 'error', source: 'script', label, messages: [], error: 'prefill script is empty' };
   const run = await io.runScript(argv, { timeoutMs: settings.scriptTimeoutMs, maxOutputBytes: PREFILL_OUTPUT_LIMIT });
@@ -154,7 +167,7 @@ export async function loadPrefill(settings: PrefillSettings, io: PrefillIo): Pro
 }
 
 /** What the browser may see of it: no message bodies (the incumbent's `context_status.prefill`). */
-export function publicPrefillStatus(context: PrefillContext): Record<string, unknown> {
+export function publicPrefillStatus(context: PrefillContext): RunEventPayloads['context_status']['prefill'] {
   return {
     status: context.status,
     source: context.source,
@@ -162,7 +175,7 @@ export function publicPrefillStatus(context: PrefillContext): Record<string, unk
     message_count: context.messages.length,
     ...(context.error ? { error: context.error } : {}),
     ...(context.compacted
-      ? { compacted: true, original_source: context.originalSource, original_char_count: context.originalCharCount, max_chars: context.maxChars }
+      ? { compacted: true as const, original_source: context.originalSource!, original_char_count: context.originalCharCount!, max_chars: context.maxChars! }
       : {}),
   };
 }

@@ -2,7 +2,7 @@ import type { BackoffPolicy } from '../agent/providers/retry.js';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context } from 'hono';
 import { mkdir, stat } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { homedir, hostname } from 'node:os';
 import { isLoopbackHost, type Config } from '../config.js';
 import type { AppDeps } from '../deps.js';
@@ -194,6 +194,8 @@ export async function composeNodeDeps(
   const attachments = new NodeAttachmentStore(config.stateDir);
   // Background processes outlive turns; session delete and shutdown stop them (deps.agent.processes).
   const processes = new ProcessRegistry(host);
+  // Browser-turn prefill (HERMES_WEBUI_PREFILL_* over config.yaml's keys), for either backend.
+  const prefill = { env: config.prefill, io: new NodePrefillIo(env), homeDir: homedir() };
   const builtin = new BuiltinAgentRuntime({
     config: agentConfig,
     mcp,
@@ -216,8 +218,7 @@ export async function composeNodeDeps(
     // delegate_task's children are sessions and runs like any other (openable, cancellable).
     childRuns: { sessions, registry, logger, presenter: () => presenter(settings) },
     attachments,
-    // Browser-turn prefill (HERMES_WEBUI_PREFILL_*): relative paths resolve beside config.yaml, as in the incumbent.
-    prefill: { settings: { ...config.prefill, baseDir: dirname(agentConfig.paths.config) }, io: new NodePrefillIo(env) },
+    prefill,
   });
   // A Hermes Agent's API server; its key is HERMES_WEBUI_GATEWAY_API_KEY (or one typed in the
   // wizard's probe), else Hermes' own API_SERVER_KEY.
@@ -229,6 +230,7 @@ export async function composeNodeDeps(
       logger,
       now,
       readTimeoutMs: config.gateway.readTimeoutMs,
+      prefill: { ...prefill, config: agentConfig },
     });
   // HERMES_WEBUI_CHAT_BACKEND fixes who answers; unset, Settings (or the first-run wizard) choose.
   const { runtime, backend } = agentWithBackend(config, settings, builtin, gateway);

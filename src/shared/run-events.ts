@@ -107,6 +107,25 @@ export const RUN_EVENT_SCHEMAS = {
     summarised_messages: num.optional(),
   }),
   title: z.strictObject({ session_id: str, title: str }),
+  /**
+   * The prefill context this browser turn got (the incumbent's event, sent once before the model
+   * is asked, `not_configured` included): where it came from and how many messages, never their
+   * text. `compacted`: over the character budget, so a stand-in (see src/agent/prefill.ts) went.
+   */
+  context_status: z.strictObject({
+    session_id: str,
+    prefill: z.strictObject({
+      status: z.enum(['not_configured', 'loaded', 'error']),
+      source: str,
+      label: str,
+      message_count: z.number().int().nonnegative(),
+      error: str.optional(),
+      compacted: z.literal(true).optional(),
+      original_source: str.optional(),
+      original_char_count: num.optional(),
+      max_chars: num.optional(),
+    }),
+  }),
   metering: z.strictObject({
     session_id: str,
     tps: num,
@@ -247,6 +266,7 @@ export const RUN_EVENT_NAMES = Object.keys({
   compressing: 0,
   compressed: 0,
   title: 0,
+  context_status: 0,
   metering: 0,
   todo_state: 0,
   state_saved: 0,

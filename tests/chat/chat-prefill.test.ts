@@ -27,8 +27,8 @@ describe('chat: browser-turn prefill context', () => {
     return path;
   }
   /** One turn; the messages the model received. */
-  async function turn(env: Record<string, string>, before?: (t: ChatHarness) => Promise<void>) {
-    t = await makeChatApp({ env });
+  async function turn(env: Record<string, string>, before?: (t: ChatHarness) => Promise<void>, extraYaml?: string) {
+    t = await makeChatApp({ env, ...(extraYaml ? { extraYaml } : {}) });
     await before?.(t);
     const sid = await t.newSession();
     t.model.enqueue([{ text: 'answered' }]);
@@ -36,7 +36,15 @@ describe('chat: browser-turn prefill context', () => {
     const done = frames.find((f) => f.event === 'done')!;
     expect(done, 'the turn finished').toBeDefined();
     const [request] = t.turnRequests();
-    return { messages: request.messages as { role: string; content: string }[], stored: done.data.session.messages as { role: string; content: string }[] };
+    const status = frames.filter((f) => f.event === 'context_status');
+    expect(status, 'one context_status per turn').toHaveLength(1);
+    expect(frames.findIndex((f) => f.event === 'context_status')).toBeLessThan(frames.findIndex((f) => f.event === 'token'));
+    return {
+      messages: request.messages as { role: string; content: string }[],
+      stored: done.data.session.messages as { role: string; content: string }[],
+      sid,
+      prefill: status[0]!.data.prefill as Record<string, unknown>,
+    };
   }
   const logged = (msg: string) => t!.logger.lines.filter((l) => l.msg === msg);
 
@@ -52,7 +60,9 @@ describe('chat: browser-turn prefill context', () => {
         { role: 'user', content: '   ' },
       ]),
     );
-    const { messages, stored } = await turn({ HERMES_PREFILL_MESSAGES_FILE: file });
+    const { messages, stored, prefill } = await turn({ HERMES_PREFILL_MESSAGES_FILE: file });
+    // The browser hears where the context came from, never its text.
+    expect(prefill).toEqual({ status: 'loaded', source: 'file', label: 'prefill.json', message_count: 2 });
     expect(messages[0]!.role).toBe('system');
     expect(messages.slice(1)).toEqual([
       { role: 'user', content: 'Who maintains the runbook?' },
@@ -106,7 +116,8 @@ describe('chat: browser-turn prefill context', () => {
   it('a slow script is killed at its timeout and the turn goes on without it', async () => {
     await scratch();
     const path = await script('slow.sh', 'sleep 60\necho never');
-    const { messages } = await turn({ HERMES_WEBUI_PREFILL_MESSAGES_SCRIPT: path, HERMES_WEBUI_PREFILL_MESSAGES_SCRIPT_TIMEOUT: '0.3' });
+    const { messages, prefill } = await turn({ HERMES_WEBUI_PREFILL_MESSAGES_SCRIPT: path, HERMES_WEBUI_PREFILL_MESSAGES_SCRIPT_TIMEOUT: '0.3' });
+    expect(prefill).toEqual({ status: 'error', source: 'script', label: 'slow.sh', message_count: 0, error: 'prefill script timed out' });
     expect(messages.map((m) => m.role)).toEqual(['system', 'user']);
     expect(messages[0]!.content).not.toContain('never');
     expect(logged('prefill context unavailable')[0]).toMatchObject({ source: 'script', error: 'prefill script timed out' });
@@ -142,7 +153,17 @@ describe('chat: browser-turn prefill context', () => {
     await scratch();
     const long = 'x'.repeat(400);
     const path = await script('long.sh', `echo "${long}"`);
-    const { messages } = await turn({ HERMES_WEBUI_PREFILL_MESSAGES_SCRIPT: path, HERMES_WEBUI_PREFILL_CONTEXT_MAX_CHARS: '100' });
+    const { messages, prefill } = await turn({ HERMES_WEBUI_PREFILL_MESSAGES_SCRIPT: path, HERMES_WEBUI_PREFILL_CONTEXT_MAX_CHARS: '100' });
+    expect(prefill).toEqual({
+      status: 'loaded',
+      source: 'budget_compacted',
+      label: 'long.sh',
+      message_count: 1,
+      compacted: true,
+      original_source: 'script',
+      original_char_count: 400,
+      max_chars: 100,
+    });
     expect(messages[0]!.content).not.toContain(long);
     expect(messages[0]!.content).toContain('exceeded the WebUI prefill context budget (400 chars > 100 chars)');
     expect(logged('prefill context over budget')[0]).toMatchObject({ chars: 400, max_chars: 100 });
@@ -150,6 +171,52 @@ describe('chat: browser-turn prefill context', () => {
     t = undefined;
     const { messages: unbounded } = await turn({ HERMES_WEBUI_PREFILL_MESSAGES_SCRIPT: path, HERMES_WEBUI_PREFILL_CONTEXT_MAX_CHARS: '0' });
     expect(unbounded[0]!.content).toContain(long);
+  });
+
+  it('nothing configured: context_status says so and the model gets no context', async () => {
+    const { messages, prefill, sid } = await turn({});
+    expect(prefill).toEqual({ status: 'not_configured', source: 'none', label: '', message_count: 0 });
+    expect(sid).toBeTruthy();
+    expect(messages.map((m) => m.role)).toEqual(['system', 'user']);
+  });
+
+  it("config.yaml's keys apply when no variable is set: a script as an argv list, its timeout, the budget", async () => {
+    await scratch();
+    const path = await script('recall.sh', 'echo "Recalled for $1."');
+    const yaml = `webui_prefill_messages_script: [sh, ${JSON.stringify(path)}, the team]\nwebui_prefill_context_max_chars: 15\n`;
+    const budgeted = await turn({}, undefined, yaml);
+    expect(budgeted.prefill).toMatchObject({ status: 'loaded', source: 'budget_compacted', label: 'sh', original_char_count: 22, max_chars: 15 });
+    await t!.close();
+    t = undefined;
+    const loose = await turn({}, undefined, yaml.replace('15', '0'));
+    expect(loose.messages[0]!.content).toContain('Recalled for the team.');
+    expect(loose.prefill).toEqual({ status: 'loaded', source: 'script', label: 'sh', message_count: 1 });
+    await t!.close();
+    t = undefined;
+    const slow = await script('slow.sh', 'sleep 60');
+    const timedOut = await turn({}, undefined, `webui_prefill_messages_script: ${slow}\nwebui_prefill_messages_script_timeout: 0.3\n`);
+    expect(timedOut.prefill).toMatchObject({ status: 'error', error: 'prefill script timed out' });
+  });
+
+  it('each variable wins over its config.yaml key; prefill_messages_file resolves beside config.yaml', async () => {
+    await scratch();
+    const fromEnv = await script('env.sh', 'echo "From the environment."');
+    const fromYaml = await script('yaml.sh', 'echo "From config.yaml, too long for its budget."');
+    const yaml = `webui_prefill_messages_script: ${fromYaml}\nwebui_prefill_context_max_chars: 5\nprefill_messages_file: notes.json\n`;
+    const { messages, prefill } = await turn({ HERMES_WEBUI_PREFILL_MESSAGES_SCRIPT: fromEnv, HERMES_WEBUI_PREFILL_CONTEXT_MAX_CHARS: '0' }, undefined, yaml);
+    expect(prefill).toEqual({ status: 'loaded', source: 'script', label: 'env.sh', message_count: 1 });
+    expect(messages[0]!.content).toContain('From the environment.');
+    await t!.close();
+    t = undefined;
+    // The script fails: config.yaml's file (relative to config.yaml's folder) stands in.
+    const failing = await script('fail.sh', 'exit 1');
+    const fallback = await turn(
+      { HERMES_WEBUI_PREFILL_MESSAGES_SCRIPT: failing },
+      (app) => writeFile(join(app.hermesHome, 'notes.json'), JSON.stringify([{ role: 'assistant', content: 'Static.' }])),
+      'prefill_messages_file: notes.json\n',
+    );
+    expect(fallback.prefill).toEqual({ status: 'loaded', source: 'file_fallback', label: 'notes.json', message_count: 1 });
+    expect(fallback.messages[1]).toEqual({ role: 'assistant', content: 'Static.' });
   });
 });
 

@@ -12,8 +12,8 @@ describe('config: the incumbent environment variables', () => {
     expect(parseConfig({ HERMES_CONFIG_PATH: '' }, { home })).not.toHaveProperty('hermesConfigPath');
   });
 
-  it('prefill defaults: no file, no script, 5 s timeout, a 12,000-character budget', () => {
-    expect(parseConfig({}, { home }).prefill).toEqual({ scriptTimeoutMs: 5000, maxChars: 12_000 });
+  it('prefill: nothing set is nothing (config.yaml, then the defaults, fill in per turn)', () => {
+    expect(parseConfig({}, { home }).prefill).toEqual({});
   });
 
   it('reads the prefill file under both names; the WebUI-prefixed one wins', () => {

@@ -21,13 +21,24 @@ export interface GatewayHarness extends TestApp {
  * `apiKey` is HERMES_WEBUI_GATEWAY_API_KEY (default: the scripted server's; null: none).
  */
 export async function makeGatewayApp(
-  options: { gateway?: GatewayOptions; apiKey?: string | null; readTimeoutMs?: number; baseUrl?: string; storage?: 'memory' | 'fs' } = {},
+  options: {
+    gateway?: GatewayOptions;
+    apiKey?: string | null;
+    readTimeoutMs?: number;
+    baseUrl?: string;
+    storage?: 'memory' | 'fs';
+    /** More of the server's environment (HERMES_WEBUI_PREFILL_* …), and the default profile's config.yaml. */
+    env?: Record<string, string>;
+    configYaml?: string;
+  } = {},
 ): Promise<GatewayHarness> {
   const gw = await startHermesGateway(options.gateway ?? {});
   const apiKey = options.apiKey === undefined ? options.gateway?.apiKey : options.apiKey;
   const t = await makeTestApp({
     storage: options.storage,
+    ...(options.configYaml !== undefined ? { configYaml: options.configYaml } : {}),
     env: {
+      ...options.env,
       HERMES_WEBUI_CHAT_BACKEND: 'gateway',
       HERMES_WEBUI_GATEWAY_BASE_URL: options.baseUrl ?? gw.url,
       HERMES_WEBUI_GATEWAY_READ_TIMEOUT: String((options.readTimeoutMs ?? 5000) / 1000),

@@ -9,8 +9,7 @@ import type { AgentSessionSearch } from '../../ports/agent-sessions.js';
 import type { SessionStore } from '../../ports/session-store.js';
 import type { ChildRunDeps } from './subagents.js';
 import type { AttachmentReader } from './attachment-content.js';
-import type { PrefillIo } from '../../ports/prefill.js';
-import type { PrefillSettings } from '../prefill.js';
+import type { TurnPrefillSource } from '../prefill-turn.js';
 
 /** What the builtin agent is built from (the composition root passes the runtime's adapters). */
 export interface BuiltinRuntimeOptions {
@@ -55,8 +54,8 @@ export interface BuiltinRuntimeOptions {
   mcp?: { toolsForTurn(profile: string | null): Promise<Tool[]> };
   /** The session's uploads, read when a turn's model request is built (images, inlined text files). */
   attachments?: AttachmentReader;
-  /** Browser-turn prefill context (src/agent/prefill.ts); absent: none. */
-  prefill?: { settings: PrefillSettings; io: PrefillIo };
+  /** Browser-turn prefill context (src/agent/prefill-turn.ts); absent: none. */
+  prefill?: TurnPrefillSource;
 }
 
 export class MemoryCatalogCache implements CatalogCache {

@@ -45,7 +45,7 @@ import { PendingSteers, steerSource } from './steer.js';
 import { turnTranscript } from './attachment-content.js';
 import { withSkillInvocations } from './skill-invocation.js';
 import { cronCommandDecision, cronMcpRefusal } from './unattended.js';
-import { loadPrefill, prefillForModel } from '../prefill.js';
+import { NO_PREFILL, turnPrefill } from '../prefill-turn.js';
 
 const HOST_FREE_TOOLS = new Set(['todo', 'clarify', 'session_search', 'vision_analyze']);
 
@@ -185,23 +185,6 @@ export class BuiltinAgentRuntime implements AgentRuntime {
     }
   }
 
-  /** Read fresh each turn; a failing source is logged and leaves the turn without it. */
-  async #prefill(sid: string) {
-    if (!this.options.prefill) return { system: '', exchange: [] };
-    const context = await loadPrefill(this.options.prefill.settings, this.options.prefill.io);
-    if (context.status === 'error')
-      this.options.logger.info({ msg: 'prefill context unavailable', session_id: sid, source: context.source, error: context.error });
-    else if (context.compacted)
-      this.options.logger.info({
-        msg: 'prefill context over budget',
-        session_id: sid,
-        source: context.source,
-        chars: context.originalCharCount,
-        max_chars: context.maxChars,
-      });
-    return prefillForModel(context.messages);
-  }
-
   async #turn(input: TurnInput, emit: (out: TurnOutput) => void, loopDone: () => void): Promise<void> {
     const { session, signal } = input;
     const sid = session.session_id;
@@ -273,7 +256,10 @@ export class BuiltinAgentRuntime implements AgentRuntime {
       systemPrompt = persona ? `${prompt.text}\n\n${persona}` : prompt.text;
     }
     // Browser turns only (not a scheduled task, not a subagent): the prefill, in the model's copy.
-    const prefill = !child && input.unattended !== 'cron' ? await this.#prefill(sid) : { system: '', exchange: [] };
+    const prefill =
+      this.options.prefill && !child && input.unattended !== 'cron'
+        ? await turnPrefill(this.options.prefill, this.#home(input.home).config, config, { sessionId: sid, logger: this.options.logger, emit })
+        : NO_PREFILL;
     if (prefill.system) systemPrompt = `${systemPrompt}\n\n${prefill.system}`;
     const fallbacks = resolveFallbacks(config, this.options.fetch, (entry, why) =>
       this.options.logger.info({ msg: 'fallback provider skipped', provider: entry.provider, model: entry.model, reason: why }),

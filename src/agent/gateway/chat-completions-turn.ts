@@ -5,6 +5,7 @@ import { type GatewayHttp, SilenceError, malformed, num, silent, str, withSilenc
 import { chatUsage, emptyAnswer, runFailed, streamError } from './outcomes.js';
 import { conversationHistory, lastUserText, sessionState, type GatewaySessionState } from './session-state.js';
 import type { GatewayTurn } from './turn-state.js';
+import { NO_PREFILL, type TurnPrefill } from '../prefill-turn.js';
 
 /** What a chat-completions turn uses of the runtime, handed over explicitly since its fields are private there. */
 export interface ChatTurnDeps {
@@ -19,13 +20,20 @@ export async function chatCompletionsTurn(
   model: string | null,
   turn: GatewayTurn,
   emit: (out: TurnOutput) => void,
+  prefill: TurnPrefill = NO_PREFILL,
 ): Promise<GatewaySessionState> {
   const { session, signal } = input;
   const http = deps.http;
   const prior = sessionState(session);
   let hermesSession = prior?.path === 'chat_completions' ? prior.session_id : null;
   const key = await http.key();
-  const messages = [...conversationHistory(session), { role: 'user', content: lastUserText(session) }];
+  // Prefill as the incumbent sends it here: a system message first, then its exchange before the conversation.
+  const messages = [
+    ...(prefill.system ? [{ role: 'system', content: prefill.system }] : []),
+    ...prefill.exchange,
+    ...conversationHistory(session),
+    { role: 'user', content: lastUserText(session) },
+  ];
   const body = { ...(model ? { model } : {}), messages, stream: true };
   const send = (withSession: string | null) =>
     http.send('POST', '/v1/chat/completions', {

@@ -10,6 +10,7 @@ import { RunApprovals, type ApprovalHost } from './run-approvals.js';
 import { conversationHistory, lastUserText, sessionState, type GatewaySessionState } from './session-state.js';
 import type { GatewayTurn } from './turn-state.js';
 import type { ReplaySkip } from './reattach.js';
+import { NO_PREFILL, type TurnPrefill } from '../prefill-turn.js';
 
 /**
  * Which Hermes run a turn relays and the id of the last of its events handled: a step's
@@ -68,6 +69,7 @@ export async function runsTurn(
   turn: GatewayTurn,
   emit: (out: TurnOutput) => void,
   cursor: RunCursor,
+  prefill: TurnPrefill = NO_PREFILL,
 ): Promise<GatewaySessionState> {
   const { session, signal } = input;
   const sid = session.session_id;
@@ -78,11 +80,15 @@ export async function runsTurn(
   // and only if it saw everything we have: otherwise the history goes with the run.
   const inSync = profile.sessions && prior?.path === 'runs' && prior.session_id === hermesSession && prior.synced_messages === session.messages.length - 1;
   const key = await http.key();
+  // Prefill as the incumbent sends it to the runs API: system text as `instructions`, the exchange
+  // in `conversation_history` (ahead of the conversation, so that goes along even when in sync).
+  const history = inSync && !prefill.exchange.length ? null : [...prefill.exchange, ...conversationHistory(session)];
   const body: Record<string, unknown> = {
     input: lastUserText(session),
     session_id: hermesSession,
     ...(model ? { model } : {}),
-    ...(inSync ? {} : { conversation_history: conversationHistory(session) }),
+    ...(prefill.system ? { instructions: prefill.system } : {}),
+    ...(history ? { conversation_history: history } : {}),
   };
   // Not tied to the cancel signal: a run the server accepted must be stopped, not abandoned.
   const started = await http.json('POST', '/v1/runs', { body, headers: key ? { 'X-Hermes-Session-Key': `webui:${sid}` } : {}, timeoutMs: deps.readTimeoutMs });

@@ -14,6 +14,8 @@ import { reattachTurn } from './reattach.js';
 import type { GatewaySessionState } from './session-state.js';
 import { GatewayTurn } from './turn-state.js';
 import { steerRun } from './steer.js';
+import type { AgentConfigSource } from '../config-source.js';
+import { NO_PREFILL, turnPrefill, type TurnPrefillSource } from '../prefill-turn.js';
 
 // Kept importable from here, where it lived before the turn code moved to its own modules.
 export { conversationHistory } from './session-state.js';
@@ -34,6 +36,8 @@ export interface GatewayRuntimeOptions {
   approvalTimeoutMs?: number;
   /** How long a capabilities answer is trusted before asking again (default 60 s). */
   capabilitiesTtlMs?: number;
+  /** Browser-turn prefill (src/agent/prefill-turn.ts), sent with each new turn; `config` is the default profile's config.yaml. */
+  prefill?: TurnPrefillSource & { config: AgentConfigSource };
 }
 
 /**
@@ -236,13 +240,19 @@ export class GatewayAgentRuntime implements AgentRuntime {
       // Each finished step names the run and how far its events went: a restart reattaches from there.
       ...(input.checkpoints ? { checkpoint: (step) => void (cursor.runId && checkpointed(emit, step, cursor, logger).catch(() => {})) } : {}),
     });
+    // A new browser turn's prefill, sent the way the incumbent sends it (see runsTurn / chatCompletionsTurn).
+    const source = this.options.prefill;
+    const prefill =
+      source && !reattach && input.unattended !== 'cron'
+        ? await turnPrefill(source, input.home?.config ?? source.config, null, { sessionId: input.session.session_id, logger, emit })
+        : NO_PREFILL;
     let state: GatewaySessionState;
     try {
       state = reattach
         ? await reattachTurn(this.#deps, input, reattach, turn, emit, cursor)
         : profile.path === 'runs'
-          ? await runsTurn(this.#deps, input, profile, model, turn, emit, cursor)
-          : await chatCompletionsTurn(this.#deps, input, model, turn, emit);
+          ? await runsTurn(this.#deps, input, profile, model, turn, emit, cursor, prefill)
+          : await chatCompletionsTurn(this.#deps, input, model, turn, emit, prefill);
     } catch (err) {
       // What streamed before the failure is kept (marked partial); the driver adds the notice.
       turn.partial();
