@@ -46,6 +46,8 @@ export interface HermesEventMap {
   'hermes-slash-pick': { index: number };
   /** An attachment chip's remove button. */
   'hermes-attachment-remove': null;
+  /** The composer's mic: dictated text to put at the caret. */
+  'hermes-dictation-text': { text: string };
   /** The workspace chip's menu: a workspace was chosen (or added) for this chat. */
   'hermes-workspace-pick': { path: string; name: string };
   /** The workspace chip's menu: "New chat here". */

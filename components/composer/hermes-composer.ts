@@ -30,6 +30,7 @@ import { BusyInput, type MessageMode } from './busy-input.js';
 import type { MessageQueue } from '../state/message-queue.js';
 import './hermes-queue-chips.js';
 import './hermes-send-mode.js';
+import './hermes-dictation-button.js';
 import type { HermesEvent } from '../events.js';
 
 /** Phones: Enter makes a newline there (the on-screen keyboard has no Shift habit). */
@@ -185,6 +186,23 @@ export class HermesComposer extends LitElement {
   #setText(text: string) {
     this.text = text;
     this.#saveDraft();
+  }
+
+  /** Dictated text goes where the caret is (a space between it and a word), and the caret after it. */
+  #insertDictation(text: string): void {
+    const el = this.input;
+    const at = el ? el.selectionStart : this.text.length;
+    const to = el ? el.selectionEnd : this.text.length;
+    const before = this.text.slice(0, at);
+    const after = this.text.slice(to);
+    const lead = before && !/\s$/.test(before) ? ' ' : '';
+    const trail = after && !/^\s/.test(after) ? ' ' : '';
+    this.#setText(`${before}${lead}${text}${trail}${after}`);
+    const caret = before.length + lead.length + text.length;
+    void this.updateComplete.then(() => {
+      this.input?.setSelectionRange(caret, caret);
+      this.input?.focus();
+    });
   }
 
   /** A busy send that failed gives its text back (unless something new was typed meanwhile). */
@@ -443,6 +461,7 @@ export class HermesComposer extends LitElement {
         <div class="bar">
           <button class="icon-button" title="Attach files" aria-label="Attach files" data-role="attach" @click=${() => this.renderRoot.querySelector<HTMLInputElement>('input[type=file]')?.click()}>${icons.attach()}</button>
           <input type="file" multiple hidden @change=${this.#files.pick} />
+          <hermes-dictation-button @hermes-dictation-text=${(e: HermesEvent<'hermes-dictation-text'>) => this.#insertDictation(e.detail.text)}></hermes-dictation-button>
           <hermes-workspace-picker
             .value=${workspace}
             .panelOpen=${!!this.ui?.panelOpen}
