@@ -36,7 +36,10 @@ export function readAloud(markdown: string, settings: Partial<Settings> | null |
     if (message) h.failed(message);
     else h.ended();
   };
-  if (!text) return finish('Nothing to read aloud');
+  if (!text) {
+    finish('Nothing to read aloud');
+    return;
+  }
   const engine = String(settings?.tts_engine || 'browser').toLowerCase();
   const voice = String(settings?.tts_voice ?? '');
   reading = engine === 'browser' ? browserVoice(text, settings, voice, finish) : serverVoice(text, engine, voice, finish);
