@@ -8,13 +8,13 @@
 export function speakableText(markdown: string): string {
   return markdown
     .replace(/```[\s\S]*?(```|$)/g, '(code block)')
-    .replace(/^\s*\|.*\|\s*$(\n^\s*\|.*\|\s*$)*/gm, '(table)')
+    .replace(/^[ \t]*\|.*\|[ \t]*$(\n[ \t]*\|.*\|[ \t]*$)*/gm, '(table)')
     .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
     .replace(/`([^`]+)`/g, '$1')
     .replace(/^\s{0,3}#{1,6}\s+/gm, '')
     .replace(/^\s{0,3}>\s?/gm, '')
-    .replace(/^\s*(?:[-*+]|\d+[.)])\s+/gm, '')
+    .replace(/^[ \t]*(?:[-*+]|\d+[.)])[ \t]+/gm, '')
     .replace(/(\*\*|__|~~)(.+?)\1/g, '$2')
     .replace(/(^|[\s(])[*_]([^*_\n]+)[*_](?=[\s).,!?:;]|$)/gm, '$1$2')
     .replace(/<[^>]+>/g, '')
