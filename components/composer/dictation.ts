@@ -7,7 +7,8 @@ import { transcribe, transcribeCapability } from '../api/voice.js';
  * keys says `network`) hands over to the recorder, and this page keeps using the recorder.
  */
 
-export type DictationPhase = 'listening' | 'recording' | 'transcribing' | 'idle';
+/** `opening`: asking the server and the browser for the microphone; `recording`: audio is being kept. */
+export type DictationPhase = 'listening' | 'opening' | 'recording' | 'transcribing' | 'idle';
 
 export interface DictationHandlers {
   /** Finished text (one phrase, or the whole recording's transcript). */
@@ -112,7 +113,7 @@ function record(h: DictationHandlers): Dictation {
     if (!stopped) h.error(message);
   };
 
-  h.phase('recording');
+  h.phase('opening');
   void (async () => {
     try {
       const capability = await transcribeCapability();
@@ -154,6 +155,7 @@ function record(h: DictationHandlers): Dictation {
       );
     };
     recorder.start();
+    h.phase('recording');
   })();
 
   const end = (drop: boolean) => {

@@ -7,6 +7,7 @@ import type { Dictation, DictationPhase } from './dictation.js';
 
 const LABELS: Record<Exclude<DictationPhase, 'idle'>, string> = {
   listening: 'Listening…',
+  opening: 'Opening the microphone…',
   recording: 'Recording…',
   transcribing: 'Transcribing…',
 };
@@ -70,7 +71,7 @@ export class HermesDictationButton extends LitElement {
     this.phase = phase;
     if (phase === 'idle') this.#session = null;
     // Esc stops while the mic is open, wherever the focus is; the listener goes with it.
-    if (phase === 'listening' || phase === 'recording') window.addEventListener('keydown', this.#onKey, true);
+    if (phase === 'listening' || phase === 'opening' || phase === 'recording') window.addEventListener('keydown', this.#onKey, true);
     else window.removeEventListener('keydown', this.#onKey, true);
   }
 

@@ -149,7 +149,7 @@ describe('composer dictation', () => {
     const el = await mount();
     mic(el).click();
     await waitFor(() => FakeRecorder.all[0]?.state === 'recording');
-    expect(status(el)).to.equal('Recording…');
+    await waitFor(() => status(el) === 'Recording…');
     expect(micAsks).to.equal(1);
     mic(el).click();
     await waitFor(() => input(el).value === 'dictated by the server');
