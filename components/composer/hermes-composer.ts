@@ -30,8 +30,10 @@ import { BusyInput, type MessageMode } from './busy-input.js';
 import type { MessageQueue } from '../state/message-queue.js';
 import './hermes-queue-chips.js';
 import './hermes-send-mode.js';
-import './hermes-dictation-button.js';
 import type { HermesEvent } from '../events.js';
+
+// The mic is not part of the first paint: its element arrives in a chunk of its own.
+void import('./hermes-dictation-button.js');
 
 /** Phones: Enter makes a newline there (the on-screen keyboard has no Shift habit). */
 const touchOnly = () => matchMedia('(pointer: coarse)').matches && !matchMedia('(any-pointer: fine)').matches;

@@ -1,9 +1,11 @@
-import { LitElement, css, html, nothing } from 'lit';
+import { LitElement, css, html, nothing, svg } from 'lit';
 import { customElement, state } from 'lit/decorators.js';
 import { baseStyles } from '../shared/styles.js';
-import { icons } from '../shared/icons.js';
 import { emit } from '../events.js';
 import type { Dictation, DictationPhase } from './dictation.js';
+
+/** The mic, drawn like the icons in shared/icons.ts (kept here: this chunk loads after the shell). */
+const micIcon = svg`<svg width="16" height="16" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="1.8" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true"><rect x="9" y="3" width="6" height="11" rx="3"/><path d="M5 11a7 7 0 0 0 14 0M12 18v3"/></svg>`;
 
 const LABELS: Record<Exclude<DictationPhase, 'idle'>, string> = {
   listening: 'Listening…',
@@ -13,8 +15,8 @@ const LABELS: Record<Exclude<DictationPhase, 'idle'>, string> = {
 };
 
 /**
- * The composer's mic: click to dictate, click or Esc to stop. The recogniser/recorder
- * (dictation.ts) loads on the first click, so the shell carries only this button. What is heard
+ * The composer's mic: click to dictate, click or Esc to stop. The composer loads this element
+ * after the shell (a chunk of its own) and the recogniser/recorder (dictation.ts) on the first click. What is heard
  * goes up as `hermes-dictation-text`; the composer puts it at the caret. Errors stay a quiet line
  * beside the button until the next try.
  *
@@ -89,7 +91,7 @@ export class HermesDictationButton extends LitElement {
         ?disabled=${this.phase === 'transcribing'}
         @click=${() => void this.#toggle()}
       >
-        ${icons.mic()}
+        ${micIcon}
       </button>
       ${active ? html`<span class="state" role="status" data-role="dictation-state"><span class="dot" aria-hidden="true"></span>${LABELS[this.phase as Exclude<DictationPhase, 'idle'>]}</span>` : nothing}
       ${!active && this.error ? html`<span class="error" role="status" data-role="dictation-error" title=${this.error}>${this.error}</span>` : nothing}

@@ -111,7 +111,11 @@ describe('composer dictation', () => {
 
   const mount = async () => {
     openSession(s.chat, session('s1'));
-    return fixture<HermesComposer>('hermes-composer', { chat: s.chat, ui: s.ui, sessions: s.sessions });
+    const el = await fixture<HermesComposer>('hermes-composer', { chat: s.chat, ui: s.ui, sessions: s.sessions });
+    // The mic's element loads after the composer (a lazy chunk).
+    await customElements.whenDefined('hermes-dictation-button');
+    await button(el).updateComplete;
+    return el;
   };
   const button = (el: HermesComposer) => $<HermesDictationButton>(el.shadowRoot, 'hermes-dictation-button')!;
   const mic = (el: HermesComposer) => $<HTMLButtonElement>(button(el).shadowRoot, '[data-role="dictate"]')!;
