@@ -37,7 +37,9 @@ function silentWav(): Blob {
   const rate = 8000;
   const samples = rate / 5;
   const buf = new DataView(new ArrayBuffer(44 + samples));
-  const text = (at: number, s: string) => [...s].forEach((ch, i) => buf.setUint8(at + i, ch.charCodeAt(0)));
+  const text = (at: number, s: string) => {
+    for (let i = 0; i < s.length; i++) buf.setUint8(at + i, s.charCodeAt(i));
+  };
   text(0, 'RIFF');
   buf.setUint32(4, 36 + samples, true);
   text(8, 'WAVEfmt ');
