@@ -27,12 +27,19 @@ async function providerMessage(res: Response): Promise<string> {
 }
 
 async function call(url: string, init: RequestInit, timeoutMs: number): Promise<Response> {
+  let res: Response;
   try {
-    return await fetch(url, { ...init, redirect: 'error', signal: AbortSignal.timeout(timeoutMs) });
+    // `manual`, not `error`: Workers refuse `error`; a redirect is turned down below either way.
+    res = await fetch(url, { ...init, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
   } catch (err) {
     const reason = (err as Error).name === 'TimeoutError' ? `no answer within ${timeoutMs / 1000} s` : (err as Error).message;
     throw new AudioProviderError(`could not reach ${new URL(url).host} (${reason})`);
   }
+  if ((res.status >= 300 && res.status < 400) || res.type === 'opaqueredirect') {
+    await res.body?.cancel();
+    throw new AudioProviderError(`HTTP ${res.status}: a redirect, not followed`);
+  }
+  return res;
 }
 
 export async function transcribe(

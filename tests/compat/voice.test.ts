@@ -138,6 +138,17 @@ describe('POST /api/transcribe', () => {
   });
 });
 
+describe('the key stays with the configured endpoint', () => {
+  it('a redirect from the provider is not followed (502)', async () => {
+    t = await configured();
+    provider.audio.setTranscript({ status: 307, headers: { location: `${provider.url}/audio/transcriptions?again=1` }, body: 'moved' });
+    const r = await t.app.request('/api/transcribe', { method: 'POST', body: recording() });
+    expect(r.status).toBe(502);
+    expect(((await r.json()) as { error: string }).error).toMatch(/redirect, not followed/);
+    expect(provider.audio.transcriptions).toHaveLength(1);
+  });
+});
+
 describe('POST /api/tts', () => {
   it('sends {model, input, voice} to /audio/speech and answers the audio bytes', async () => {
     t = await configured();
