@@ -48,6 +48,8 @@ export interface HermesEventMap {
   'hermes-attachment-remove': null;
   /** An archive's chip: "Extract into workspace". */
   'hermes-attachment-extract': null;
+  /** The composer's mic: dictated text to put at the caret. */
+  'hermes-dictation-text': { text: string };
   /** The workspace chip's menu: a workspace was chosen (or added) for this chat. */
   'hermes-workspace-pick': { path: string; name: string };
   /** The workspace chip's menu: "New chat here". */

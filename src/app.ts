@@ -24,6 +24,7 @@ import { fileRoutes } from './routes/files.js';
 import { gitRoutes } from './routes/git.js';
 import { gitWriteRoutes } from './routes/git-write.js';
 import { uploadRoutes } from './routes/upload.js';
+import { voiceRoutes } from './routes/voice.js';
 import { workspaceTransferRoutes } from './routes/workspace-transfer.js';
 import { mediaRoutes } from './routes/media.js';
 import { shellRoutes } from './routes/shell.js';
@@ -95,7 +96,8 @@ export function createApp(appDeps: AppDeps): Hono {
   // Same-origin check for state-changing requests, then sign-in and CSRF when a password is set.
   app.use('*', authGuard(auth, auth.config));
   app.use('/api/*', async (c, next) => {
-    if (c.req.path === '/api/upload' || c.req.method === 'GET' || c.req.method === 'HEAD') return next();
+    // Uploads and recordings carry their own, larger limits (routes/upload.ts, routes/voice.ts).
+    if (c.req.path === '/api/upload' || c.req.path === '/api/transcribe' || c.req.method === 'GET' || c.req.method === 'HEAD') return next();
     return bodyLimit({
       maxSize: maxJson,
       onError: () => {
@@ -133,6 +135,7 @@ export function createApp(appDeps: AppDeps): Hono {
   app.route('/', gitRoutes(deps));
   app.route('/', gitWriteRoutes(deps));
   app.route('/', uploadRoutes(deps));
+  app.route('/', voiceRoutes(deps));
   app.route('/', workspaceTransferRoutes(deps));
   app.route('/', mediaRoutes(deps));
   app.route('/', chatRoutes(deps));

@@ -33,10 +33,32 @@ export class HermesAssistantTurn extends LitElement {
   /** A turn is running: retry waits. */
   @property({ type: Boolean }) busy = false;
   @state() private copied = false;
+  @state() private speaking = false;
+  @state() private speechError = '';
 
   async #copy(): Promise<void> {
     this.copied = await copyText(this.turn?.text ?? '');
     setTimeout(() => (this.copied = false), 1500);
+  }
+
+  /** Read aloud / stop; the speaking code (read-aloud.ts) loads with the first click. */
+  async #readAloud(): Promise<void> {
+    const { readAloud, stopReading } = await import('./read-aloud.js');
+    if (this.speaking) return stopReading();
+    this.speechError = '';
+    this.speaking = true;
+    readAloud(this.turn?.text ?? '', this.ui?.settings, {
+      ended: () => (this.speaking = false),
+      failed: (message) => {
+        this.speaking = false;
+        this.speechError = message;
+      },
+    });
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    if (this.speaking) void import('./read-aloud.js').then((m) => m.stopReading());
   }
 
   #compression(turn: AssistantTurn) {
@@ -98,7 +120,9 @@ export class HermesAssistantTurn extends LitElement {
     return html`<div class="actions">
       ${
         turn.text
-          ? html`<button data-role="copy-message" aria-label="Copy response" title="Copy" @click=${this.#copy}>${this.copied ? icons.check() : icons.copy()}</button>`
+          ? html`<button data-role="copy-message" aria-label="Copy response" title="Copy" @click=${this.#copy}>${this.copied ? icons.check() : icons.copy()}</button>
+              <button data-role="read-aloud" aria-label=${this.speaking ? 'Stop reading' : 'Read aloud'} title=${this.speaking ? 'Stop reading' : 'Read aloud'}
+                aria-pressed=${this.speaking ? 'true' : 'false'} @click=${() => void this.#readAloud()}>${this.speaking ? icons.stop() : icons.speaker()}</button>`
           : nothing
       }
       ${
@@ -110,6 +134,7 @@ export class HermesAssistantTurn extends LitElement {
       <button data-role="fork" aria-label="Fork from here" title="Fork from here" @click=${() => messageAction(this, { action: 'fork', index: turn.index, end: turn.end })}>
         ${icons.fork()}
       </button>
+      ${this.speechError ? html`<span class="speech-error" role="status" data-role="read-aloud-error">${this.speechError}</span>` : nothing}
     </div>`;
   }
 
@@ -167,6 +192,11 @@ export class HermesAssistantTurn extends LitElement {
         color: var(--hermes-fg-muted);
         font-size: var(--hermes-text-label);
         white-space: pre-wrap;
+      }
+      .speech-error {
+        align-self: center;
+        font-size: var(--hermes-text-meta);
+        color: var(--hermes-fg-muted);
       }
       .actions {
         margin-top: 0;

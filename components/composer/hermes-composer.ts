@@ -33,6 +33,9 @@ import './hermes-queue-chips.js';
 import './hermes-send-mode.js';
 import type { HermesEvent } from '../events.js';
 
+// The mic is not part of the first paint: its element arrives in a chunk of its own.
+void import('./hermes-dictation-button.js');
+
 /** Phones: Enter makes a newline there (the on-screen keyboard has no Shift habit). */
 const touchOnly = () => matchMedia('(pointer: coarse)').matches && !matchMedia('(any-pointer: fine)').matches;
 
@@ -214,6 +217,23 @@ export class HermesComposer extends LitElement {
   #setText(text: string) {
     this.text = text;
     this.#saveDraft();
+  }
+
+  /** Dictated text goes where the caret is (a space between it and a word), and the caret after it. */
+  #insertDictation(text: string): void {
+    const el = this.input;
+    const at = el ? el.selectionStart : this.text.length;
+    const to = el ? el.selectionEnd : this.text.length;
+    const before = this.text.slice(0, at);
+    const after = this.text.slice(to);
+    const lead = before && !/\s$/.test(before) ? ' ' : '';
+    const trail = after && !/^\s/.test(after) ? ' ' : '';
+    this.#setText(`${before}${lead}${text}${trail}${after}`);
+    const caret = before.length + lead.length + text.length;
+    void this.updateComplete.then(() => {
+      this.input?.setSelectionRange(caret, caret);
+      this.input?.focus();
+    });
   }
 
   /** A busy send that failed gives its text back (unless something new was typed meanwhile). */
@@ -516,6 +536,7 @@ export class HermesComposer extends LitElement {
                 : nothing
             }
           </span>
+          <hermes-dictation-button @hermes-dictation-text=${(e: HermesEvent<'hermes-dictation-text'>) => this.#insertDictation(e.detail.text)}></hermes-dictation-button>
           <hermes-workspace-picker
             .value=${workspace}
             .panelOpen=${!!this.ui?.panelOpen}

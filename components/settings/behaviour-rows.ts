@@ -137,6 +137,35 @@ export function behaviourRows(c: SettingsRowsContext): Row[] {
       control: () => toggle(c, 'large_text_paste_as_attachment', true),
     },
     {
+      id: 'tts_engine',
+      section: 'Chat',
+      label: 'Read aloud with',
+      hint: "The browser's own voice, or the server's OpenAI-compatible speech endpoint (config.yaml tts.openai).",
+      keywords: 'read aloud tts text to speech voice speak engine openai browser',
+      control: () => html`<select
+        id="tts_engine"
+        data-role="setting-tts_engine"
+        @change=${(e: Event) => c.save({ tts_engine: (e.target as HTMLSelectElement).value })}
+      >
+        <option value="browser" ?selected=${(s?.tts_engine ?? 'browser') !== 'openai'}>This browser</option>
+        <option value="openai" ?selected=${s?.tts_engine === 'openai'}>Server (OpenAI-compatible)</option>
+      </select>`,
+    },
+    {
+      id: 'tts_voice',
+      section: 'Chat',
+      label: 'Read-aloud voice',
+      hint: 'A browser voice name, or an OpenAI voice (alloy, nova…). Empty: the default.',
+      keywords: 'voice tts read aloud speaker name',
+      control: () => html`<input
+        id="tts_voice"
+        data-role="setting-tts_voice"
+        maxlength="200"
+        .value=${String(s?.tts_voice ?? '')}
+        @change=${(e: Event) => void c.save({ tts_voice: (e.target as HTMLInputElement).value.trim() })}
+      />`,
+    },
+    {
       id: 'sound_enabled',
       section: 'Notifications',
       label: 'Sound',

@@ -25,6 +25,7 @@ export const icons = {
       svg`<circle cx="6" cy="5" r="2"/><circle cx="18" cy="5" r="2"/><circle cx="12" cy="19" r="2"/><path d="M6 7v2a4 4 0 0 0 4 4h4a4 4 0 0 0 4-4V7M12 13v4"/>`,
     ),
   stop: () => icon(svg`<rect x="6" y="6" width="12" height="12" rx="2"/>`),
+  speaker: () => icon(svg`<path d="M4 9v6h4l5 4V5L8 9z"/><path d="M16 9a4 4 0 0 1 0 6M18.5 6.5a8 8 0 0 1 0 11"/>`),
   send: () => icon(svg`<path d="M12 19V5M5 12l7-7 7 7"/>`),
   attach: () => icon(svg`<path d="m21 11-8.5 8.5a5 5 0 0 1-7-7L14 4a3.5 3.5 0 0 1 5 5l-8.5 8.5a2 2 0 0 1-3-3L15 7"/>`),
   terminal: () => icon(svg`<path d="m5 8 4 4-4 4M12 16h7"/>`),

@@ -207,7 +207,7 @@ export function parseDotenv(text: string): Record<string, string> {
 }
 
 /** `${VAR}` and `${env:VAR}` in config values, as Hermes substitutes them. */
-function substitute(value: unknown, env: Record<string, string>): unknown {
+export function substitute(value: unknown, env: Record<string, string>): unknown {
   if (typeof value === 'string') return value.replace(/\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, k: string) => env[k] ?? '');
   if (Array.isArray(value)) return value.map((v) => substitute(v, env));
   if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, substitute(v, env)]));

@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * Settings the incumbent's clients send (its settings panel posts them all on every save) that
- * this project has no use for: no speech, translations, quota chip, composer-control
+ * this project has no use for: no voice mode or Edge voices, translations, quota chip, composer-control
  * hiding, transcript virtualisation, update channels… POST /api/settings accepts them so those
  * clients and scripts keep working, checks each in the type those clients send (a wrong type is
  * still a 400), and does not store them: storing would keep a value nothing here reads. A value
@@ -79,10 +79,6 @@ export const IncumbentSettingsSchema = z
     inflight_state_max_string_chars: int,
     inflight_state_max_json_chars: int,
     voice_silence_ms: int,
-    tts_rate: num,
-    tts_pitch: num,
-    tts_engine: z.string().max(64),
-    tts_voice: z.string().max(200),
     hidden_tabs: names,
     tab_order: names,
     composer_control_order: names,

@@ -44,6 +44,13 @@ export const SETTINGS_DEFAULTS = {
   gateway_base_url: '',
   /** Mask credentials (API keys, tokens, private keys, URL passwords) in what the API shows; storage keeps them. */
   api_redact_enabled: true,
+  /** Read aloud: `browser` (speech synthesis) or a server engine for POST /api/tts (`openai` here). */
+  tts_engine: 'browser',
+  /** The voice: a browser voice's name, or an OpenAI voice (`alloy`…); empty: the default. */
+  tts_voice: '',
+  /** The browser voice's speed and pitch (the incumbent's ranges, 0.5–2 and 0–2). */
+  tts_rate: 1.0,
+  tts_pitch: 1.0,
   password_hash: null as string | null,
 } as const;
 
@@ -69,6 +76,15 @@ export const LEGACY_THEME_SKINS: Readonly<Record<string, string>> = {
   oled: 'default',
 };
 const LEGACY_THEMES = Object.keys(LEGACY_THEME_SKINS);
+
+/** A number, or the numeric string older incumbent panels sent. */
+const speechNumber = z.union([
+  z.number(),
+  z
+    .string()
+    .regex(/^\d+(\.\d+)?$/, 'must be a number')
+    .transform(Number),
+]);
 
 /** What POST /api/settings accepts: any subset of the known keys, each checked. */
 export const SettingsPatchSchema = z
@@ -122,6 +138,18 @@ export const SettingsPatchSchema = z
         .transform((v) => v.replace(/\/+$/, '')),
     ]),
     api_redact_enabled: z.boolean(),
+    tts_engine: z
+      .string()
+      .trim()
+      .regex(/^[a-zA-Z0-9][a-zA-Z0-9_-]{0,63}$/, 'tts_engine must be an engine name like "browser" or "openai"')
+      .transform((v) => v.toLowerCase()),
+    tts_voice: z
+      .string()
+      .max(200)
+      .refine((v) => !v.includes('\0'), 'tts_voice must not contain NUL'),
+    // The incumbent's panel sends numbers; its older builds sent the input's string.
+    tts_rate: speechNumber.pipe(z.number().min(0.5).max(2)),
+    tts_pitch: speechNumber.pipe(z.number().min(0).max(2)),
   })
   .partial()
   .strict();

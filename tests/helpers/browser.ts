@@ -6,6 +6,7 @@ import { machine, requireBrowser } from '../../scripts/test-tools/find-browser.m
 import { childrenOf } from '../../scripts/test-tools/processes.mjs';
 import { startServer, type RunningServer } from './server.js';
 import { startScriptedOpenAI, type ScriptedServer } from '../fixtures/scripted-openai.js';
+import type { ScriptedAudio } from '../fixtures/scripted-openai-audio.js';
 import { isTitleRequest } from './chat.js';
 import { track } from './processes.js';
 
@@ -17,13 +18,14 @@ export function chromiumPath(): Promise<string> {
   return (executable ??= machine().then(requireBrowser));
 }
 
-export async function launchBrowser(): Promise<Browser> {
+/** `args`: more Chromium switches (e.g. its fake microphone). */
+export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
   const executablePath = await chromiumPath();
   const before = new Set(childrenOf(process.pid));
   const browser = await chromium.launch({
     executablePath,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', ...extraArgs],
   });
   // Playwright runs it as this process's child, leading its own process group (renderers, GPU and
   // zygote in it); its Browser object does not expose the pid: it is the child that was not there before.
@@ -49,7 +51,7 @@ export async function stopAll(...steps: Array<(() => unknown) | undefined>): Pro
 export interface UiHarness {
   browser: Browser;
   server: RunningServer;
-  model: ScriptedServer;
+  model: ScriptedServer & { audio: ScriptedAudio };
   home: string;
   stateDir: string;
   workspace: string;
@@ -66,12 +68,14 @@ export async function startUi(
     prepare?: (stateDir: string) => Promise<void>;
     env?: Record<string, string> /** A fresh install: no config.yaml (the first-run wizard shows). */;
     noConfig?: boolean;
+    /** More Chromium switches. */
+    browserArgs?: string[];
   } = {},
 ): Promise<UiHarness> {
   const home = await mkdtemp(join(tmpdir(), 'hermes-ui-'));
   const hermes = join(home, '.hermes');
   const stateDir = join(hermes, 'webui');
-  let model: ScriptedServer | undefined;
+  let model: (ScriptedServer & { audio: ScriptedAudio }) | undefined;
   let server: RunningServer | undefined;
   let browser: Browser;
   try {
@@ -81,7 +85,7 @@ export async function startUi(
     model.setRouter((req) => (isTitleRequest(req) ? [{ text: 'A scripted title' }] : undefined));
     if (!options.noConfig) await writeFile(join(hermes, 'config.yaml'), `model:\n  default: scripted-model\n  provider: custom\n  base_url: ${model.url}\n`);
     server = await startServer({ HOME: home, HERMES_HOME: hermes, ...options.env });
-    browser = await launchBrowser();
+    browser = await launchBrowser(options.browserArgs);
   } catch (err) {
     // No browser, a server that would not start: what did start is stopped before the error goes up.
     await stopAll(

@@ -41,6 +41,10 @@ const SAMPLES: Record<keyof SettingsPatch, Sample> = {
   chat_backend: { value: 'gateway', wrong: 'openai' },
   gateway_base_url: { value: 'http://127.0.0.1:9/', read: 'http://127.0.0.1:9', wrong: 'ftp://x' },
   api_redact_enabled: { value: false, wrong: 'off' },
+  tts_engine: { value: 'OpenAI', read: 'openai', wrong: 'edge tts' },
+  tts_voice: { value: 'nova', wrong: 5 },
+  tts_rate: { value: 1.5, wrong: 'fast' },
+  tts_pitch: { value: 0.5, wrong: 3 },
 };
 
 /** The incumbent's keys in the types its clients send them (static/panels.js saveSettings and autosave). */
@@ -57,10 +61,6 @@ const INCUMBENT_BODY: Record<string, unknown> = {
   inflight_state_max_string_chars: 60000,
   inflight_state_max_json_chars: 1500000,
   voice_silence_ms: 1800,
-  tts_rate: 1.25,
-  tts_pitch: 1,
-  tts_engine: 'browser',
-  tts_voice: '',
   hidden_tabs: ['tasks'],
   tab_order: ['skills', 'memory'],
   composer_control_order: ['hide_composer_model'],

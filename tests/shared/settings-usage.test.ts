@@ -40,6 +40,10 @@ const READERS: Record<string, string> = {
   chat_backend: 'src/agent/backend-choice.ts',
   gateway_base_url: 'src/agent/backend-choice.ts',
   api_redact_enabled: 'src/http/redaction.ts',
+  tts_engine: 'components/chat/read-aloud.ts',
+  tts_voice: 'components/chat/read-aloud.ts',
+  tts_rate: 'components/chat/read-aloud.ts',
+  tts_pitch: 'components/chat/read-aloud.ts',
 };
 
 const SETTINGS_FILES = ['src/shared/settings.ts', 'src/shared/settings-incumbent.ts', 'src/routes/settings.ts', 'components/settings/'];

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorker, type RunningWorker } from '../helpers/workerd.js';
 import { startScriptedOpenAI, type ScriptedServer } from '../fixtures/scripted-openai.js';
+import type { ScriptedAudio } from '../fixtures/scripted-openai-audio.js';
 import { readStream as readFrames, seqs, type Frame } from '../helpers/sse.js';
 import { parseRunEvent } from '../../src/shared/run-events.js';
 import { isTitleRequest } from '../helpers/chat.js';
@@ -15,7 +16,7 @@ async function readStream(...args: Parameters<typeof readFrames>): Promise<Frame
 /** The same app on real workerd (wrangler dev): D1 storage, a Durable Object per session. */
 describe('on workerd (wrangler dev)', () => {
   let worker: RunningWorker;
-  let model: ScriptedServer;
+  let model: ScriptedServer & { audio: ScriptedAudio };
   let cookie = '';
   let csrf = '';
   const PASSWORD = 'workers password';
@@ -30,6 +31,9 @@ describe('on workerd (wrangler dev)', () => {
       HERMES_WEBUI_BASE_URL: model.url,
       HERMES_WEBUI_DEFAULT_MODEL: 'scripted-model',
       HERMES_WEBUI_EMBED_ORIGINS: 'https://docs.example.com',
+      // Speech-to-text through Hermes' environment names (Workers have no config.yaml on disk).
+      STT_OPENAI_BASE_URL: model.url,
+      VOICE_TOOLS_OPENAI_KEY: 'sk-voice-workers',
     };
     worker = await startWorker(vars);
     const login = await fetch(worker.url + '/api/auth/login', {
@@ -124,6 +128,23 @@ describe('on workerd (wrangler dev)', () => {
     }
     const models = await api('GET', '/api/models');
     expect(models.body.groups[0].models.map((m: any) => m.id)).toContain('scripted-model');
+  });
+
+  it('transcribes a recording through the configured OpenAI-compatible endpoint (fetch only, as on Node)', async () => {
+    expect((await api('GET', '/api/transcribe/capability')).body).toEqual({ ok: true, available: true, provider: 'openai' });
+    model.audio.setTranscript('spoken on the edge');
+    const form = new FormData();
+    form.set('file', new File([new Uint8Array([0x1a, 0x45, 0xdf, 0xa3, 1, 2])], 'clip.webm', { type: 'audio/webm' }));
+    const res = await fetch(worker.url + '/api/transcribe', {
+      method: 'POST',
+      body: form,
+      headers: { Cookie: cookie, Origin: worker.url, 'X-Hermes-CSRF-Token': csrf },
+    });
+    const answer = await res.json();
+    expect(res.status, JSON.stringify(answer)).toBe(200);
+    expect(answer).toEqual({ ok: true, transcript: 'spoken on the edge' });
+    expect(model.audio.transcriptions.at(-1)).toMatchObject({ model: 'whisper-1', file: { name: 'clip.webm' } });
+    expect(model.audio.transcriptions.at(-1)!.headers.authorization).toBe('Bearer sk-voice-workers');
   });
 
   it('has one profile, default, and says so when asked for another', async () => {

@@ -69,6 +69,8 @@ describe('hermes-settings-dialog', () => {
       'worklog_details_expanded_default',
       'hide_empty_state_suggestions',
       'large_text_paste_as_attachment',
+      'tts_engine',
+      'tts_voice',
       'sound_enabled',
       'notifications_enabled',
       'push_device',
@@ -122,6 +124,21 @@ describe('hermes-settings-dialog', () => {
     expect(toggle.checked).to.equal(true);
     toggle.click();
     await waitFor(() => expect(fetch.calls.find((c) => c.url === '/api/settings' && c.method === 'POST')?.body).to.deep.equal({ api_redact_enabled: false }));
+  });
+
+  it('saves the read-aloud engine and voice (tts_engine browser by default)', async () => {
+    fetch = stub({ 'POST /api/settings': (c: FetchCall) => ({ ...c.body }) });
+    const { el } = await mountWith<HermesSettingsDialog>('hermes-settings-dialog');
+    await waitFor(() => expect(el.shadowRoot!.querySelector('#tts_engine')).to.exist);
+    const engine = el.shadowRoot!.querySelector<HTMLSelectElement>('#tts_engine')!;
+    expect(engine.value).to.equal('browser');
+    engine.value = 'openai';
+    engine.dispatchEvent(new Event('change'));
+    await waitFor(() => expect(fetch.calls.find((c) => c.url === '/api/settings' && c.method === 'POST')?.body).to.deep.equal({ tts_engine: 'openai' }));
+    const voice = el.shadowRoot!.querySelector<HTMLInputElement>('#tts_voice')!;
+    voice.value = ' nova ';
+    voice.dispatchEvent(new Event('change'));
+    await waitFor(() => expect(fetch.calls.filter((c) => c.url === '/api/settings' && c.method === 'POST').at(-1)?.body).to.deep.equal({ tts_voice: 'nova' }));
   });
 
   it('saves what Send does while the agent works (default_message_mode, steer by default)', async () => {
