@@ -90,7 +90,8 @@ export interface OnboardingStatus {
   provider: { id: string | null; usable: boolean; error: string | null };
   default_model: string | null;
   default_workspace: string;
-  workspaces: Array<{ path: string; name: string }>;
+  /** The incumbent's shape: the saved workspaces and the last one used. */
+  workspaces: { items: Array<{ path: string; name: string }>; last: string | null };
   password_enabled: boolean;
   bot_name: string;
   providers: OnboardingProvider[];

@@ -16,6 +16,18 @@ function present(catalog: Catalog, error?: string) {
 
 const EMPTY: Catalog = { active_provider: null, default_model: null, groups: [], fetched_at: null, stale: false };
 
+/** The answer of GET /api/models (also the `models` block of the onboarding status). */
+export async function modelCatalog(c: Context, deps: AppDeps, refresh = false) {
+  const runtime = deps.agent.runtime;
+  if (!runtime.models) return present(EMPTY);
+  try {
+    return present(await runtime.models({ refresh, home: await requestHome(c, deps) }));
+  } catch (err) {
+    if (!(err instanceof BadRequest)) throw err;
+    return present(EMPTY, err.message);
+  }
+}
+
 /**
  * `GET /api/models`: what the model picker offers, grouped by provider: the configuration's
  * models and each configured endpoint's live list, within a time budget (see
@@ -25,16 +37,7 @@ const EMPTY: Catalog = { active_provider: null, default_model: null, groups: [],
 export function modelRoutes(deps: AppDeps) {
   const app = new Hono();
 
-  const catalog = async (c: Context, refresh: boolean) => {
-    const runtime = deps.agent.runtime;
-    if (!runtime.models) return c.json(present(EMPTY));
-    try {
-      return c.json(present(await runtime.models({ refresh, home: await requestHome(c, deps) })));
-    } catch (err) {
-      if (!(err instanceof BadRequest)) throw err;
-      return c.json(present(EMPTY, err.message));
-    }
-  };
+  const catalog = async (c: Context, refresh: boolean) => c.json(await modelCatalog(c, deps, refresh));
 
   app.get('/api/models', (c) => catalog(c, false));
   app.post('/api/models/refresh', (c) => catalog(c, true));
