@@ -4,6 +4,7 @@ import type { AppDeps } from '../deps.js';
 import { bodyFlag, jsonBody, queryFlag, queryParams } from '../http/validate.js';
 import { mimeFor } from '../shared/mime.js';
 import { SessionId, requireSession } from './session-common.js';
+import { dirSignature } from './dir-signature.js';
 
 /** The incumbent's preview cap (`MAX_FILE_BYTES`). */
 export const MAX_FILE_BYTES = 400_000;
@@ -49,7 +50,8 @@ export function fileRoutes(deps: AppDeps) {
     const q = queryParams(c, ListQuery);
     const root = await rootOf(q.session_id);
     const path = q.path && q.path !== '.' ? q.path : '';
-    return c.json({ entries: await f.list(root, path), path: path || '.', workspace: root, workspace_recovered: false });
+    const entries = await f.list(root, path);
+    return c.json({ entries, signature: await dirSignature(entries), path: path || '.', workspace: root, workspace_recovered: false });
   });
 
   app.get('/api/file', async (c) => {

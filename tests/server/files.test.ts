@@ -132,12 +132,14 @@ describe('GET /api/list', () => {
     const by = Object.fromEntries(r.body.entries.map((e: any) => [e.name, e]));
     expect(by.inlink).toMatchObject({ type: 'symlink', is_dir: false, size: 5, target: ws('real.txt'), target_outside_workspace: false });
     expect(by.dirlink).toMatchObject({ type: 'symlink', is_dir: true, target: ws('realdir'), target_outside_workspace: false });
-    expect(by.outlink).toMatchObject({ type: 'symlink', is_dir: false, size: 10, target_outside_workspace: true });
-    expect(by.outdir).toMatchObject({ type: 'symlink', is_dir: true, target_outside_workspace: true });
+    // A link out of the workspace says it exists, not where it points or what is there (as the incumbent).
+    expect(by.outlink).toEqual(expect.objectContaining({ type: 'symlink', is_dir: false, target_outside_workspace: true }));
+    expect(by.outdir).toMatchObject({ type: 'symlink', is_dir: false, target_outside_workspace: true });
+    for (const link of [by.outlink, by.outdir]) expect(JSON.stringify(link)).not.toContain(outside);
     for (const e of Object.values(by) as any[]) expect(e.mtime_ns).toMatch(/^\d+$/);
-    // Symlinked directories sort with the directories.
+    // The incumbent's order: symlinks first, then folders, then files.
     const names = r.body.entries.map((e: any) => e.name);
-    expect(names.slice(0, 3).sort()).toEqual(['dirlink', 'outdir', 'realdir']);
+    expect(names.slice(0, 4)).toEqual(['dirlink', 'inlink', 'outdir', 'outlink']);
   });
 
   it('lists a dangling symlink without failing', async () => {
