@@ -1,8 +1,8 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
-import { bodyFlag, jsonBody, queryFlag, queryParams } from '../http/validate.js';
-import { SessionId, requireSession } from './session-common.js';
+import { bodyFlag, jsonBody, queryFlag, queryParams, requiring } from '../http/validate.js';
+import { SessionId, sessionIdQuery, requireSession } from './session-common.js';
 
 const SessionQuery = z.object({ session_id: SessionId });
 const ApprovalBody = z.object({
@@ -18,8 +18,9 @@ const ClarifyBody = z.object({
   choice: z.string().max(100_000).optional(),
   clarify_id: z.string().max(64).optional(),
 });
-const YoloQuery = z.object({ session_id: SessionId, enabled: queryFlag });
-const YoloBody = z.object({ session_id: SessionId, enabled: bodyFlag });
+const YoloQuery = sessionIdQuery({ enabled: queryFlag });
+// As the incumbent: require() on session_id, and no `enabled` turns yolo on.
+const YoloBody = requiring(['session_id'], z.object({ session_id: SessionId, enabled: bodyFlag.default(true) }));
 
 /** Answers to what a run is waiting on: approvals, clarifying questions, and per-session yolo. */
 export function interactionRoutes(deps: AppDeps) {

@@ -378,7 +378,7 @@ describe('uploads', () => {
       duplex: 'half',
     } as RequestInit);
     expect(res.status).toBe(413);
-    expect(((await res.json()) as { error: string }).error).toMatch(/File too large \(limit 64 KB\)/);
+    expect(((await res.json()) as { error: string }).error).toMatch(/File too large \(max 64KB\)/);
   });
 
   it('answers malformed multipart with 400', async () => {

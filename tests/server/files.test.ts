@@ -282,10 +282,10 @@ describe('GET /api/file/raw', () => {
     await rawError(await raw('a.txt', { download: 'maybe' }), 400, /download/);
   });
 
-  it('404s for a missing file, 400s for a directory', async () => {
+  it('404s "not found" for a missing file and a directory, as the incumbent', async () => {
     await mkdir(ws('d'));
-    await rawError(await raw('missing.bin'), 404, 'File not found');
-    await rawError(await raw('d'), 400, 'Not a file');
+    await rawError(await raw('missing.bin'), 404, 'not found');
+    await rawError(await raw('d'), 404, 'not found');
   });
 
   it('refuses traversal, absolute paths and symlinks out of the workspace', async () => {
@@ -643,10 +643,10 @@ describe('path security', () => {
     expect(await exists(ws('a.txt'))).toBe(false);
   });
 
-  it('400s for a missing session id or path', async () => {
+  it('400s for a missing session id or path (404 for raw, as the incumbent)', async () => {
     expectError(await t.call('GET', '/api/list'), 400, /session_id/);
     expectError(await t.call('GET', `/api/file?session_id=${sid}`), 400, /path/);
-    await rawError(await t.app.request(`/api/file/raw?session_id=${sid}`), 400, /path/);
+    await rawError(await t.app.request(`/api/file/raw?session_id=${sid}`), 404, 'not found');
     expectError(await t.call('POST', '/api/file/save', { session_id: sid, content: 'x' }), 400, /path/);
     expectError(await t.call('POST', '/api/file/create', { session_id: sid }), 400, /path/);
     expectError(await t.call('POST', '/api/file/create-dir', { session_id: sid }), 400, /path/);
