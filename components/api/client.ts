@@ -94,7 +94,8 @@ export interface OnboardingStatus {
   provider: { id: string | null; usable: boolean; error: string | null };
   default_model: string | null;
   default_workspace: string;
-  workspaces: Array<{ path: string; name: string }>;
+  /** The incumbent's shape: the saved workspaces and the last one used. */
+  workspaces: { items: Array<{ path: string; name: string }>; last: string | null };
   password_enabled: boolean;
   bot_name: string;
   providers: OnboardingProvider[];
@@ -348,8 +349,11 @@ async function sessionPage(o: {
 /** The HTTP API, one function per endpoint the app uses. */
 export const api = {
   sessionPage,
-  search: (text: string, content = true) =>
-    get<{ sessions: Array<SessionRow & { match_type: string; match_preview: string }> }>(`/api/sessions/search?${q({ q: text, content: content ? 1 : 0 })}`),
+  /** The browser's profile's sessions, or every profile's with `allProfiles` (as the list). */
+  search: (text: string, content = true, allProfiles = false) =>
+    get<{ sessions: Array<SessionRow & { match_type: string; match_preview: string }> }>(
+      `/api/sessions/search?${q({ q: text, content: content ? 1 : 0, all_profiles: allProfiles ? 1 : undefined })}`,
+    ),
   session: (id: string, opts: { msgLimit?: number; msgBefore?: number } = {}) =>
     get<{ session: ApiSession }>(`/api/session?${q({ session_id: id, msg_limit: opts.msgLimit, msg_before: opts.msgBefore })}`).then((r) => r.session),
   /** Stored indexes of the session's messages holding `text` (GET /api/session/find). */

@@ -12,10 +12,10 @@ export function renderFinishStep(w: WizardView): TemplateResult {
       ${input(w, 'workspace', 'Workspace', w.workspace, (v) => (w.workspace = v), {
         hint: 'The folder new chats work in: Hermes reads and writes files here.',
         mono: true,
-        list: s.workspaces.length ? 'workspaces' : undefined,
+        list: s.workspaces.items.length ? 'workspaces' : undefined,
         role: 'workspace',
       })}
-      ${s.workspaces.length ? html`<datalist id="workspaces">${s.workspaces.map((ws) => html`<option value=${ws.path}>${ws.name}</option>`)}</datalist>` : nothing}
+      ${s.workspaces.items.length ? html`<datalist id="workspaces">${s.workspaces.items.map((ws) => html`<option value=${ws.path}>${ws.name}</option>`)}</datalist>` : nothing}
       ${
         s.password_enabled
           ? html`<p class="meta" data-role="password-already">${icons.check()} A password is already set; change it later in Settings → Security.</p>`

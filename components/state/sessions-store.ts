@@ -258,7 +258,7 @@ export class SessionsStore extends Store {
     const token = ++this.#searchToken;
     this.#searchTimer = setTimeout(async () => {
       try {
-        const r = await api.search(q, true);
+        const r = await api.search(q, true, this.allProfiles);
         if (token !== this.#searchToken) return;
         this.results = r.sessions;
       } catch (err) {

@@ -22,6 +22,21 @@ export function parseWith<S extends z.ZodType>(schema: S, value: unknown): z.inf
   return result.data;
 }
 
+/**
+ * The incumbent's `require()`: a field absent, null or empty is "Missing required field(s): a, b"
+ * (its clients show the text; `text` words it otherwise); the schema then checks types and sizes.
+ */
+export function requiring<S extends z.ZodType>(fields: string[], schema: S, text = (missing: string[]) => `Missing required field(s): ${missing.join(', ')}`) {
+  // The cast: the record's output is what the schema reads; only the static input types differ.
+  return z
+    .record(z.string(), z.unknown())
+    .superRefine((body, ctx) => {
+      const missing = fields.filter((f) => body[f] === undefined || body[f] === null || body[f] === '');
+      if (missing.length) ctx.addIssue({ code: 'custom', message: text(missing) });
+    })
+    .pipe(schema as unknown as z.ZodType<z.output<S>, Record<string, unknown>>);
+}
+
 /** The JSON body validated by `schema`; malformed JSON and non-objects are 400s. */
 export async function jsonBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> {
   let text: string;

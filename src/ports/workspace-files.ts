@@ -11,6 +11,11 @@ export interface FileEntry {
   size: number;
   /** Nanoseconds since the epoch, as a string: the value is past JSON's exact integer range. */
   mtime_ns: string;
+  /** Creation time, the same way; null where the file system does not record it. */
+  birthtime_ns: string | null;
+  /** The incumbent's listing order: 0 symlinks, 1 folders, 2 files (then by lower-cased name). */
+  workspace_sort_rank: 0 | 1 | 2;
+  /** Where a symlink inside the workspace points; never given for one that leaves it. */
   target?: string;
   target_outside_workspace?: boolean;
   /**

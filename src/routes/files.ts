@@ -1,31 +1,18 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
-import { bodyFlag, jsonBody, queryFlag, queryParams } from '../http/validate.js';
+import { bodyFlag, jsonBody, queryFlag, queryParams, requiring } from '../http/validate.js';
 import { mimeFor } from '../shared/mime.js';
 import { SessionId, requireSession } from './session-common.js';
+import { dirSignature } from './dir-signature.js';
+import { BadRequest, NotFound } from '../ports/errors.js';
 
 /** The incumbent's preview cap (`MAX_FILE_BYTES`). */
 export const MAX_FILE_BYTES = 400_000;
 
 const Path = z.string({ error: 'path is required' }).max(4096);
 const ListQuery = z.object({ session_id: SessionId, path: Path.optional() });
-const FileQuery = z.object({ session_id: SessionId, path: Path });
-const RawQuery = FileQuery.extend({ download: queryFlag, inline: queryFlag });
-/**
- * The incumbent's `require()`: a field absent, null or empty is "Missing required field(s): a, b"
- * (its clients show the text); the schema then checks types and sizes.
- */
-function requiring<S extends z.ZodType>(fields: string[], schema: S) {
-  // The cast: the record's output is what the schema reads; only the static input types differ.
-  return z
-    .record(z.string(), z.unknown())
-    .superRefine((body, ctx) => {
-      const missing = fields.filter((f) => body[f] === undefined || body[f] === null || body[f] === '');
-      if (missing.length) ctx.addIssue({ code: 'custom', message: `Missing required field(s): ${missing.join(', ')}` });
-    })
-    .pipe(schema as unknown as z.ZodType<z.output<S>, Record<string, unknown>>);
-}
+const RawQuery = ListQuery.extend({ download: queryFlag, inline: queryFlag });
 const SaveBody = requiring(['session_id', 'path'], z.object({ session_id: SessionId, path: Path, content: z.string() }));
 const CreateBody = requiring(['session_id', 'path'], z.object({ session_id: SessionId, path: Path, content: z.string().optional() }));
 const PathBody = requiring(['session_id', 'path'], z.object({ session_id: SessionId, path: Path }));
@@ -49,17 +36,27 @@ export function fileRoutes(deps: AppDeps) {
     const q = queryParams(c, ListQuery);
     const root = await rootOf(q.session_id);
     const path = q.path && q.path !== '.' ? q.path : '';
-    return c.json({ entries: await f.list(root, path), path: path || '.', workspace: root, workspace_recovered: false });
+    const entries = await f.list(root, path);
+    return c.json({ entries, signature: await dirSignature(entries), path: path || '.', workspace: root, workspace_recovered: false });
   });
 
   app.get('/api/file', async (c) => {
-    const q = queryParams(c, FileQuery);
-    return c.json(await f.readText(await rootOf(q.session_id), q.path, MAX_FILE_BYTES));
+    // The incumbent's order: the session (400 when not given, 404 when gone), then the path.
+    const q = queryParams(c, ListQuery);
+    const root = await rootOf(q.session_id);
+    if (!q.path) throw new BadRequest('path is required');
+    return c.json(await f.readText(root, q.path, MAX_FILE_BYTES));
   });
 
   app.get('/api/file/raw', async (c) => {
     const q = queryParams(c, RawQuery);
-    const file = await f.readRaw(await rootOf(q.session_id), q.path);
+    const root = await rootOf(q.session_id);
+    // The incumbent answers 404 "not found" for no path, no such file and a folder alike; its
+    // viewer only checks the status. A path leading out stays 403, one too long 400 (deliberate).
+    if (!q.path) throw new NotFound('not found');
+    const file = await f.readRaw(root, q.path).catch((err: unknown) => {
+      throw err instanceof NotFound || (err instanceof BadRequest && err.message === 'Not a file') ? new NotFound('not found') : err;
+    });
     return c.body(file.body, 200, {
       'Content-Type': mimeFor(file.name),
       'Content-Length': String(file.size),

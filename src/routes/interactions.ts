@@ -1,16 +1,27 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
+import type { ApprovalChoice } from '../agent/tools/types.js';
 import type { AppDeps } from '../deps.js';
-import { bodyFlag, jsonBody, queryFlag, queryParams } from '../http/validate.js';
-import { SessionId, requireSession } from './session-common.js';
+import { bodyFlag, jsonBody, queryFlag, queryParams, requiring } from '../http/validate.js';
+import { SessionId, sessionIdQuery, requireSession } from './session-common.js';
 
 const SessionQuery = z.object({ session_id: SessionId });
-const ApprovalBody = z.object({
-  session_id: SessionId,
-  choice: z.enum(['once', 'session', 'always', 'deny'], { error: 'choice must be once, session, always or deny' }).optional(),
-  approval_id: z.string().max(64).optional(),
-  yolo: bodyFlag.optional(),
-});
+const ApprovalBody = z
+  .object({
+    session_id: SessionId,
+    choice: z.unknown().optional(),
+    approval_id: z.string().max(64).optional(),
+    yolo: bodyFlag.optional(),
+  })
+  // The incumbent's text names what was sent: "Invalid choice: x".
+  .transform((b, ctx) => {
+    const { choice } = b;
+    if (choice === undefined || choice === 'once' || choice === 'session' || choice === 'always' || choice === 'deny') {
+      return { ...b, choice: choice as ApprovalChoice | undefined };
+    }
+    ctx.addIssue({ code: 'custom', message: `Invalid choice: ${typeof choice === 'string' ? choice : JSON.stringify(choice)}` });
+    return z.NEVER;
+  });
 const ClarifyBody = z.object({
   session_id: SessionId,
   response: z.string().max(100_000).optional(),
@@ -18,8 +29,9 @@ const ClarifyBody = z.object({
   choice: z.string().max(100_000).optional(),
   clarify_id: z.string().max(64).optional(),
 });
-const YoloQuery = z.object({ session_id: SessionId, enabled: queryFlag });
-const YoloBody = z.object({ session_id: SessionId, enabled: bodyFlag });
+const YoloQuery = sessionIdQuery({ enabled: queryFlag });
+// As the incumbent: require() on session_id, and no `enabled` turns yolo on.
+const YoloBody = requiring(['session_id'], z.object({ session_id: SessionId, enabled: bodyFlag.default(true) }));
 
 /** Answers to what a run is waiting on: approvals, clarifying questions, and per-session yolo. */
 export function interactionRoutes(deps: AppDeps) {
@@ -37,9 +49,10 @@ export function interactionRoutes(deps: AppDeps) {
       hub.setYolo(b.session_id, true);
       return c.json({ ok: true, choice: b.choice ?? 'once', yolo_enabled: true });
     }
-    if (!b.choice) return c.json({ error: 'choice is required (once, session, always or deny)' }, 400);
-    const answered = hub.respondApproval(b.session_id, b.choice, b.approval_id);
-    return c.json({ ok: true, choice: b.choice, approval_id: answered.approval_id, ...hub.pendingApproval(b.session_id) });
+    // No choice is a denial, as the incumbent reads it.
+    const choice = b.choice ?? 'deny';
+    const answered = hub.respondApproval(b.session_id, choice, b.approval_id);
+    return c.json({ ok: true, choice, approval_id: answered.approval_id, ...hub.pendingApproval(b.session_id) });
   });
 
   app.get('/api/clarify/pending', async (c) => {

@@ -12,6 +12,9 @@ import { BACKEND_FIXED, DEFAULT_GATEWAY_URL } from '../agent/backend-choice.js';
 import type { SetupProviderOption } from '../agent/setup.js';
 import { SETTINGS_DEFAULTS } from '../shared/settings.js';
 import { patchSettings } from '../domain/settings-patch.js';
+import { setupCatalog, setupState, workspacesBlock } from './onboarding-incumbent.js';
+import { modelCatalog } from './models.js';
+import { listWorkspaces } from './workspaces.js';
 
 const PROVIDERS = ['openrouter', 'anthropic', 'openai', 'ollama', 'lmstudio', 'custom', 'gateway'] as const;
 
@@ -122,6 +125,11 @@ export function onboardingRoutes(deps: AppDeps, auth: AuthService) {
     const defaultWorkspace =
       typeof settings.default_workspace === 'string' && settings.default_workspace ? settings.default_workspace : deps.options.defaultWorkspace;
     const passwordEnabled = await auth.enabled();
+    const chatReady = onGateway || agent.provider.usable;
+    // A config.yaml that does not parse has no address to read (config_error says why).
+    const baseUrl = setup && !agent.config_error ? ((await setup.providers()).providers.find((p) => p.active)?.base_url ?? null) : null;
+    const providers = backend.fixed ? agent.providers : [...agent.providers, GATEWAY_OPTION];
+    const workspaces = await requestWorkspaces(c, deps);
     return {
       ...agent,
       // The incumbent's nested blocks, for its clients (our wizard reads the flat fields beside them).
@@ -135,17 +143,21 @@ export function onboardingRoutes(deps: AppDeps, auth: AuthService) {
         env_path: agent.env_path,
         provider_configured: !!agent.provider.id,
         provider_ready: agent.provider.usable,
-        chat_ready: onGateway || agent.provider.usable,
+        chat_ready: chatReady,
+        ...setupState(agent, chatReady, baseUrl),
         current_provider: agent.provider.id ?? null,
         current_model: agent.default_model ?? null,
+        current_base_url: baseUrl,
       },
+      setup: setupCatalog(providers, agent, baseUrl),
+      models: await modelCatalog(c, deps),
       settings: {
         default_model: agent.default_model ?? null,
         default_workspace: defaultWorkspace,
         password_enabled: passwordEnabled,
         bot_name: settings.bot_name,
       },
-      providers: backend.fixed ? agent.providers : [...agent.providers, GATEWAY_OPTION],
+      providers,
       backend: choice.backend,
       // No address to show where the environment fixes the builtin agent.
       gateway_base_url: backend.fixed && !onGateway ? null : choice.gatewayBaseUrl,
@@ -159,7 +171,8 @@ export function onboardingRoutes(deps: AppDeps, auth: AuthService) {
       hermes_found: true,
       imports_ok: true,
       default_workspace: defaultWorkspace,
-      workspaces: await (await requestWorkspaces(c, deps)).list(),
+      // The incumbent's shape: the saved list and the last one used.
+      workspaces: workspacesBlock(await listWorkspaces(deps, workspaces), (await workspaces.getLast()) ?? deps.options.defaultWorkspace),
       password_enabled: passwordEnabled,
       bot_name: settings.bot_name,
     };

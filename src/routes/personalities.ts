@@ -4,11 +4,18 @@ import { requestHome, sessionHome } from '../http/request-home.js';
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
 import { BadRequest, NotFound } from '../ports/errors.js';
-import { jsonBody } from '../http/validate.js';
+import { jsonBody, requiring } from '../http/validate.js';
 import type { Personality } from '../agent/personalities.js';
 import { SessionId, requireSession } from './session-common.js';
 
-const SetBody = z.object({ session_id: SessionId, name: z.string({ error: 'name is required ("" clears it)' }).max(128) });
+// The incumbent's texts: require() on session_id, then "Missing required field: name" ("" clears it).
+const SetBody = requiring(['session_id'], z.object({ session_id: SessionId, name: z.unknown().optional() })).transform((b, ctx) => {
+  if (b.name === undefined || typeof b.name !== 'string' || b.name.length > 128) {
+    ctx.addIssue({ code: 'custom', message: 'Missing required field: name' });
+    return z.NEVER;
+  }
+  return { session_id: b.session_id, name: b.name };
+});
 
 /**
  * `/personality`: config.yaml's `agent.personalities` (the CLI's list), and the one a session

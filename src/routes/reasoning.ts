@@ -6,7 +6,7 @@ import type { AppDeps } from '../deps.js';
 import { jsonBody, queryParams } from '../http/validate.js';
 import { Conflict, NotFound } from '../ports/errors.js';
 import { ConfigSyntaxError } from '../agent/config-edit.js';
-import { REASONING_EFFORTS } from '../agent/reasoning.js';
+import { REASONING_EFFORTS, type ReasoningEffort } from '../agent/reasoning.js';
 import { reasoningStatus, setReasoningEffort, setShowReasoning } from '../agent/reasoning-config.js';
 
 const Target = {
@@ -16,25 +16,38 @@ const Target = {
 };
 const Query = z.object(Target);
 const DISPLAY: Record<string, boolean> = { show: true, on: true, true: true, '1': true, hide: false, off: false, false: false, '0': false };
+/** How Python's str() writes a JSON value, for the incumbent's "(got 'x')" texts. */
+const pyStr = (v: unknown) => (typeof v === 'boolean' ? (v ? 'True' : 'False') : typeof v === 'string' ? v : JSON.stringify(v));
+type Change = { display?: boolean; effort?: ReasoningEffort | null };
+/**
+ * The incumbent's body and texts: `display` (show|hide|on|off, and true/false/1/0) and `effort`
+ * (`""` clears the override: the provider default). Both at once set both (the incumbent: display only).
+ */
 const Body = z
-  .object({
-    ...Target,
-    display: z
-      .union([z.string(), z.boolean()])
-      .transform((v) => String(v).trim().toLowerCase())
-      .refine((v) => v in DISPLAY, 'display must be show|hide|on|off')
-      .optional(),
-    // '' clears the override (the provider default), as in the incumbent.
-    effort: z
-      .string()
-      .transform((v) => v.trim().toLowerCase())
-      .refine(
-        (v) => v === '' || (REASONING_EFFORTS as readonly string[]).includes(v),
-        `effort must be one of ${REASONING_EFFORTS.join(', ')} (or "" for the default)`,
-      )
-      .optional(),
-  })
-  .refine((b) => b.display !== undefined || b.effort !== undefined, "reasoning: must supply 'display' or 'effort'");
+  .object({ ...Target, display: z.unknown().optional(), effort: z.unknown().optional() })
+  .transform((b, ctx): z.infer<typeof Query> & { change: Change } => {
+    const change: Change = {};
+    if (b.display !== undefined && b.display !== null) {
+      change.display = DISPLAY[pyStr(b.display).trim().toLowerCase()];
+      if (change.display === undefined) {
+        ctx.addIssue({ code: 'custom', message: `display must be show|hide|on|off (got '${pyStr(b.display)}')` });
+        return z.NEVER;
+      }
+    }
+    if (b.effort !== undefined && b.effort !== null) {
+      const raw = b.effort ? pyStr(b.effort).trim().toLowerCase() : '';
+      if (raw !== '' && !(REASONING_EFFORTS as readonly string[]).includes(raw)) {
+        ctx.addIssue({ code: 'custom', message: `Unknown reasoning effort '${pyStr(b.effort)}'. Valid: ${REASONING_EFFORTS.join(', ')}.` });
+        return z.NEVER;
+      }
+      change.effort = raw === '' ? null : (raw as ReasoningEffort);
+    }
+    if (change.display === undefined && !('effort' in change)) {
+      ctx.addIssue({ code: 'custom', message: "reasoning: must supply 'display' or 'effort'" });
+      return z.NEVER;
+    }
+    return { model: b.model, provider: b.provider, base_url: b.base_url, change };
+  });
 
 /**
  * `GET|POST /api/reasoning`: `display.show_reasoning` and `agent.reasoning_effort` in config.yaml,
@@ -65,10 +78,11 @@ export function reasoningRoutes(deps: AppDeps) {
     const b = await jsonBody(c, Body);
     const config = await source(c);
     try {
+      const change = b.change;
       await config.updateConfigYaml((text) => {
         let next = text;
-        if (b.display !== undefined) next = setShowReasoning(next, DISPLAY[b.display]!);
-        if (b.effort !== undefined) next = setReasoningEffort(next, b.effort === '' ? null : (b.effort as (typeof REASONING_EFFORTS)[number]));
+        if (change.display !== undefined) next = setShowReasoning(next, change.display);
+        if (change.effort !== undefined) next = setReasoningEffort(next, change.effort);
         return next ?? '';
       });
     } catch (err) {

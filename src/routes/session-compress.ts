@@ -3,7 +3,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
 import { AppError, BadRequest, Conflict } from '../ports/errors.js';
-import { jsonBody } from '../http/validate.js';
+import { jsonBody, requiring } from '../http/validate.js';
 import { presenter } from '../http/redaction.js';
 import type { Session } from '../shared/session.js';
 import { NO_MANUAL_COMPRESSION } from '../agent/switching-runtime.js';
@@ -11,8 +11,8 @@ import { SessionId, presentSession, requireSession } from './session-common.js';
 
 const FOCUS_MAX = 500;
 const Focus = z.string().max(10_000).nullish();
-const CompressBody = z.object({ session_id: SessionId, focus_topic: Focus, topic: Focus });
-const StatusQuery = z.object({ session_id: SessionId });
+const CompressBody = requiring(['session_id'], z.object({ session_id: SessionId, focus_topic: Focus, topic: Focus }));
+const StatusQuery = z.object({ session_id: z.string().min(1, 'session_id is required').pipe(SessionId) });
 /** How long a finished job's answer stays readable by every open tab (the incumbent's 10 minutes). */
 const JOB_TTL_S = 600;
 

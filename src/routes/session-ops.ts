@@ -4,26 +4,52 @@ import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
 import { BadRequest, Conflict, NotFound } from '../ports/errors.js';
 import { DEFAULT_TITLE, newSessionId, toRow } from '../domain/session-rows.js';
-import { bodyFlag, jsonBody } from '../http/validate.js';
+import { bodyFlag, jsonBody, requiring } from '../http/validate.js';
 import { SETTINGS_DEFAULTS } from '../shared/settings.js';
 import { presenter } from '../http/redaction.js';
 import { cutBeforeToken } from '../shared/redact.js';
 import { ExpectedVersion, SessionId, presentSession, requireSession } from './session-common.js';
 
+// The incumbent checks most of these with its require(): "Missing required field(s): session_id".
 const IdBody = z.object({ session_id: SessionId });
-const RenameBody = z.object({ session_id: SessionId, title: z.string().max(1000), expected_updated_at: ExpectedVersion });
-const UpdateBody = z.object({
-  session_id: SessionId,
-  workspace: z.string().min(1).optional(),
-  model: z.string().max(256).nullable().optional(),
-  model_provider: z.string().max(128).nullable().optional(),
-  expected_updated_at: ExpectedVersion,
-});
-const PinBody = z.object({ session_id: SessionId, pinned: bodyFlag.default(true) });
-const ArchiveBody = z.object({ session_id: SessionId, archived: bodyFlag.default(true) });
-const MoveBody = z.object({ session_id: SessionId, project_id: z.string().min(1).nullable() });
-const TruncateBody = z.object({ session_id: SessionId, keep_count: z.number().int().min(0) });
-const BranchBody = z.object({ session_id: SessionId, keep_count: z.number().int().min(0).optional(), title: z.string().max(1000).optional() });
+const RequiredIdBody = requiring(['session_id'], IdBody);
+// Its require() also refuses an empty title; here an empty one means "Untitled" (a blank one does there too).
+const RenameBody = z
+  .record(z.string(), z.unknown())
+  .superRefine((b, ctx) => {
+    const missing = [!b.session_id && 'session_id', (b.title === undefined || b.title === null) && 'title'].filter(Boolean);
+    if (missing.length) ctx.addIssue({ code: 'custom', message: `Missing required field(s): ${missing.join(', ')}` });
+  })
+  .pipe(z.object({ session_id: SessionId, title: z.string().max(1000), expected_updated_at: ExpectedVersion }));
+const UpdateBody = requiring(
+  ['session_id'],
+  z.object({
+    session_id: SessionId,
+    workspace: z.string().min(1).optional(),
+    model: z.string().max(256).nullable().optional(),
+    model_provider: z.string().max(128).nullable().optional(),
+    expected_updated_at: ExpectedVersion,
+  }),
+);
+const PinBody = requiring(['session_id'], z.object({ session_id: SessionId, pinned: bodyFlag.default(true) }));
+const ArchiveBody = requiring(['session_id'], z.object({ session_id: SessionId, archived: bodyFlag.default(true) }));
+// No project (absent, null or empty) takes the session out of its project, as the incumbent reads it.
+const MoveBody = requiring(
+  ['session_id'],
+  z.object({
+    session_id: SessionId,
+    project_id: z
+      .string()
+      .max(128)
+      .nullish()
+      .transform((v) => v || null),
+  }),
+);
+const TruncateBody = requiring(['session_id'], requiring(['keep_count'], z.object({ session_id: SessionId, keep_count: z.number().int().min(0) })));
+const BranchBody = requiring(
+  ['session_id'],
+  z.object({ session_id: SessionId, keep_count: z.number().int().min(0).optional(), title: z.string().max(1000).optional() }),
+);
 
 const TITLE_MAX = 80;
 const cleanTitle = (title: string) => cutBeforeToken(title.trim().replace(/\s+/g, ' '), TITLE_MAX) || DEFAULT_TITLE;
@@ -95,7 +121,7 @@ export function sessionOpRoutes(deps: AppDeps) {
   });
 
   app.post('/api/session/clear', async (c) => {
-    const b = await jsonBody(c, IdBody);
+    const b = await jsonBody(c, RequiredIdBody);
     const current = await requireSession(deps, b.session_id);
     const generation = typeof current.clear_generation === 'number' ? current.clear_generation + 1 : 1;
     const session = await s.replaceMessages(b.session_id, [], {

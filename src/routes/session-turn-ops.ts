@@ -4,14 +4,15 @@ import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
 import { AppError, BadRequest, Conflict } from '../ports/errors.js';
 import { messageText } from '../domain/session-rows.js';
-import { jsonBody, queryParams } from '../http/validate.js';
+import { jsonBody, queryParams, requiring } from '../http/validate.js';
 import { presenter } from '../http/redaction.js';
 import type { Message, Session } from '../shared/session.js';
-import { SessionId, presentSession, requireSession } from './session-common.js';
+import { SessionId, sessionIdQuery, presentSession, requireSession } from './session-common.js';
 
-const IdBody = z.object({ session_id: SessionId });
-const TitleBody = z.object({ session_id: SessionId, prefer_latest: z.boolean().optional() });
-const StatusQuery = z.object({ session_id: SessionId });
+// The incumbent's require() and its "Missing session_id" for the status query.
+const IdBody = requiring(['session_id'], z.object({ session_id: SessionId }));
+const TitleBody = requiring(['session_id'], z.object({ session_id: SessionId, prefer_latest: z.boolean().optional() }));
+const StatusQuery = sessionIdQuery();
 
 const PREVIEW_CHARS = 40;
 

@@ -1,12 +1,11 @@
 import { Hono } from 'hono';
-import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
 import { BadRequest } from '../ports/errors.js';
 import type { Session } from '../shared/session.js';
 import type { SessionUsage } from '../shared/session-usage.js';
-import { SessionId, requireSession } from './session-common.js';
+import { sessionIdQuery, requireSession } from './session-common.js';
 
-const UsageQuery = z.object({ session_id: SessionId });
+const UsageQuery = sessionIdQuery();
 
 const count = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : 0);
 const positiveOrNull = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : null);

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { requestHome, requestWorkspaces } from '../http/request-home.js';
+import { scopeByProfile } from '../domain/profile-scope.js';
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
 import { NotFound } from '../ports/errors.js';
@@ -30,6 +31,7 @@ const SearchQuery = z.object({
   q: z.string().max(500).optional(),
   content: queryFlag,
   limit: queryInt(1000),
+  all_profiles: queryFlag,
 });
 
 const NewBody = z.object({
@@ -112,14 +114,22 @@ export function sessionRoutes(deps: AppDeps) {
     const q = queryParams(c, SearchQuery);
     const query = (q.q ?? '').trim();
     const present = await presenter(deps.settings);
+    // The active profile's sessions, or every profile's with all_profiles=1 (as the incumbent).
+    const scope = <T extends { profile?: string | null }>(rows: readonly T[], active: string) => {
+      const { items, all_profiles, active_profile } = scopeByProfile([...rows], active, q.all_profiles ?? false);
+      return { items, all_profiles, active_profile };
+    };
+    const active = (await requestHome(c, deps)).profile;
     if (!query) {
       const page = await deps.sessions.list({});
-      const rows = present.redacting ? redactRowTitles(page.rows) : page.rows;
-      return c.json({ sessions: rows, query: '', count: rows.length });
+      const { items, ...profiles } = scope(page.rows, active);
+      const rows = present.redacting ? redactRowTitles(items) : items;
+      return c.json({ sessions: rows, query: '', count: rows.length, ...profiles });
     }
     const found = await deps.sessions.search(query, { content: q.content ?? false, limit: q.limit });
-    const hits = present.redacting ? await redactHits(deps, found, query.toLowerCase()) : found;
-    return c.json({ sessions: hits, query: query.toLowerCase(), count: hits.length });
+    const { items, ...profiles } = scope(found, active);
+    const hits = present.redacting ? await redactHits(deps, items, query.toLowerCase()) : items;
+    return c.json({ sessions: hits, query: query.toLowerCase(), count: hits.length, ...profiles });
   });
 
   app.post('/api/session/new', async (c) => {

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { AppDeps } from '../deps.js';
-import { BadRequest, TooLarge } from '../ports/errors.js';
+import { BadRequest, NotFound, TooLarge } from '../ports/errors.js';
 import { mimeFor } from '../shared/mime.js';
 import { parseWith } from '../http/validate.js';
 import { SessionId, requireSession } from './session-common.js';
@@ -9,10 +9,13 @@ import { SessionId, requireSession } from './session-common.js';
 /** Room for the multipart envelope around the file itself. */
 export const MULTIPART_OVERHEAD = 64 * 1024;
 
-/** A limit under 1 MB (HERMES_WEBUI_MAX_UPLOAD_MB may be fractional) is stated in KB, never "0 MB". */
+/**
+ * The incumbent's text, `File too large (max 20MB)`; a limit under 1 MB (HERMES_WEBUI_MAX_UPLOAD_MB
+ * may be fractional) is stated in KB, never "0MB".
+ */
 export function uploadTooLarge(max: number): TooLarge {
-  const limit = max >= 1024 * 1024 ? `${Math.round((max / 1024 / 1024) * 10) / 10} MB` : `${Math.max(1, Math.round(max / 1024))} KB`;
-  return new TooLarge(`File too large (limit ${limit})`);
+  const limit = max >= 1024 * 1024 ? `${Math.round((max / 1024 / 1024) * 10) / 10}MB` : `${Math.max(1, Math.round(max / 1024))}KB`;
+  return new TooLarge(`File too large (max ${limit})`);
 }
 
 /** `POST /api/upload`: a chat attachment (multipart `file` + `session_id`). */
@@ -37,14 +40,18 @@ export function uploadRoutes(deps: AppDeps) {
       } catch {
         throw new BadRequest('Malformed multipart body');
       }
-      const sessionId = parseWith(SessionId, form.get('session_id') ?? undefined);
       const file = form.get('file');
-      // The incumbent's text: its clients show it as it is.
+      // The incumbent's texts and order: the file first, then the session (none given is 404 too).
       if (!file || typeof file === 'string') throw new BadRequest('No file field in request');
+      if (!file.name) throw new BadRequest('No filename in upload');
       if (file.size > max) throw tooLarge();
+      const given = form.get('session_id');
+      if (typeof given !== 'string' || !given) throw new NotFound('Session not found');
+      // A malformed id stays a 400 before any lookup (the incumbent looks it up and answers 404).
+      const sessionId = parseWith(SessionId, given);
       await requireSession(deps, sessionId);
       const mime = file.type && file.type !== 'application/octet-stream' ? file.type : mimeFor(file.name);
-      const saved = await deps.attachments.save(sessionId, file.name || 'upload', new Uint8Array(await file.arrayBuffer()), mime);
+      const saved = await deps.attachments.save(sessionId, file.name, new Uint8Array(await file.arrayBuffer()), mime);
       return c.json(saved);
     },
   );

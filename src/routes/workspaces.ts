@@ -40,7 +40,7 @@ export function workspaceInput(raw: string, homeDir: string | undefined): string
 }
 
 /** The registered workspaces; an empty list reads as the default workspace, named "Home". */
-async function listWorkspaces(deps: AppDeps, store: WorkspaceStore): Promise<WorkspaceEntry[]> {
+export async function listWorkspaces(deps: Pick<AppDeps, 'options'>, store: WorkspaceStore): Promise<WorkspaceEntry[]> {
   const list = await store.list();
   return list.length ? list : [{ path: deps.options.defaultWorkspace, name: 'Home' }];
 }

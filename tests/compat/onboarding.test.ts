@@ -52,6 +52,67 @@ describe('GET /api/onboarding/status', () => {
     expect(r.body.settings.default_workspace).toBe(r.body.default_workspace);
   });
 
+  it('answers the setup, workspaces and models blocks its onboarding.js reads', async () => {
+    t = await makeTestApp({ configYaml: `model:\n  provider: custom\n  default: scripted-model\n  base_url: ${model.url}\n` });
+    const r = await t.call('GET', '/api/onboarding/status');
+    expect(r.body.system).toMatchObject({
+      provider_ready: true,
+      setup_state: 'ready',
+      provider_note_key: 'onboarding_notice_system_ready',
+      provider_note_args: [],
+      current_base_url: model.url,
+    });
+    expect(typeof r.body.system.provider_note).toBe('string');
+    const setup = r.body.setup;
+    expect(setup).toMatchObject({ current_is_oauth: false, current: { provider: 'custom', model: 'scripted-model', base_url: model.url } });
+    expect(typeof setup.unsupported_note).toBe('string');
+    const custom = setup.providers.find((p: { id: string }) => p.id === 'custom');
+    expect(Object.keys(custom).sort()).toEqual(
+      [
+        'id',
+        'label',
+        'env_var',
+        'default_model',
+        'default_base_url',
+        'requires_base_url',
+        'key_optional',
+        'models',
+        'category',
+        'quick',
+        'oauth_provider',
+        'oauth_label',
+      ].sort(),
+    );
+    expect(custom).toMatchObject({ requires_base_url: true, key_optional: true, category: 'self_hosted' });
+    const openrouter = setup.providers.find((p: { id: string }) => p.id === 'openrouter');
+    expect(openrouter).toMatchObject({ env_var: 'OPENROUTER_API_KEY', requires_base_url: false, category: 'easy_start', quick: true });
+    for (const m of openrouter.models) expect(Object.keys(m).sort()).toEqual(['id', 'label']);
+    // Every provider is in exactly one category, as its optgroups are built from them.
+    const listed = setup.categories.flatMap((c: { id: string; label: string; providers: string[] }) => c.providers);
+    expect(listed.sort()).toEqual(setup.providers.map((p: { id: string }) => p.id).sort());
+    // `workspaces` is what GET /api/workspaces lists, as {items, last}.
+    const ws = (await t.call('GET', '/api/workspaces')).body;
+    expect(r.body.workspaces).toEqual({ items: ws.workspaces, last: ws.last });
+    expect(r.body.workspaces.items).toContainEqual({ path: t.workspace, name: expect.any(String) });
+    // `models` is what GET /api/models answers.
+    const catalog = (await t.call('GET', '/api/models')).body;
+    expect(Object.keys(r.body.models).sort()).toEqual(Object.keys(catalog).sort());
+    expect(r.body.models.models).toEqual(catalog.models);
+    expect(r.body.models.models).toContainEqual({ id: 'scripted-model', label: 'scripted-model', provider: 'custom' });
+  });
+
+  it('names what is missing in setup_state when the provider has no key', async () => {
+    t = await makeTestApp({ configYaml: 'model:\n  provider: openrouter\n  default: anthropic/claude-sonnet-4.6\n' });
+    const r = await t.call('GET', '/api/onboarding/status');
+    expect(r.body.system).toMatchObject({
+      provider_configured: true,
+      chat_ready: false,
+      setup_state: 'provider_incomplete',
+      current_base_url: expect.toBeOneOf([null, expect.any(String)]),
+    });
+    expect(r.body.setup.current).toMatchObject({ provider: 'openrouter', model: 'anthropic/claude-sonnet-4.6' });
+  });
+
   it('says chat is not ready on a fresh HERMES_HOME', async () => {
     t = await makeTestApp();
     const r = await t.call('GET', '/api/onboarding/status');

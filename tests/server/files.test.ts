@@ -132,12 +132,14 @@ describe('GET /api/list', () => {
     const by = Object.fromEntries(r.body.entries.map((e: any) => [e.name, e]));
     expect(by.inlink).toMatchObject({ type: 'symlink', is_dir: false, size: 5, target: ws('real.txt'), target_outside_workspace: false });
     expect(by.dirlink).toMatchObject({ type: 'symlink', is_dir: true, target: ws('realdir'), target_outside_workspace: false });
-    expect(by.outlink).toMatchObject({ type: 'symlink', is_dir: false, size: 10, target_outside_workspace: true });
-    expect(by.outdir).toMatchObject({ type: 'symlink', is_dir: true, target_outside_workspace: true });
+    // A link out of the workspace says it exists, not where it points or what is there (as the incumbent).
+    expect(by.outlink).toEqual(expect.objectContaining({ type: 'symlink', is_dir: false, target_outside_workspace: true }));
+    expect(by.outdir).toMatchObject({ type: 'symlink', is_dir: false, target_outside_workspace: true });
+    for (const link of [by.outlink, by.outdir]) expect(JSON.stringify(link)).not.toContain(outside);
     for (const e of Object.values(by) as any[]) expect(e.mtime_ns).toMatch(/^\d+$/);
-    // Symlinked directories sort with the directories.
+    // The incumbent's order: symlinks first, then folders, then files.
     const names = r.body.entries.map((e: any) => e.name);
-    expect(names.slice(0, 3).sort()).toEqual(['dirlink', 'outdir', 'realdir']);
+    expect(names.slice(0, 4)).toEqual(['dirlink', 'inlink', 'outdir', 'outlink']);
   });
 
   it('lists a dangling symlink without failing', async () => {
@@ -280,10 +282,10 @@ describe('GET /api/file/raw', () => {
     await rawError(await raw('a.txt', { download: 'maybe' }), 400, /download/);
   });
 
-  it('404s for a missing file, 400s for a directory', async () => {
+  it('404s "not found" for a missing file and a directory, as the incumbent', async () => {
     await mkdir(ws('d'));
-    await rawError(await raw('missing.bin'), 404, 'File not found');
-    await rawError(await raw('d'), 400, 'Not a file');
+    await rawError(await raw('missing.bin'), 404, 'not found');
+    await rawError(await raw('d'), 404, 'not found');
   });
 
   it('refuses traversal, absolute paths and symlinks out of the workspace', async () => {
@@ -641,10 +643,10 @@ describe('path security', () => {
     expect(await exists(ws('a.txt'))).toBe(false);
   });
 
-  it('400s for a missing session id or path', async () => {
+  it('400s for a missing session id or path (404 for raw, as the incumbent)', async () => {
     expectError(await t.call('GET', '/api/list'), 400, /session_id/);
     expectError(await t.call('GET', `/api/file?session_id=${sid}`), 400, /path/);
-    await rawError(await t.app.request(`/api/file/raw?session_id=${sid}`), 400, /path/);
+    await rawError(await t.app.request(`/api/file/raw?session_id=${sid}`), 404, 'not found');
     expectError(await t.call('POST', '/api/file/save', { session_id: sid, content: 'x' }), 400, /path/);
     expectError(await t.call('POST', '/api/file/create', { session_id: sid }), 400, /path/);
     expectError(await t.call('POST', '/api/file/create-dir', { session_id: sid }), 400, /path/);

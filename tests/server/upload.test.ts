@@ -201,8 +201,8 @@ describe('POST /api/upload', () => {
     expect(await listDir(join(t.stateDir, 'attachments'))).toEqual([]);
   });
 
-  it('400s for a missing or invalid session id and writes nothing', async () => {
-    expectError(await upload(t, { session: null }), 400, /session_id/);
+  it('404s a missing session id (as the incumbent), 400s an invalid one, and writes nothing', async () => {
+    expectError(await upload(t, { session: null }), 404, 'Session not found');
     expectError(await upload(t, { session: '../x' }), 400, /Invalid session id/);
     expectError(await upload(t, { session: '..' }), 400, /Invalid session id/);
     expect(await listDir(join(t.stateDir, 'attachments'))).toEqual([]);
@@ -246,6 +246,6 @@ describe('POST /api/upload size limit', () => {
     const r = await upload(small, { session: smallSid, name: 'big.bin', data: new Uint8Array(2048) });
     expect(r.status).toBe(413);
     expect(r.body.error).not.toMatch(/\b0 MB/);
-    expect(r.body.error).toMatch(/1 KB/);
+    expect(r.body.error).toBe('File too large (max 1KB)');
   });
 });

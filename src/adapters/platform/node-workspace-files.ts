@@ -36,6 +36,11 @@ function checkName(name: string): string {
   return n;
 }
 
+/** Creation time in ns as a string; null where the file system keeps none (Node reports 0 there). */
+function birthtimeNs(l: { birthtimeNs: bigint }): string | null {
+  return l.birthtimeNs > 0n ? l.birthtimeNs.toString() : null;
+}
+
 /**
  * Workspace files on the local disk. Every path goes through resolveInside/resolveTarget,
  * which refuse `..`, absolute paths and symlinks that lead out of the workspace.
@@ -93,17 +98,33 @@ export class NodeWorkspaceFiles implements WorkspaceFiles {
           const t = target ? await stat(target).catch(() => null) : null;
           // Following a link to this folder or above it would walk the same tree forever.
           const loop = looped || (!!t?.isDirectory() && isInside(target as string, here));
-          entries.push({
-            name: d.name,
-            path: rel,
-            type: 'symlink',
-            is_dir: !!t?.isDirectory() && !loop,
-            size: t?.size ?? 0,
-            mtime_ns: (l.mtimeNs ?? 0n).toString(),
-            target: target ?? '',
-            target_outside_workspace: !target || !isInside(dir.root, target),
-            ...(loop ? { symlink_loop: true } : {}),
-          });
+          const outside = !target || !isInside(dir.root, target);
+          const times = { mtime_ns: (l.mtimeNs ?? 0n).toString(), birthtime_ns: birthtimeNs(l), workspace_sort_rank: 0 as const };
+          // As the incumbent: a link that leaves the workspace shows that it exists, not where it points.
+          entries.push(
+            outside
+              ? {
+                  name: d.name,
+                  path: rel,
+                  type: 'symlink',
+                  is_dir: false,
+                  size: 0,
+                  ...times,
+                  target_outside_workspace: true,
+                  ...(loop ? { symlink_loop: true } : {}),
+                }
+              : {
+                  name: d.name,
+                  path: rel,
+                  type: 'symlink',
+                  is_dir: !!t?.isDirectory() && !loop,
+                  size: t?.size ?? 0,
+                  ...times,
+                  target: target as string,
+                  target_outside_workspace: false,
+                  ...(loop ? { symlink_loop: true } : {}),
+                },
+          );
         } else {
           const isDir = l.isDirectory();
           entries.push({
@@ -113,13 +134,18 @@ export class NodeWorkspaceFiles implements WorkspaceFiles {
             is_dir: isDir,
             size: isDir ? 0 : Number(l.size),
             mtime_ns: l.mtimeNs.toString(),
+            birthtime_ns: birthtimeNs(l),
+            // The incumbent ranks anything that is not a regular file (a folder, a socket) with the folders.
+            workspace_sort_rank: l.isFile() ? 2 : 1,
           });
         }
       } catch {
         // Vanished between readdir and lstat: leave it out.
       }
     }
-    entries.sort((a, b) => Number(b.is_dir) - Number(a.is_dir) || a.name.localeCompare(b.name, undefined, { sensitivity: 'base' }));
+    // The incumbent's order: symlinks, folders, files, each by lower-cased name (code points).
+    const key = (e: FileEntry) => e.name.toLowerCase();
+    entries.sort((a, b) => a.workspace_sort_rank - b.workspace_sort_rank || (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
     return entries;
   }
 

@@ -316,7 +316,7 @@ describe('hermes-onboarding', () => {
     }
 
     it('prefills the default workspace, and Done calls setup then complete, then hands over to the chat', async () => {
-      const { el, done, calls } = await toFinish(status({ workspaces: [{ path: '/home/me/src', name: 'src' }] }));
+      const { el, done, calls } = await toFinish(status({ workspaces: { items: [{ path: '/home/me/src', name: 'src' }], last: null } }));
       expect($<HTMLInputElement>(el, '[data-role="workspace"]')!.value).to.equal('/home/me/.hermes/webui/workspace');
       expect($(el, 'datalist option')!.getAttribute('value')).to.equal('/home/me/src');
       const models = fetch.calls.length;

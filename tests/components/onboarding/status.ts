@@ -72,7 +72,7 @@ export function status(fields: Partial<OnboardingStatus> = {}): OnboardingStatus
     provider: { id: null, usable: false, error: null },
     default_model: null,
     default_workspace: '/home/me/.hermes/webui/workspace',
-    workspaces: [],
+    workspaces: { items: [], last: null },
     password_enabled: false,
     bot_name: 'Hermes',
     providers: PROVIDERS,
