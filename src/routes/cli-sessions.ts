@@ -3,9 +3,10 @@ import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
 import type { AgentSessionSource, AgentSidebarRow, AgentTranscript } from '../ports/agent-sessions.js';
 import type { HermesHome } from '../ports/hermes-home.js';
-import { NotFound } from '../ports/errors.js';
+import { NotFound, VersionConflict } from '../ports/errors.js';
 import type { SessionPage } from '../ports/session-store.js';
-import type { SessionRow } from '../shared/session.js';
+import type { Message, Session, SessionRow } from '../shared/session.js';
+import { messageText } from '../domain/session-rows.js';
 import { agentRowsToList, mergeRows } from '../domain/agent-sidebar.js';
 import { MSG_LIMIT_MAX, presentSession } from '../domain/present-session.js';
 import { requestHome, requestWorkspaces } from '../http/request-home.js';
@@ -135,20 +136,43 @@ export async function openAgentSession(deps: AppDeps, c: Context, id: string, q:
 
 const ImportBody = z.object({ session_id: SessionId });
 
+/** Whether two messages are the same turn (Hermes' copy and ours may differ in fields we add, never in these). */
+const sameMessage = (a: Message, b: Message) => a.role === b.role && messageText(a) === messageText(b);
+
+/**
+ * An imported conversation Hermes went on with since (more messages in state.db, ours their
+ * prefix): the new ones appended, as the incumbent's import refresh does. When ours diverged
+ * (turns taken here) or a turn is running, nothing is changed: nothing of ours is lost.
+ */
+async function catchUp(deps: AppDeps, session: Session, found: AgentTranscript | null): Promise<Session> {
+  if (!found || session.is_cli_session !== true || session.active_stream_id) return session;
+  const ours = session.messages;
+  const theirs = found.messages;
+  if (theirs.length <= ours.length || !ours.every((m, i) => sameMessage(m, theirs[i]!))) return session;
+  // Guarded by the version read: a turn or edit that lands meanwhile wins, and this waits for the next import.
+  try {
+    return await deps.sessions.appendMessages(session.session_id, theirs.slice(ours.length), {}, { ifUpdatedAt: session.updated_at });
+  } catch (err) {
+    if (err instanceof VersionConflict) return session;
+    throw err;
+  }
+}
+
 /** `POST /api/session/import_cli {session_id}`: the conversation as a normal session here (same id, its times kept). */
 export function cliSessionRoutes(deps: AppDeps) {
   const app = new Hono();
   app.post('/api/session/import_cli', async (c) => {
     const body = await jsonBody(c, ImportBody);
     const present = await presenter(deps.settings);
+    const stored = (s: Session) => c.json({ session: present({ ...presentSession(s), is_cli_session: s.is_cli_session === true }), imported: false });
     const existing = await deps.sessions.get(body.session_id);
-    if (existing) return c.json({ session: present({ ...presentSession(existing), is_cli_session: existing.is_cli_session === true }), imported: false });
     const found = await findTranscript(deps, c, body.session_id, {});
+    if (existing) return stored(await catchUp(deps, existing, found));
     if (!found?.messages.length) throw new NotFound('Session not found in CLI store');
     const r = found.row;
     // The tip's id: the sidebar's row and any later open name this session from now on.
     const already = r.session_id !== body.session_id ? await deps.sessions.get(r.session_id) : null;
-    if (already) return c.json({ session: present({ ...presentSession(already), is_cli_session: already.is_cli_session === true }), imported: false });
+    if (already) return stored(await catchUp(deps, already, found));
     const workspace = await defaultWorkspaceFor(deps, await requestWorkspaces(c, deps));
     const session = await deps.sessions.create({
       ...blankSession(deps, { workspace, title: r.title, model: r.model, profile: r.profile, messages: found.messages }),

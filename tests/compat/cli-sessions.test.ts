@@ -153,6 +153,41 @@ describe("compat: Hermes' own sessions in the sidebar", () => {
     expect((await readFile(path)).equals(before.bytes)).toBe(true);
   });
 
+  it('imported again after Hermes went on: the new messages are appended, nothing of ours is lost', async () => {
+    await app();
+    const path = join(t.hermesHome, 'state.db');
+    const hermesSays = (role: string, content: string) => {
+      const db = new Database(path);
+      db.prepare('INSERT INTO messages (session_id, role, content, timestamp) VALUES (?, ?, ?, ?)').run('cli_refactor', role, content, Date.now() / 1000);
+      db.close();
+    };
+    expect((await t.call('POST', '/api/session/import_cli', { session_id: 'cli_refactor' })).body.imported).toBe(true);
+    await t.call('POST', '/api/session/rename', { session_id: 'cli_refactor', title: 'Renamed here' });
+    const before = (await t.deps.sessions.get('cli_refactor'))!.messages;
+    // Hermes' CLI continued the same session after the import.
+    hermesSays('user', 'and the tests too?');
+    hermesSays('assistant', 'Done: tests updated.');
+    const again = await t.call('POST', '/api/session/import_cli', { session_id: 'cli_refactor' });
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ imported: false, session: { session_id: 'cli_refactor', title: 'Renamed here', message_count: before.length + 2 } });
+    const after = (await t.deps.sessions.get('cli_refactor'))!.messages;
+    expect(after.slice(0, before.length)).toEqual(before);
+    expect(after.slice(before.length).map((m) => [m.role, m.content])).toEqual([
+      ['user', 'and the tests too?'],
+      ['assistant', 'Done: tests updated.'],
+    ]);
+    // Nothing new: the same copy, not a second append.
+    expect((await t.call('POST', '/api/session/import_cli', { session_id: 'cli_refactor' })).body.session.message_count).toBe(after.length);
+    // A turn taken here, then more from Hermes: the two diverged, so ours stays as it is.
+    await t.deps.sessions.appendMessages('cli_refactor', [{ role: 'user', content: 'a WebUI turn', timestamp: Date.now() / 1000 }]);
+    hermesSays('user', 'cli again');
+    hermesSays('assistant', 'cli answer');
+    hermesSays('user', 'cli once more');
+    const diverged = await t.call('POST', '/api/session/import_cli', { session_id: 'cli_refactor' });
+    expect(diverged.body.session.message_count).toBe(after.length + 1);
+    expect((await t.deps.sessions.get('cli_refactor'))!.messages.at(-1)!.content).toBe('a WebUI turn');
+  });
+
   it('imports a compressed conversation whole, under its tip, and hides the chain from then on', async () => {
     await app();
     const r = await t.call('POST', '/api/session/import_cli', { session_id: 'cmp_1' });
