@@ -15,6 +15,7 @@ import { presenter } from '../http/redaction.js';
 import { SessionId } from './session-common.js';
 import { blankSession } from './sessions.js';
 import { defaultWorkspaceFor } from './workspaces.js';
+import { sessionShare } from './shares.js';
 
 /**
  * Hermes' own sessions (CLI, Telegram, Discord, cron … in `$HERMES_HOME/state.db`) in the one
@@ -131,7 +132,21 @@ export async function openAgentSession(deps: AppDeps, c: Context, id: string, q:
     _messages_truncated: found.offset > 0 || end < found.total,
     _messages_offset: found.offset,
     _msg_limit_max: MSG_LIMIT_MAX,
+    // Shareable as it stands in state.db: the page shows its live link like any session's.
+    ...(await sessionShare(deps, found.row.session_id)),
   });
+}
+
+/**
+ * One of Hermes' conversations (any segment's id finds it) as a session of this project's shape,
+ * its whole transcript read from state.db and `read_only: true`, for what snapshots it (share
+ * links). Nothing is stored. Null when no state.db has it.
+ */
+export async function agentSessionCopy(deps: AppDeps, c: Context, id: string): Promise<Session | null> {
+  const found = await findTranscript(deps, c, id, {});
+  if (!found) return null;
+  const { read_only: _readOnly, ...row } = found.row;
+  return { ...row, messages: found.messages, tool_calls: [], read_only: true } as Session;
 }
 
 const ImportBody = z.object({ session_id: SessionId });
