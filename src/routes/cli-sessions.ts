@@ -4,14 +4,15 @@ import type { AppDeps } from '../deps.js';
 import type { AgentSessionSource, AgentSidebarRow, AgentTranscript } from '../ports/agent-sessions.js';
 import type { HermesHome } from '../ports/hermes-home.js';
 import { NotFound, VersionConflict } from '../ports/errors.js';
-import type { SessionPage } from '../ports/session-store.js';
+import type { SearchHit, SessionPage } from '../ports/session-store.js';
 import type { Message, Session, SessionRow } from '../shared/session.js';
-import { messageText } from '../domain/session-rows.js';
+import { matchPreview, messageText } from '../domain/session-rows.js';
 import { agentRowsToList, mergeRows } from '../domain/agent-sidebar.js';
 import { MSG_LIMIT_MAX, presentSession } from '../domain/present-session.js';
 import { requestHome, requestWorkspaces } from '../http/request-home.js';
 import { jsonBody } from '../http/validate.js';
 import { presenter } from '../http/redaction.js';
+import { redactSecrets } from '../shared/redact.js';
 import { SessionId } from './session-common.js';
 import { blankSession } from './sessions.js';
 import { defaultWorkspaceFor } from './workspaces.js';
@@ -91,6 +92,49 @@ export function agentListMerger(deps: AppDeps) {
     memo.set(slot, { key, revision: page.revision, rows });
     return { ...page, rows, revision: `${page.revision}~${hashKey(key)}` };
   };
+}
+
+/**
+ * `GET /api/sessions/search`'s rows from Hermes' state.db (show_cli_sessions on): the
+ * conversations the merged list would show (not imported ones, hidden sources as the list hides
+ * them), in the search's row shape. [] with the setting off.
+ */
+export async function agentSearchHits(
+  deps: AppDeps,
+  c: Context,
+  needle: string,
+  options: { content: boolean; depth: number; limit: number; allProfiles: boolean; redacting: boolean },
+): Promise<SearchHit[]> {
+  const settings = await deps.settings.read();
+  if (!on(settings)) return [];
+  const list = {
+    showWebhook: flag(settings, 'show_webhook_sessions'),
+    showKanban: flag(settings, 'show_kanban_sessions'),
+    showPreviousMessaging: flag(settings, 'show_previous_messaging_sessions'),
+  };
+  const own = idsOf((await deps.sessions.list({ includeArchived: true })).rows as SessionRow[]);
+  const cron = flag(settings, 'show_cron_sessions');
+  const found = await Promise.all(
+    (await homesFor(deps, c, options.allProfiles)).map(async (home) => {
+      const src = sourceOf(deps, home);
+      if (!src?.find || !src.sidebar) return [];
+      // The rows the list shows for this home: a hit elsewhere (an older chat session, an import) is not one.
+      const listed = new Set(agentRowsToList((await src.sidebar(home.profile)).rows, own, list).map((r) => r.session_id));
+      const hits = await src.find(needle, { content: options.content, depth: options.depth, limit: options.limit }, home.profile);
+      return hits.filter((h) => listed.has(h.row.session_id) && (cron || h.row.session_source !== 'cron'));
+    }),
+  );
+  // With redaction on, the whole message is masked before the preview is cut from it (a cut may hold too little of a secret to be recognised).
+  const clean = (text: string) => (options.redacting ? redactSecrets(text) : text);
+  return found.flat().map((h) => {
+    const title = clean(h.row.title);
+    return {
+      ...h.row,
+      title,
+      match_type: h.match_type,
+      match_preview: h.match_type === 'title' ? title : matchPreview(clean(h.text), needle),
+    } as unknown as SearchHit;
+  });
 }
 
 /** A short, ETag-safe name for the state.db signatures. */

@@ -244,4 +244,80 @@ describe("compat: Hermes' own sessions in the sidebar", () => {
     // Its conversation opens from any profile's view.
     expect((await t.call('GET', '/api/session?session_id=work_discord')).body.session.profile).toBe('work');
   });
+
+  describe('GET /api/sessions/search over state.db', () => {
+    const search = async (query: string) => (await t.call('GET', `/api/sessions/search?${query}`)).body;
+    /** A CLI session of 8 messages: the needle only in the 7th (past the default depth of 5). */
+    function addDeepSession() {
+      const db = new Database(join(t.hermesHome, 'state.db'));
+      const now = Date.now() / 1000;
+      db.prepare("INSERT INTO sessions (id, source, title, started_at) VALUES ('cli_deep', 'cli', 'Deep one', ?)").run(now - 10);
+      const add = db.prepare('INSERT INTO messages (session_id, role, content, timestamp) VALUES (?, ?, ?, ?)');
+      for (let i = 0; i < 8; i++) add.run('cli_deep', i % 2 ? 'assistant' : 'user', i === 6 ? 'where is the zebrafish config?' : `step ${i}`, now - 10 + i);
+      db.close();
+    }
+
+    it('finds titles and, with content=1, message text, in the incumbent row shape with the source fields', async () => {
+      await app();
+      const titles = await search('q=Calendar');
+      expect(titles.sessions).toHaveLength(1);
+      expect(titles.sessions[0]).toMatchObject({
+        session_id: 'tg_alice',
+        match_type: 'title',
+        match_preview: 'What is on my calendar today?',
+        source_label: 'Telegram',
+        session_source: 'messaging',
+        read_only: true,
+      });
+      expect(titles).toMatchObject({ query: 'calendar', count: 1 });
+      expect(ids(await search('q=two%20meetings'))).toEqual([]);
+      const content = await search('q=two%20meetings&content=1');
+      expect(content.sessions).toHaveLength(1);
+      expect(content.sessions[0]).toMatchObject({ session_id: 'tg_alice', match_type: 'content', source_tag: 'telegram' });
+      expect(content.sessions[0].match_preview).toContain('Two meetings.');
+      // A compressed chain answers as its tip, by a later segment's text too (depth 0: the whole transcript).
+      expect((await search('q=migration%20finished&content=1&depth=0')).sessions.map((s: any) => [s.session_id, s.match_type])).toEqual([['cmp_3', 'content']]);
+    });
+
+    it('searches the first `depth` messages (default 5, malformed too); depth=0 the whole transcript', async () => {
+      await app();
+      addDeepSession();
+      expect(ids(await search('q=zebrafish&content=1'))).toEqual([]);
+      expect(ids(await search('q=zebrafish&content=1&depth=deep'))).toEqual([]);
+      expect(ids(await search('q=zebrafish&content=1&depth=7'))).toEqual(['cli_deep']);
+      expect(ids(await search('q=zebrafish&content=1&depth=0'))).toEqual(['cli_deep']);
+      expect((await search('q=zebrafish&content=1&depth=0')).sessions[0].match_preview).toBe('where is the zebrafish config?');
+      expect(ids(await search('q=ebrafish&content=1&depth=0'))).toEqual(['cli_deep']);
+    });
+
+    it("uses Hermes' messages_fts index for a whole-transcript search (word prefixes)", async () => {
+      await app();
+      addDeepSession();
+      const db = new Database(join(t.hermesHome, 'state.db'));
+      db.exec(
+        "CREATE VIRTUAL TABLE messages_fts USING fts5(content, content='messages', content_rowid='id'); INSERT INTO messages_fts(messages_fts) VALUES ('rebuild');",
+      );
+      db.close();
+      // Without the index a scan finds any substring; the index finds words by their start only.
+      expect(ids(await search('q=ebrafish&content=1&depth=0'))).toEqual([]);
+      expect(ids(await search('q=zebra&content=1&depth=0'))).toEqual(['cli_deep']);
+      expect(ids(await search('q=the%20zebrafish%20conf&content=1&depth=0'))).toEqual(['cli_deep']);
+      expect(ids(await search('q=noon&content=1&depth=0'))).toEqual(['tg_bob_t1']);
+    });
+
+    it('leaves out what the list leaves out: the setting off, imported ones (ours answer), subagents, cron unless shown', async () => {
+      await app({ show_cli_sessions: false });
+      expect(ids(await search('q=calendar'))).toEqual([]);
+      await t.call('POST', '/api/settings', { show_cli_sessions: true });
+      expect(ids(await search('q=delegated'))).toEqual([]);
+      expect(ids(await search('q=backup'))).toEqual([]);
+      await t.call('POST', '/api/settings', { show_cron_sessions: true });
+      expect(ids(await search('q=backup'))).toEqual(['cron_nightly_1']);
+      await t.call('POST', '/api/session/import_cli', { session_id: 'tg_alice' });
+      const after = await search('q=calendar&content=1');
+      expect(after.sessions).toHaveLength(1);
+      expect(after.sessions[0].session_id).toBe('tg_alice');
+      expect(after.sessions[0].read_only).toBeUndefined();
+    });
+  });
 });

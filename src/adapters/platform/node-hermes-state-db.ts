@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import type { Logger } from '../../ports/platform.js';
 import type {
+  AgentFindHit,
   AgentSessionHit,
   AgentSessionMessage,
   AgentSessionRow,
@@ -12,6 +13,7 @@ import type {
 } from '../../ports/agent-sessions.js';
 import { likeTerms, searchStateDb } from './node-hermes-state-search.js';
 import { readProjection, readWindow } from './node-hermes-state-sidebar.js';
+import { findContent } from './node-hermes-state-find.js';
 import { type Projection, sidebarRow, visible } from '../../domain/agent-lineage.js';
 import type { Message } from '../../shared/session.js';
 
@@ -163,6 +165,41 @@ export class NodeHermesStateDb implements AgentSessionSearch {
     let rows = p.rows.get(profile);
     if (!rows) p.rows.set(profile, (rows = Object.freeze(p.projection.rows.filter(visible).map((r) => sidebarRow(r, profile))) as AgentSidebarRow[]));
     return { signature: p.signature, rows };
+  }
+
+  async find(needle: string, options: { content: boolean; depth: number; limit: number }, profile: string): Promise<AgentFindHit[]> {
+    const p = await this.#project();
+    if (!p || !needle) return [];
+    const { rows } = await this.sidebar(profile);
+    const shown = p.projection.rows.filter(visible);
+    // state.db changed between the two reads: the next keystroke asks again.
+    if (shown.length !== rows.length) return [];
+    const out: AgentFindHit[] = [];
+    const found = new Set<number>();
+    // Titles from the projection in memory: no SQLite per keystroke.
+    for (let i = 0; i < rows.length && out.length < options.limit; i++) {
+      if (!rows[i]!.title.toLowerCase().includes(needle)) continue;
+      out.push({ row: rows[i]!, match_type: 'title', text: rows[i]!.title });
+      found.add(i);
+    }
+    if (!options.content || out.length >= options.limit) return out;
+    // Which conversation each searched segment belongs to (a depth reads each one's first segment only).
+    const owner = new Map<string, number>();
+    shown.forEach((r, i) => {
+      if (found.has(i)) return;
+      for (const id of options.depth > 0 ? r.segments.slice(0, 1) : r.segments) owner.set(id, i);
+    });
+    const hits = await this.#read((db, columns) =>
+      findContent(db, columns, needle, { segments: [...owner.keys()], depth: options.depth, limit: options.limit * 4 }),
+    );
+    for (const hit of hits ?? []) {
+      const i = owner.get(hit.session_id);
+      if (i === undefined || found.has(i)) continue;
+      found.add(i);
+      out.push({ row: rows[i]!, match_type: 'content', text: hit.content });
+      if (out.length >= options.limit) break;
+    }
+    return out;
   }
 
   async transcript(id: string, window: { limit?: number; before?: number }, profile: string): Promise<AgentTranscript | null> {
