@@ -7,7 +7,7 @@ import { NotFound, VersionConflict } from '../ports/errors.js';
 import type { SearchHit, SessionPage } from '../ports/session-store.js';
 import type { Message, Session, SessionRow } from '../shared/session.js';
 import { matchPreview, messageText } from '../domain/session-rows.js';
-import { agentRowsToList, mergeRows } from '../domain/agent-sidebar.js';
+import { type AgentListOptions, agentRowsToList, mergeRows } from '../domain/agent-sidebar.js';
 import { MSG_LIMIT_MAX, presentSession } from '../domain/present-session.js';
 import { requestHome, requestWorkspaces } from '../http/request-home.js';
 import { jsonBody } from '../http/validate.js';
@@ -119,7 +119,7 @@ export async function agentSearchHits(
       const src = sourceOf(deps, home);
       if (!src?.find || !src.sidebar) return [];
       // The rows the list shows for this home: a hit elsewhere (an older chat session, an import) is not one.
-      const listed = new Set(agentRowsToList((await src.sidebar(home.profile)).rows, own, list).map((r) => r.session_id));
+      const listed = listedIds((await src.sidebar(home.profile)).rows, own, list);
       const hits = await src.find(needle, { content: options.content, depth: options.depth, limit: options.limit }, home.profile);
       return hits.filter((h) => listed.has(h.row.session_id) && (cron || h.row.session_source !== 'cron'));
     }),
@@ -135,6 +135,17 @@ export async function agentSearchHits(
       match_preview: h.match_type === 'title' ? title : matchPreview(clean(h.text), needle),
     } as unknown as SearchHit;
   });
+}
+
+// The ids the merged list shows of a state.db's rows, kept per (rows, our ids, list options): a keystroke's search reuses them.
+const listedMemo = new WeakMap<readonly AgentSidebarRow[], { own: Set<string>; key: string; ids: Set<string> }>();
+function listedIds(rows: readonly AgentSidebarRow[], own: Set<string>, options: AgentListOptions): Set<string> {
+  const key = `${+options.showWebhook}${+options.showKanban}${+options.showPreviousMessaging}`;
+  const hit = listedMemo.get(rows);
+  if (hit && hit.own === own && hit.key === key) return hit.ids;
+  const ids = new Set(agentRowsToList(rows, own, options).map((r) => r.session_id));
+  listedMemo.set(rows, { own, key, ids });
+  return ids;
 }
 
 /** A short, ETag-safe name for the state.db signatures. */

@@ -14,7 +14,7 @@ import type {
 import { likeTerms, searchStateDb } from './node-hermes-state-search.js';
 import { readProjection, readWindow } from './node-hermes-state-sidebar.js';
 import { findContent } from './node-hermes-state-find.js';
-import { type Projection, sidebarRow, visible } from '../../domain/agent-lineage.js';
+import { type ProjectedRow, type Projection, sidebarRow, visible } from '../../domain/agent-lineage.js';
 import type { Message } from '../../shared/session.js';
 
 type Database = import('better-sqlite3').Database;
@@ -171,14 +171,14 @@ export class NodeHermesStateDb implements AgentSessionSearch {
     const p = await this.#project();
     if (!p || !needle) return [];
     const { rows } = await this.sidebar(profile);
-    const shown = p.projection.rows.filter(visible);
+    const { shown, titles } = searchable(p.projection, rows);
     // state.db changed between the two reads: the next keystroke asks again.
     if (shown.length !== rows.length) return [];
     const out: AgentFindHit[] = [];
     const found = new Set<number>();
     // Titles from the projection in memory: no SQLite per keystroke.
     for (let i = 0; i < rows.length && out.length < options.limit; i++) {
-      if (!rows[i]!.title.toLowerCase().includes(needle)) continue;
+      if (!titles[i]!.includes(needle)) continue;
       out.push({ row: rows[i]!, match_type: 'title', text: rows[i]!.title });
       found.add(i);
     }
@@ -293,6 +293,14 @@ export class NodeHermesStateDb implements AgentSessionSearch {
       return { row: toRow(raw), messages, truncated: total > rows.length };
     });
   }
+}
+
+// The visible conversations and their lowercased titles, kept per listed rows (one state.db signature).
+const searchMemo = new WeakMap<readonly AgentSidebarRow[], { shown: ProjectedRow[]; titles: string[] }>();
+function searchable(projection: Projection, rows: readonly AgentSidebarRow[]) {
+  let hit = searchMemo.get(rows);
+  if (!hit) searchMemo.set(rows, (hit = { shown: projection.rows.filter(visible), titles: rows.map((r) => r.title.toLowerCase()) }));
+  return hit;
 }
 
 /** A count (whole, ≥ 0) or a cost (≥ 0) from a column that may hold text or NULL. */
