@@ -303,6 +303,10 @@ describe("compat: Hermes' own sessions in the sidebar", () => {
       expect(ids(await search('q=zebra&content=1&depth=0'))).toEqual(['cli_deep']);
       expect(ids(await search('q=the%20zebrafish%20conf&content=1&depth=0'))).toEqual(['cli_deep']);
       expect(ids(await search('q=noon&content=1&depth=0'))).toEqual(['tg_bob_t1']);
+      // The depth holds with the index too: the 7th message is past the default 5.
+      expect(ids(await search('q=zebrafish&content=1'))).toEqual([]);
+      expect(ids(await search('q=zebrafish&content=1&depth=7'))).toEqual(['cli_deep']);
+      expect(ids(await search('q=two%20meet&content=1'))).toEqual(['tg_alice']);
     });
 
     it('leaves out what the list leaves out: the setting off, imported ones (ours answer), subagents, cron unless shown', async () => {

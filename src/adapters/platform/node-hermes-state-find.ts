@@ -53,9 +53,9 @@ export function findContent(
       options.depth > 0
         ? ` AND (SELECT COUNT(*) FROM messages p WHERE p.session_id = m.session_id AND p.role <> 'system' AND p.${order} < m.${order}${live.replace(/active|compacted/g, 'p.$&')}) < ?`
         : '';
-    // Ranked candidates, a bounded number; FTS words are not substrings, so each is checked.
+    // Newest candidates first, a bounded number (no ranking of every match per keystroke); FTS words are not substrings, so each is checked.
     const sql = `SELECT m.session_id AS session_id, m.content AS content FROM messages_fts JOIN messages m ON m.${order} = messages_fts.rowid
-      WHERE messages_fts MATCH ? AND m.role IN ('user', 'assistant')${mLive}${within} ORDER BY rank LIMIT ?`;
+      WHERE messages_fts MATCH ? AND m.role IN ('user', 'assistant')${mLive}${within} ORDER BY messages_fts.rowid DESC LIMIT ?`;
     const cap = Math.max(options.limit * 4, 200);
     try {
       const rows = keep(db.prepare(sql).all(...(options.depth > 0 ? [match, options.depth, cap] : [match, cap])) as Raw);
