@@ -83,7 +83,7 @@ export class HermesChatView extends LitElement {
     const tip = chat.session?.canonical_visible_session_id;
     if (!chat.inspecting || !tip || tip === chat.sessionId) return nothing;
     return html`<div class="status" role="status" data-role="snapshot-note">
-      An archived snapshot from before compression; the conversation continues in a newer session.
+      A read-only snapshot from before compression; the conversation goes on in a newer session.
       <button type="button" class="link" data-role="open-continuation" @click=${() => emit(this, 'hermes-open-session', { sessionId: tip })}>Open the live conversation</button>
     </div>`;
   }

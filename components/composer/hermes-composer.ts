@@ -462,7 +462,10 @@ export class HermesComposer extends LitElement {
     // One of Hermes' own (CLI, Telegram …) read from state.db: continued here once imported.
     const fromHermes = (chat?.session as { read_only?: unknown } | null | undefined)?.read_only === true;
     const hermesLabel = String((chat?.session as { source_label?: unknown } | null | undefined)?.source_label ?? 'Hermes');
-    const viewOnly = chat?.session?.session_source === 'subagent' || fromHermes;
+    // A compression snapshot opened for inspection is a record (the server refuses turns there); the chat view's note links to the live conversation.
+    const tip = chat?.session?.canonical_visible_session_id;
+    const snapshot = !!chat?.inspecting && !!tip && tip !== chat.sessionId;
+    const viewOnly = chat?.session?.session_source === 'subagent' || fromHermes || snapshot;
     const canSend = !viewOnly && !!this.text.trim() && !this.attachments.uploading && !this.#creating;
     return html`
       <div
@@ -514,7 +517,7 @@ export class HermesComposer extends LitElement {
           rows="1"
           aria-label="Message"
           aria-autocomplete="list"
-          placeholder=${running ? this.busy.placeholder(bot) : fromHermes ? 'Continue here to write in this conversation' : viewOnly ? 'A subagent session is view-only: continue in its parent conversation' : (this.placeholderText ?? `Message ${bot} — / for commands`)}
+          placeholder=${running ? this.busy.placeholder(bot) : fromHermes ? 'Continue here to write in this conversation' : snapshot ? 'A snapshot from before compression is read-only' : viewOnly ? 'A subagent session is view-only: continue in its parent conversation' : (this.placeholderText ?? `Message ${bot} — / for commands`)}
           ?disabled=${viewOnly && !running}
           .value=${this.text}
           @input=${this.#onInput}

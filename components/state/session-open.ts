@@ -68,6 +68,9 @@ export async function loadOpened(host: OpenHost, id: string, options: OpenOption
     host.watch(shown);
     lastActive.set(shown);
     void offlineCache.saveTranscript(session);
+    // One of Hermes' conversations continued here: Hermes may have gone on with it since (import refresh).
+    if (session.is_cli_session === true && !(session as { read_only?: unknown }).read_only && !session.active_stream_id)
+      void catchUp(host, shown, session, token);
   } catch (err) {
     if (!host.current(token)) return;
     const offline = err instanceof ApiError && err.status === 0;
@@ -99,4 +102,14 @@ export async function loadOpened(host: OpenHost, id: string, options: OpenOption
       chat.notify();
     }
   }
+}
+
+/** Asks the server to append what Hermes added to an imported conversation; shows it when there was any. */
+async function catchUp(host: OpenHost, id: string, session: ApiSession, token: number): Promise<void> {
+  const answer = await api.importCliSession(id).catch(() => null);
+  if (!answer || !host.current(token) || answer.session.message_count <= session.message_count) return;
+  const fresh = await api.session(id, { msgLimit: PAGE_SIZE }).catch(() => null);
+  if (!fresh || !host.current(token) || host.chat.status !== 'idle') return;
+  host.adopt(fresh);
+  host.chat.notify();
 }

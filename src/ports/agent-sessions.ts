@@ -103,6 +103,19 @@ export interface AgentSessionSource {
    * Any segment's id finds its conversation. Null when unknown or hidden.
    */
   transcript?(id: string, window: { limit?: number; before?: number }, profile: string): Promise<AgentTranscript | null>;
+  /**
+   * The sidebar search (`/api/sessions/search`) over the conversations `sidebar` lists: titles
+   * holding `needle` (lowercase substring), then, with `content`, those with a user or assistant
+   * message holding it among their first `depth` messages (0: anywhere). At most `limit`.
+   */
+  find?(needle: string, options: { content: boolean; depth: number; limit: number }, profile: string): Promise<AgentFindHit[]>;
+}
+
+/** A conversation the sidebar search found, and the text it matched (its title, or a message). */
+export interface AgentFindHit {
+  row: AgentSidebarRow;
+  match_type: 'title' | 'content';
+  text: string;
 }
 
 /** A window of one of Hermes' conversations: `messages` start at index `offset` of `total`. */

@@ -2,7 +2,7 @@ import { requestWorkspaces, sessionHome } from '../http/request-home.js';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
-import { BadRequest, NotFound } from '../ports/errors.js';
+import { BadRequest, Conflict, NotFound } from '../ports/errors.js';
 import { jsonBody, queryParams } from '../http/validate.js';
 import { DEFAULT_TITLE, provisionalTitle } from '../domain/session-rows.js';
 import { driveTurn } from '../runs/turn-driver.js';
@@ -15,6 +15,7 @@ import { SessionId, requireSession } from './session-common.js';
 import { presenter } from '../http/redaction.js';
 import type { Message } from '../shared/session.js';
 import { describeAttachments } from './chat-attachments.js';
+import { canonicalFields } from './session-canonical.js';
 
 const Attachment = z.union([
   z.string().min(1),
@@ -72,6 +73,14 @@ export function chatRoutes(deps: AppDeps) {
     const session = await requireSession(deps, b.session_id);
     // A delegate_task child is its parent's work, shown as it ran (view-only, as the incumbent keeps them).
     if (session.session_source === 'subagent') throw new BadRequest('This is a subagent session: it is view-only. Continue in its parent conversation.');
+    // A compression snapshot with a live continuation is a record: a turn there would fork the conversation.
+    if (session.pre_compression_snapshot === true) {
+      const { continuation_session_id } = await canonicalFields(deps, session);
+      if (continuation_session_id)
+        throw new Conflict('This is an archived snapshot from before compression: it is read-only. Continue in its live conversation.', {
+          continuation_session_id,
+        });
+    }
     const active = registry.activeFor(session.session_id);
     if (active) return c.json({ error: 'session already has an active stream', active_stream_id: active.streamId }, 409);
     const workspace = b.workspace ? await deps.files.checkWorkspace(b.workspace) : session.workspace || deps.options.defaultWorkspace;

@@ -15,7 +15,7 @@ import { MSG_LIMIT_MAX, SessionId, presentSession, requireSession } from './sess
 import { defaultWorkspaceFor } from './workspaces.js';
 import { sessionListRoutes } from './session-list.js';
 import { canonicalFields } from './session-canonical.js';
-import { cliSessionRoutes, openAgentSession } from './cli-sessions.js';
+import { agentSearchHits, cliSessionRoutes, openAgentSession } from './cli-sessions.js';
 import { autoAssignProject } from '../domain/project-bindings.js';
 import { deriveTodoState } from '../domain/todo-state.js';
 import { sessionShare } from './shares.js';
@@ -31,6 +31,11 @@ const SearchQuery = z.object({
   q: z.string().max(500).optional(),
   content: queryFlag,
   limit: queryInt(1000),
+  // How many of a Hermes session's first messages are searched (0: all); as the incumbent, a malformed value is its default 5.
+  depth: z
+    .string()
+    .optional()
+    .transform((v) => (v !== undefined && /^-?\d+$/.test(v.trim()) ? Math.max(0, Number(v)) : 5)),
   all_profiles: queryFlag,
 });
 
@@ -128,7 +133,12 @@ export function sessionRoutes(deps: AppDeps) {
     }
     const found = await deps.sessions.search(query, { content: q.content ?? false, limit: q.limit });
     const { items, ...profiles } = scope(found, active);
-    const hits = present.redacting ? await redactHits(deps, items, query.toLowerCase()) : items;
+    const ours = present.redacting ? await redactHits(deps, items, query.toLowerCase()) : items;
+    // Hermes' own conversations (show_cli_sessions), after ours, within the same limit.
+    const room = (q.limit ?? 1000) - ours.length;
+    const options = { content: q.content ?? false, depth: q.depth, limit: room, allProfiles: q.all_profiles ?? false, redacting: present.redacting };
+    const theirs = room > 0 ? await agentSearchHits(deps, c, query.toLowerCase(), options) : [];
+    const hits = theirs.length ? [...ours, ...theirs] : ours;
     return c.json({ sessions: hits, query: query.toLowerCase(), count: hits.length, ...profiles });
   });
 

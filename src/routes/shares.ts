@@ -11,6 +11,7 @@ import { toHtml } from '../domain/session-html.js';
 import { SHARE_EMBED_MAX_BYTES, buildShareSnapshot, type LocalRef, type ScrubPath } from '../domain/share-snapshot.js';
 import { SHARE_TOKEN, newShareToken, publicShare, sessionShareFields, shareInfo } from '../domain/share-links.js';
 import { SessionId, presentSession, requireSession } from './session-common.js';
+import { agentSessionCopy } from './cli-sessions.js';
 
 // Extra fields the incumbent's clients send are ignored (zod strips them), never a 400.
 const SessionBody = z.object({ session_id: SessionId });
@@ -58,6 +59,11 @@ async function sourcesFor(deps: AppDeps, session: Session) {
   return { paths, readImage };
 }
 
+/** A session of ours, or else one of Hermes' own read from state.db (shared as it stands there, nothing stored here). */
+async function shareable(deps: AppDeps, c: Context, id: string): Promise<Session> {
+  return (await deps.sessions.get(id)) ?? (await agentSessionCopy(deps, c, id)) ?? (await requireSession(deps, id));
+}
+
 /** The session as create/revoke answer it: the usual projection plus its share fields. */
 async function sessionAnswer(deps: AppDeps, session: Session, record: ShareRecord | null) {
   const present = await presenter(deps.settings);
@@ -93,15 +99,16 @@ export function shareRoutes(deps: AppDeps) {
   app.post('/api/share/create', async (c) => {
     const { session_id } = await jsonBody(c, SessionBody);
     const shares = storeOf(deps);
-    const session = await requireSession(deps, session_id);
+    const session = await shareable(deps, c, session_id);
     const snapshot = await buildShareSnapshot(session, await sourcesFor(deps, session));
     if (!snapshot.messages.length) throw new BadRequest('This conversation has no shareable messages yet.');
-    const existing = await shares.forSession(session_id);
+    // Hermes' conversations are keyed by the id the sidebar names them with (a compressed chain's tip).
+    const existing = await shares.forSession(session.session_id);
     const now = deps.clock.now();
     // Sharing again refreshes the snapshot under the same link.
     const record: ShareRecord = {
       token: existing?.token ?? newShareToken(),
-      source_session_id: session_id,
+      source_session_id: session.session_id,
       profile: typeof session.profile === 'string' && session.profile ? session.profile : 'default',
       ...snapshot,
       created_at: existing?.created_at ?? now,
@@ -115,8 +122,8 @@ export function shareRoutes(deps: AppDeps) {
   app.post('/api/share/revoke', async (c) => {
     const { session_id } = await jsonBody(c, SessionBody);
     const shares = storeOf(deps);
-    const session = await requireSession(deps, session_id);
-    const existing = await shares.forSession(session_id);
+    const session = await shareable(deps, c, session_id);
+    const existing = await shares.forSession(session.session_id);
     // As the incumbent: stopping a link that does not exist is not an error.
     // The stopped record keeps no transcript: only that the token once existed.
     if (existing) await shares.put({ ...existing, messages: [], message_count: 0, revoked_at: deps.clock.now() });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestApp, type TestApp } from '../helpers/app.js';
+import { makeChatApp, type ChatHarness } from '../helpers/chat.js';
 import type { Session } from '../../src/shared/session.js';
 import { LAST_ACTIVE_KEY, canonicalTarget, continuationTip, requestedSession, withoutSupersededSnapshots } from '../../src/shared/canonical-session.js';
 
@@ -144,5 +145,33 @@ describe('canonical session resolution: the API', () => {
     const r = await t.call('GET', '/api/session?session_id=gone00000001');
     expect(r.status).toBe(404);
     expect(r.body).toEqual({ error: expect.any(String) });
+  });
+});
+
+describe('canonical session resolution: a superseded snapshot is read-only', () => {
+  let t: ChatHarness;
+  beforeAll(async () => {
+    t = await makeChatApp();
+    for (const s of LINEAGE) await t.deps.sessions.create(s);
+  });
+  afterAll(async () => t?.close());
+
+  it('POST /api/chat/start on a snapshot with a live continuation is a 409 naming it; nothing is stored', async () => {
+    for (const id of ['root00000001', 'mid000000001']) {
+      const r = await t.start(id, 'one more question');
+      expect(r.status).toBe(409);
+      expect(r.body).toEqual({ error: expect.stringContaining('archived snapshot'), continuation_session_id: 'tip000000001' });
+      expect((await t.deps.sessions.get(id))!.messages).toHaveLength(2);
+    }
+  });
+
+  it('a snapshot whose continuation is gone, and the tip itself, still take turns', async () => {
+    for (const id of ['lonely000001', 'tip000000001']) {
+      t.model.enqueue([{ text: `answered in ${id}` }]);
+      const r = await t.start(id, 'go on');
+      expect(r.status).toBe(200);
+      const frames = await t.stream(r.body.stream_id);
+      expect(frames.map((f) => f.event)).toContain('done');
+    }
   });
 });

@@ -153,6 +153,41 @@ describe("compat: Hermes' own sessions in the sidebar", () => {
     expect((await readFile(path)).equals(before.bytes)).toBe(true);
   });
 
+  it('imported again after Hermes went on: the new messages are appended, nothing of ours is lost', async () => {
+    await app();
+    const path = join(t.hermesHome, 'state.db');
+    const hermesSays = (role: string, content: string) => {
+      const db = new Database(path);
+      db.prepare('INSERT INTO messages (session_id, role, content, timestamp) VALUES (?, ?, ?, ?)').run('cli_refactor', role, content, Date.now() / 1000);
+      db.close();
+    };
+    expect((await t.call('POST', '/api/session/import_cli', { session_id: 'cli_refactor' })).body.imported).toBe(true);
+    await t.call('POST', '/api/session/rename', { session_id: 'cli_refactor', title: 'Renamed here' });
+    const before = (await t.deps.sessions.get('cli_refactor'))!.messages;
+    // Hermes' CLI continued the same session after the import.
+    hermesSays('user', 'and the tests too?');
+    hermesSays('assistant', 'Done: tests updated.');
+    const again = await t.call('POST', '/api/session/import_cli', { session_id: 'cli_refactor' });
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ imported: false, session: { session_id: 'cli_refactor', title: 'Renamed here', message_count: before.length + 2 } });
+    const after = (await t.deps.sessions.get('cli_refactor'))!.messages;
+    expect(after.slice(0, before.length)).toEqual(before);
+    expect(after.slice(before.length).map((m) => [m.role, m.content])).toEqual([
+      ['user', 'and the tests too?'],
+      ['assistant', 'Done: tests updated.'],
+    ]);
+    // Nothing new: the same copy, not a second append.
+    expect((await t.call('POST', '/api/session/import_cli', { session_id: 'cli_refactor' })).body.session.message_count).toBe(after.length);
+    // A turn taken here, then more from Hermes: the two diverged, so ours stays as it is.
+    await t.deps.sessions.appendMessages('cli_refactor', [{ role: 'user', content: 'a WebUI turn', timestamp: Date.now() / 1000 }]);
+    hermesSays('user', 'cli again');
+    hermesSays('assistant', 'cli answer');
+    hermesSays('user', 'cli once more');
+    const diverged = await t.call('POST', '/api/session/import_cli', { session_id: 'cli_refactor' });
+    expect(diverged.body.session.message_count).toBe(after.length + 1);
+    expect((await t.deps.sessions.get('cli_refactor'))!.messages.at(-1)!.content).toBe('a WebUI turn');
+  });
+
   it('imports a compressed conversation whole, under its tip, and hides the chain from then on', async () => {
     await app();
     const r = await t.call('POST', '/api/session/import_cli', { session_id: 'cmp_1' });
@@ -208,5 +243,85 @@ describe("compat: Hermes' own sessions in the sidebar", () => {
     expect(all.sessions.find((s: any) => s.session_id === 'tg_alice').profile).toBe('default');
     // Its conversation opens from any profile's view.
     expect((await t.call('GET', '/api/session?session_id=work_discord')).body.session.profile).toBe('work');
+  });
+
+  describe('GET /api/sessions/search over state.db', () => {
+    const search = async (query: string) => (await t.call('GET', `/api/sessions/search?${query}`)).body;
+    /** A CLI session of 8 messages: the needle only in the 7th (past the default depth of 5). */
+    function addDeepSession() {
+      const db = new Database(join(t.hermesHome, 'state.db'));
+      const now = Date.now() / 1000;
+      db.prepare("INSERT INTO sessions (id, source, title, started_at) VALUES ('cli_deep', 'cli', 'Deep one', ?)").run(now - 10);
+      const add = db.prepare('INSERT INTO messages (session_id, role, content, timestamp) VALUES (?, ?, ?, ?)');
+      for (let i = 0; i < 8; i++) add.run('cli_deep', i % 2 ? 'assistant' : 'user', i === 6 ? 'where is the zebrafish config?' : `step ${i}`, now - 10 + i);
+      db.close();
+    }
+
+    it('finds titles and, with content=1, message text, in the incumbent row shape with the source fields', async () => {
+      await app();
+      const titles = await search('q=Calendar');
+      expect(titles.sessions).toHaveLength(1);
+      expect(titles.sessions[0]).toMatchObject({
+        session_id: 'tg_alice',
+        match_type: 'title',
+        match_preview: 'What is on my calendar today?',
+        source_label: 'Telegram',
+        session_source: 'messaging',
+        read_only: true,
+      });
+      expect(titles).toMatchObject({ query: 'calendar', count: 1 });
+      expect(ids(await search('q=two%20meetings'))).toEqual([]);
+      const content = await search('q=two%20meetings&content=1');
+      expect(content.sessions).toHaveLength(1);
+      expect(content.sessions[0]).toMatchObject({ session_id: 'tg_alice', match_type: 'content', source_tag: 'telegram' });
+      expect(content.sessions[0].match_preview).toContain('Two meetings.');
+      // A compressed chain answers as its tip, by a later segment's text too (depth 0: the whole transcript).
+      expect((await search('q=migration%20finished&content=1&depth=0')).sessions.map((s: any) => [s.session_id, s.match_type])).toEqual([['cmp_3', 'content']]);
+    });
+
+    it('searches the first `depth` messages (default 5, malformed too); depth=0 the whole transcript', async () => {
+      await app();
+      addDeepSession();
+      expect(ids(await search('q=zebrafish&content=1'))).toEqual([]);
+      expect(ids(await search('q=zebrafish&content=1&depth=deep'))).toEqual([]);
+      expect(ids(await search('q=zebrafish&content=1&depth=7'))).toEqual(['cli_deep']);
+      expect(ids(await search('q=zebrafish&content=1&depth=0'))).toEqual(['cli_deep']);
+      expect((await search('q=zebrafish&content=1&depth=0')).sessions[0].match_preview).toBe('where is the zebrafish config?');
+      expect(ids(await search('q=ebrafish&content=1&depth=0'))).toEqual(['cli_deep']);
+    });
+
+    it("uses Hermes' messages_fts index for a whole-transcript search (word prefixes)", async () => {
+      await app();
+      addDeepSession();
+      const db = new Database(join(t.hermesHome, 'state.db'));
+      db.exec(
+        "CREATE VIRTUAL TABLE messages_fts USING fts5(content, content='messages', content_rowid='id'); INSERT INTO messages_fts(messages_fts) VALUES ('rebuild');",
+      );
+      db.close();
+      // Without the index a scan finds any substring; the index finds words by their start only.
+      expect(ids(await search('q=ebrafish&content=1&depth=0'))).toEqual([]);
+      expect(ids(await search('q=zebra&content=1&depth=0'))).toEqual(['cli_deep']);
+      expect(ids(await search('q=the%20zebrafish%20conf&content=1&depth=0'))).toEqual(['cli_deep']);
+      expect(ids(await search('q=noon&content=1&depth=0'))).toEqual(['tg_bob_t1']);
+      // The depth holds with the index too: the 7th message is past the default 5.
+      expect(ids(await search('q=zebrafish&content=1'))).toEqual([]);
+      expect(ids(await search('q=zebrafish&content=1&depth=7'))).toEqual(['cli_deep']);
+      expect(ids(await search('q=two%20meet&content=1'))).toEqual(['tg_alice']);
+    });
+
+    it('leaves out what the list leaves out: the setting off, imported ones (ours answer), subagents, cron unless shown', async () => {
+      await app({ show_cli_sessions: false });
+      expect(ids(await search('q=calendar'))).toEqual([]);
+      await t.call('POST', '/api/settings', { show_cli_sessions: true });
+      expect(ids(await search('q=delegated'))).toEqual([]);
+      expect(ids(await search('q=backup'))).toEqual([]);
+      await t.call('POST', '/api/settings', { show_cron_sessions: true });
+      expect(ids(await search('q=backup'))).toEqual(['cron_nightly_1']);
+      await t.call('POST', '/api/session/import_cli', { session_id: 'tg_alice' });
+      const after = await search('q=calendar&content=1');
+      expect(after.sessions).toHaveLength(1);
+      expect(after.sessions[0].session_id).toBe('tg_alice');
+      expect(after.sessions[0].read_only).toBeUndefined();
+    });
   });
 });

@@ -70,9 +70,22 @@ describe('web app: canonical session resolution', () => {
     const { page } = await ui.open('/session/a0a0a0a0a0a0?inspect=1');
     await expect.poll(() => transcript(page)).toContain('the snapshot answer');
     expect(await here(page)).toBe('/session/a0a0a0a0a0a0?inspect=1');
+    // A record, read-only: the composer is off, and the server refuses a turn sent anyway.
+    await expect.poll(() => page.locator('[data-role="composer-input"]').isDisabled()).toBe(true);
+    expect(await deepText(page.locator('[data-role="snapshot-note"]'))).toContain('read-only snapshot');
+    const refused = await page.evaluate(async () => {
+      const r = await fetch('/api/chat/start', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ session_id: 'a0a0a0a0a0a0', message: 'hi' }),
+      });
+      return { status: r.status, body: await r.json() };
+    });
+    expect(refused).toMatchObject({ status: 409, body: { continuation_session_id: 'b1b1b1b1b1b1' } });
     await page.locator('[data-role="open-continuation"]').click();
     await expect.poll(() => here(page)).toBe(TIP);
     await expect.poll(() => transcript(page)).toContain('the continued answer');
+    await expect.poll(() => page.locator('[data-role="composer-input"]').isDisabled()).toBe(false);
   });
 
   it('the last active session is restored at / (remembered under the incumbent key)', async () => {

@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import type { Logger } from '../../ports/platform.js';
 import type {
+  AgentFindHit,
   AgentSessionHit,
   AgentSessionMessage,
   AgentSessionRow,
@@ -12,7 +13,8 @@ import type {
 } from '../../ports/agent-sessions.js';
 import { likeTerms, searchStateDb } from './node-hermes-state-search.js';
 import { readProjection, readWindow } from './node-hermes-state-sidebar.js';
-import { type Projection, sidebarRow, visible } from '../../domain/agent-lineage.js';
+import { findContent } from './node-hermes-state-find.js';
+import { type ProjectedRow, type Projection, sidebarRow, visible } from '../../domain/agent-lineage.js';
 import type { Message } from '../../shared/session.js';
 
 type Database = import('better-sqlite3').Database;
@@ -165,6 +167,41 @@ export class NodeHermesStateDb implements AgentSessionSearch {
     return { signature: p.signature, rows };
   }
 
+  async find(needle: string, options: { content: boolean; depth: number; limit: number }, profile: string): Promise<AgentFindHit[]> {
+    const p = await this.#project();
+    if (!p || !needle) return [];
+    const { rows } = await this.sidebar(profile);
+    const { shown, titles } = searchable(p.projection, rows);
+    // state.db changed between the two reads: the next keystroke asks again.
+    if (shown.length !== rows.length) return [];
+    const out: AgentFindHit[] = [];
+    const found = new Set<number>();
+    // Titles from the projection in memory: no SQLite per keystroke.
+    for (let i = 0; i < rows.length && out.length < options.limit; i++) {
+      if (!titles[i]!.includes(needle)) continue;
+      out.push({ row: rows[i]!, match_type: 'title', text: rows[i]!.title });
+      found.add(i);
+    }
+    if (!options.content || out.length >= options.limit) return out;
+    // Which conversation each searched segment belongs to (a depth reads each one's first segment only).
+    const owner = new Map<string, number>();
+    shown.forEach((r, i) => {
+      if (found.has(i)) return;
+      for (const id of options.depth > 0 ? r.segments.slice(0, 1) : r.segments) owner.set(id, i);
+    });
+    const hits = await this.#read((db, columns) =>
+      findContent(db, columns, needle, { segments: [...owner.keys()], depth: options.depth, limit: options.limit * 4 }),
+    );
+    for (const hit of hits ?? []) {
+      const i = owner.get(hit.session_id);
+      if (i === undefined || found.has(i)) continue;
+      found.add(i);
+      out.push({ row: rows[i]!, match_type: 'content', text: hit.content });
+      if (out.length >= options.limit) break;
+    }
+    return out;
+  }
+
   async transcript(id: string, window: { limit?: number; before?: number }, profile: string): Promise<AgentTranscript | null> {
     const p = await this.#project();
     const found = p?.projection.byId.get(id);
@@ -256,6 +293,14 @@ export class NodeHermesStateDb implements AgentSessionSearch {
       return { row: toRow(raw), messages, truncated: total > rows.length };
     });
   }
+}
+
+// The visible conversations and their lowercased titles, kept per listed rows (one state.db signature).
+const searchMemo = new WeakMap<readonly AgentSidebarRow[], { shown: ProjectedRow[]; titles: string[] }>();
+function searchable(projection: Projection, rows: readonly AgentSidebarRow[]) {
+  let hit = searchMemo.get(rows);
+  if (!hit) searchMemo.set(rows, (hit = { shown: projection.rows.filter(visible), titles: rows.map((r) => r.title.toLowerCase()) }));
+  return hit;
 }
 
 /** A count (whole, ≥ 0) or a cost (≥ 0) from a column that may hold text or NULL. */

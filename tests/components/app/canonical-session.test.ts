@@ -183,9 +183,18 @@ describe('canonical session resolution in the browser: the app’s entry points'
     await shown(el, 'root');
     expect(location.pathname + location.search).to.equal('/session/root?inspect=1');
     await waitFor(() => deepAll(el.shadowRoot!, '[data-role="snapshot-note"]').length === 1);
+    // The record is read-only: nothing can be typed or sent until the live conversation is open.
+    const input = () => deepAll(el.shadowRoot!, '[data-role="composer-input"]')[0] as HTMLTextAreaElement;
+    const send = () => deepAll(el.shadowRoot!, '[data-role="send"]')[0] as HTMLButtonElement;
+    await waitFor(() => input()?.disabled === true);
+    expect(input().placeholder).to.contain('read-only');
+    expect(send().disabled).to.equal(true);
+    expect(deepAll(el.shadowRoot!, '[data-role="snapshot-note"]')[0]!.textContent).to.contain('snapshot from before compression');
     (deepAll(el.shadowRoot!, '[data-role="open-continuation"]')[0] as HTMLElement).click();
     await shown(el, 'tip');
     expect(location.pathname + location.search).to.equal('/session/tip');
+    await waitFor(() => input()?.disabled === false);
+    expect(deepAll(el.shadowRoot!, '[data-role="snapshot-note"]')).to.have.length(0);
   });
 
   it('a missing session from the URL shows the not-found view', async () => {
