@@ -1,5 +1,6 @@
 import { LitElement, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
+import { localized, msg, str } from '@lit/localize';
 import { ApiError } from '../api/client.js';
 import { GIT_REFUSALS, gitApi, type GitBranches, type GitDiff, type GitDiffKind, type GitFile, type GitStatus } from '../api/git.js';
 import { baseStyles } from '../shared/styles.js';
@@ -9,19 +10,24 @@ import { gitLetter } from './git-marks.js';
 import { gitPanelStyles } from './git-panel-styles.js';
 import { gitLetterStyles } from './git-letter-styles.js';
 import '../diff/hermes-diff-view.js';
+import { formatNumber } from '../i18n/format.js';
+import { withMarkup } from '../i18n/markup.js';
 
 type Group = 'conflicts' | 'staged' | 'changes' | 'untracked';
-const GROUPS: Array<{ id: Group; title: string; has: (f: GitFile) => boolean }> = [
-  { id: 'conflicts', title: 'Conflicts', has: (f) => f.conflict },
-  { id: 'staged', title: 'Staged', has: (f) => f.staged && !f.conflict },
-  { id: 'changes', title: 'Changes', has: (f) => f.unstaged && !f.conflict && !f.untracked },
-  { id: 'untracked', title: 'Untracked', has: (f) => f.untracked },
+// Titles are read when shown, so a language switch re-renders them.
+const GROUPS: Array<{ id: Group; title: () => string; has: (f: GitFile) => boolean }> = [
+  { id: 'conflicts', title: () => msg('Conflicts'), has: (f) => f.conflict },
+  { id: 'staged', title: () => msg('Staged'), has: (f) => f.staged && !f.conflict },
+  { id: 'changes', title: () => msg('Changes'), has: (f) => f.unstaged && !f.conflict && !f.untracked },
+  { id: 'untracked', title: () => msg('Untracked'), has: (f) => f.untracked },
 ];
 // The incumbent shows an untracked file's content as its unstaged diff.
 const KIND: Record<Group, GitDiffKind> = { conflicts: 'unstaged', staged: 'staged', changes: 'unstaged', untracked: 'unstaged' };
 
 /** Sessions whose server said write actions are off (403 destructive_git_disabled): asked once per page. */
 const readOnlySessions = new Set<string>();
+/** The server setting that allows write actions (a name, not text to translate). */
+const DESTRUCTIVE_ENV = 'HERMES_WEBUI_WORKSPACE_GIT_DESTRUCTIVE=1';
 
 type Notice = { tone: 'quiet' | 'error'; text: string; role?: string };
 
@@ -38,6 +44,7 @@ type Notice = { tone: 'quiet' | 'error'; text: string; role?: string };
  * @fires hermes-git-status - local: the status changed after an action or a refresh
  */
 @customElement('hermes-git-panel')
+@localized()
 export class HermesGitPanel extends LitElement {
   @property() sessionId: string | null = null;
   @property({ attribute: false }) status: GitStatus | null = null;
@@ -140,9 +147,9 @@ export class HermesGitPanel extends LitElement {
       return;
     }
     if (code === GIT_REFUSALS.turnRunning) {
-      this.notice = { tone: 'quiet', role: 'git-turn-running', text: 'A turn is running in this conversation. Try again when it ends.' };
+      this.notice = { tone: 'quiet', role: 'git-turn-running', text: msg('A turn is running in this conversation. Try again when it ends.') };
     } else if (code === GIT_REFUSALS.busy) {
-      this.notice = { tone: 'quiet', text: 'Another Git operation is running in this repository. Try again in a moment.' };
+      this.notice = { tone: 'quiet', text: msg('Another Git operation is running in this repository. Try again in a moment.') };
     } else {
       this.notice = { tone: 'error', text: err.message };
     }
@@ -193,7 +200,7 @@ export class HermesGitPanel extends LitElement {
         const r = await gitApi.commit(sid, message);
         return r.status;
       },
-      'Committed.',
+      msg('Committed.'),
     );
     if (ok) {
       this.message = '';
@@ -232,35 +239,37 @@ export class HermesGitPanel extends LitElement {
     return html`<div class="branch-bar">
       ${
         b && write && (b.local.length > 1 || b.remote.length)
-          ? html`<select data-role="git-branch" aria-label="Switch branch" ?disabled=${!!this.busy} @change=${(e: Event) => this.#checkout(e.target as HTMLSelectElement)}>
-            ${b.detached ? html`<option value="local:${current}" selected>${current} (detached)</option>` : nothing}
-            <optgroup label="Branches">
+          ? html`<select data-role="git-branch" aria-label=${msg('Switch branch')} ?disabled=${!!this.busy} @change=${(e: Event) => this.#checkout(e.target as HTMLSelectElement)}>
+            ${b.detached ? html`<option value="local:${current}" selected>${msg(str`${current} (detached)`)}</option>` : nothing}
+            <optgroup label=${msg('Branches')}>
               ${b.local.map((br) => html`<option value="local:${br.name}" ?selected=${br.name === current}>${br.name}</option>`)}
             </optgroup>
             ${
               b.remote.length
-                ? html`<optgroup label="Remote">${b.remote.map((br) => html`<option value="remote:${br.name}">${br.name}</option>`)}</optgroup>`
+                ? html`<optgroup label=${msg('Remote')}>${b.remote.map((br) => html`<option value="remote:${br.name}">${br.name}</option>`)}</optgroup>`
                 : nothing
             }
           </select>`
           : html`<span class="branch mono" data-role="git-branch-name">${current}</span>`
       }
-      <span class="upstream meta mono" data-role="git-upstream" title=${s.upstream ? `Tracking ${s.upstream}` : 'No upstream branch'}>
-        ${s.upstream || 'no upstream'}${ahead ? html` <span title="${ahead} commits to push">↑${ahead}</span>` : nothing}${
-          behind ? html` <span title="${behind} commits to pull">↓${behind}</span>` : nothing
+      <span class="upstream meta mono" data-role="git-upstream" title=${s.upstream ? msg(str`Tracking ${s.upstream}`) : msg('No upstream branch')}>
+        ${s.upstream || msg('no upstream')}${ahead ? html` <span title=${ahead === 1 ? msg('1 commit to push') : msg(str`${formatNumber(ahead)} commits to push`)}>↑${formatNumber(ahead)}</span>` : nothing}${
+          behind
+            ? html` <span title=${behind === 1 ? msg('1 commit to pull') : msg(str`${formatNumber(behind)} commits to pull`)}>↓${formatNumber(behind)}</span>`
+            : nothing
         }
       </span>
       <span class="remote-actions">
-        <button class="outline" data-action="git-fetch" ?disabled=${!!this.busy} title="Fetch from the remote (changes no files)" @click=${() => this.#remote('fetch')}>
-          ${this.busy === 'fetch' ? icons.spinner() : nothing}Fetch
+        <button class="outline" data-action="git-fetch" ?disabled=${!!this.busy} title=${msg('Fetch from the remote (changes no files)')} @click=${() => this.#remote('fetch')}>
+          ${this.busy === 'fetch' ? icons.spinner() : nothing}${msg('Fetch')}
         </button>
         ${
           write
-            ? html`<button class="outline" data-action="git-pull" ?disabled=${!!this.busy || !s.upstream} title="Pull (fast-forward only)" @click=${() => this.#remote('pull')}>
-                ${this.busy === 'pull' ? icons.spinner() : nothing}Pull
+            ? html`<button class="outline" data-action="git-pull" ?disabled=${!!this.busy || !s.upstream} title=${msg('Pull (fast-forward only)')} @click=${() => this.#remote('pull')}>
+                ${this.busy === 'pull' ? icons.spinner() : nothing}${msg('Pull')}
               </button>
-              <button class="outline" data-action="git-push" ?disabled=${!!this.busy} title="Push to the upstream branch" @click=${() => this.#remote('push')}>
-                ${this.busy === 'push' ? icons.spinner() : nothing}Push
+              <button class="outline" data-action="git-push" ?disabled=${!!this.busy} title=${msg('Push to the upstream branch')} @click=${() => this.#remote('push')}>
+                ${this.busy === 'push' ? icons.spinner() : nothing}${msg('Push')}
               </button>`
             : nothing
         }
@@ -277,9 +286,12 @@ export class HermesGitPanel extends LitElement {
     const disabled = !!this.busy;
     if (this.confirming === `${group}:${file.path}`) {
       return html`<li class="file confirm" data-role="git-file" data-path=${file.path} data-group=${group}>
-        <span class="confirm-text">${file.untracked ? 'Delete' : 'Discard changes to'} <b>${name}</b>? This cannot be undone.</span>
-        <button class="danger" data-action="confirm-discard" @click=${() => this.#discard(file)}>${file.untracked ? 'Delete' : 'Discard'}</button>
-        <button data-action="cancel-discard" @click=${() => (this.confirming = null)}>Cancel</button>
+        <span class="confirm-text">${withMarkup(
+          (v) => (file.untracked ? msg(str`Delete ${v}? This cannot be undone.`) : msg(str`Discard changes to ${v}? This cannot be undone.`)),
+          html`<b>${name}</b>`,
+        )}</span>
+        <button class="danger" data-action="confirm-discard" @click=${() => this.#discard(file)}>${file.untracked ? msg('Delete') : msg('Discard')}</button>
+        <button data-action="cancel-discard" @click=${() => (this.confirming = null)}>${msg('Cancel')}</button>
       </li>`;
     }
     return html`<li class="file" data-role="git-file" data-path=${file.path} data-group=${group} data-status=${letter}>
@@ -289,8 +301,8 @@ export class HermesGitPanel extends LitElement {
           ${dir ? html`<span class="file-dir meta">${dir}</span>` : nothing}
           ${
             file.binary
-              ? html`<span class="counts meta">binary</span>`
-              : html`<span class="counts mono" data-role="git-counts"><span class="add">+${file.additions}</span> <span class="del">−${file.deletions}</span></span>`
+              ? html`<span class="counts meta">${msg('binary')}</span>`
+              : html`<span class="counts mono" data-role="git-counts"><span class="add">+${formatNumber(file.additions)}</span> <span class="del">−${formatNumber(file.deletions)}</span></span>`
           }
         </button>
         ${
@@ -298,13 +310,13 @@ export class HermesGitPanel extends LitElement {
             ? html`<span class="file-actions">
               ${
                 group === 'staged'
-                  ? html`<button class="icon-button" data-action="unstage" title="Unstage" aria-label="Unstage ${file.path}" ?disabled=${disabled} @click=${() => this.#unstage([file.path])}>−</button>`
+                  ? html`<button class="icon-button" data-action="unstage" title=${msg('Unstage')} aria-label=${msg(str`Unstage ${file.path}`)} ?disabled=${disabled} @click=${() => this.#unstage([file.path])}>−</button>`
                   : html`${
                       group !== 'conflicts'
-                        ? html`<button class="icon-button" data-action="discard" title=${file.untracked ? 'Delete file' : 'Discard changes'} aria-label="Discard ${file.path}" ?disabled=${disabled} @click=${() => (this.confirming = `${group}:${file.path}`)}>${icons.retry()}</button>`
+                        ? html`<button class="icon-button" data-action="discard" title=${file.untracked ? msg('Delete file') : msg('Discard changes')} aria-label=${msg(str`Discard ${file.path}`)} ?disabled=${disabled} @click=${() => (this.confirming = `${group}:${file.path}`)}>${icons.retry()}</button>`
                         : nothing
                     }
-                    <button class="icon-button" data-action="stage" title=${group === 'conflicts' ? 'Mark resolved (stage)' : 'Stage'} aria-label="Stage ${file.path}" ?disabled=${disabled} @click=${() => this.#stage([file.path])}>+</button>`
+                    <button class="icon-button" data-action="stage" title=${group === 'conflicts' ? msg('Mark resolved (stage)') : msg('Stage')} aria-label=${msg(str`Stage ${file.path}`)} ?disabled=${disabled} @click=${() => this.#stage([file.path])}>+</button>`
               }
             </span>`
             : nothing
@@ -315,12 +327,12 @@ export class HermesGitPanel extends LitElement {
 
   #diffBlock() {
     const d = this.diff;
-    let body: unknown = html`<p class="meta diff-note">${icons.spinner()} Loading diff…</p>`;
+    let body: unknown = html`<p class="meta diff-note">${icons.spinner()} ${msg('Loading diff…')}</p>`;
     if (this.diffError) body = html`<p class="diff-note error">${this.diffError}</p>`;
-    else if (d?.binary) body = html`<p class="meta diff-note">Binary file: no text diff.</p>`;
+    else if (d?.binary) body = html`<p class="meta diff-note">${msg('Binary file: no text diff.')}</p>`;
     else if (d)
       body = html`<hermes-diff-view .diff=${d.diff}></hermes-diff-view>${
-        d.too_large ? html`<p class="meta diff-note">The diff was cut at the server's size limit.</p>` : nothing
+        d.too_large ? html`<p class="meta diff-note">${msg("The diff was cut at the server's size limit.")}</p>` : nothing
       }`;
     return html`<li class="diff" data-role="git-diff">${body}</li>`;
   }
@@ -333,12 +345,12 @@ export class HermesGitPanel extends LitElement {
       const write = !this.readOnly;
       return html`<section class="group" data-role="git-group" data-group=${g.id}>
         <h3>
-          <span>${g.title}</span><span class="count meta">${rows.length}</span>
+          <span>${g.title()}</span><span class="count meta">${formatNumber(rows.length)}</span>
           ${
             write && g.id === 'staged'
-              ? html`<button class="group-action" data-action="unstage-all" ?disabled=${!!this.busy} @click=${() => this.#unstage(paths)}>Unstage all</button>`
+              ? html`<button class="group-action" data-action="unstage-all" ?disabled=${!!this.busy} @click=${() => this.#unstage(paths)}>${msg('Unstage all')}</button>`
               : write && (g.id === 'changes' || g.id === 'untracked')
-                ? html`<button class="group-action" data-action="stage-all" ?disabled=${!!this.busy} @click=${() => this.#stage(paths)}>Stage all</button>`
+                ? html`<button class="group-action" data-action="stage-all" ?disabled=${!!this.busy} @click=${() => this.#stage(paths)}>${msg('Stage all')}</button>`
                 : nothing
           }
         </h3>
@@ -355,8 +367,8 @@ export class HermesGitPanel extends LitElement {
       <textarea
         data-role="commit-message"
         rows="3"
-        aria-label="Commit message"
-        placeholder=${staged ? 'Commit message' : 'Stage files to commit them'}
+        aria-label=${msg('Commit message')}
+        placeholder=${staged ? msg('Commit message') : msg('Stage files to commit them')}
         .value=${this.message}
         @input=${(e: Event) => (this.message = (e.target as HTMLTextAreaElement).value)}
         @keydown=${(e: KeyboardEvent) => {
@@ -364,11 +376,11 @@ export class HermesGitPanel extends LitElement {
         }}
       ></textarea>
       <div class="commit-actions">
-        <button class="outline" data-action="suggest" ?disabled=${busy || !staged} title="Sends the staged diff to the model for a message" @click=${this.#suggest}>
-          ${this.busy === 'suggest' ? icons.spinner() : nothing}Suggest
+        <button class="outline" data-action="suggest" ?disabled=${busy || !staged} title=${msg('Sends the staged diff to the model for a message')} @click=${this.#suggest}>
+          ${this.busy === 'suggest' ? icons.spinner() : nothing}${msg('Suggest')}
         </button>
         <button class="primary" data-action="commit" ?disabled=${busy || !staged || !this.message.trim()} @click=${this.#commit}>
-          ${this.busy === 'commit' ? icons.spinner() : nothing}Commit${staged ? ` ${staged} file${staged === 1 ? '' : 's'}` : ''}
+          ${this.busy === 'commit' ? icons.spinner() : nothing}${staged ? (staged === 1 ? msg('Commit 1 file') : msg(str`Commit ${formatNumber(staged)} files`)) : msg('Commit')}
         </button>
       </div>
     </div>`;
@@ -377,9 +389,9 @@ export class HermesGitPanel extends LitElement {
   override render() {
     const s = this.status;
     if (!this.sessionId) return nothing;
-    if (!s) return html`<div data-role="git-panel" class="panel"><p class="meta note">${icons.spinner()} Reading the repository…</p></div>`;
+    if (!s) return html`<div data-role="git-panel" class="panel"><p class="meta note">${icons.spinner()} ${msg('Reading the repository…')}</p></div>`;
     if (!s.is_git)
-      return html`<div data-role="git-panel" class="panel"><p class="meta note" data-role="git-not-repo">This workspace is not a Git repository.</p></div>`;
+      return html`<div data-role="git-panel" class="panel"><p class="meta note" data-role="git-not-repo">${msg('This workspace is not a Git repository.')}</p></div>`;
     const files = s.files ?? [];
     const n = this.notice;
     return html`<div data-role="git-panel" class="panel" ?data-read-only=${this.readOnly}>
@@ -387,8 +399,13 @@ export class HermesGitPanel extends LitElement {
       ${
         this.readOnly
           ? html`<p class="notice quiet" data-role="git-read-only">
-            Read-only: this server does not allow Git changes from the browser. Start it with
-            <code>HERMES_WEBUI_WORKSPACE_GIT_DESTRUCTIVE=1</code> to stage, commit, pull, push and switch branches here.
+            ${withMarkup(
+              (v) =>
+                msg(
+                  str`Read-only: this server does not allow Git changes from the browser. Start it with ${v} to stage, commit, pull, push and switch branches here.`,
+                ),
+              html`<code>${DESTRUCTIVE_ENV}</code>`,
+            )}
           </p>`
           : nothing
       }
@@ -397,9 +414,9 @@ export class HermesGitPanel extends LitElement {
         ${
           files.filter((f) => !f.ignored).length
             ? this.#groups(files)
-            : html`<p class="meta note" data-role="git-clean">${icons.check()} Nothing to commit: the working tree is clean.</p>`
+            : html`<p class="meta note" data-role="git-clean">${icons.check()} ${msg('Nothing to commit: the working tree is clean.')}</p>`
         }
-        ${s.truncated ? html`<p class="meta note">Only the first files are listed.</p>` : nothing}
+        ${s.truncated ? html`<p class="meta note">${msg('Only the first files are listed.')}</p>` : nothing}
       </div>
       ${this.#commitBox(s)}
     </div>`;

@@ -1,5 +1,6 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
+import { localized, msg, str } from '@lit/localize';
 import { api } from '../api/client.js';
 import { baseStyles } from '../shared/styles.js';
 import { emit } from '../events.js';
@@ -11,6 +12,7 @@ import { emit } from '../events.js';
  * @fires cancel - the user left the editor (edits discarded)
  */
 @customElement('hermes-file-editor')
+@localized()
 export class HermesFileEditor extends LitElement {
   @property() sessionId = '';
   @property() path = '';
@@ -67,15 +69,15 @@ export class HermesFileEditor extends LitElement {
     return html`
       <div class="bar">
         <span class="state meta" aria-live="polite">
-          ${this.saving ? 'Saving…' : this.dirty ? html`<span class="dot" data-role="dirty"></span>Unsaved changes` : 'No changes'}
+          ${this.saving ? msg('Saving…') : this.dirty ? html`<span class="dot" data-role="dirty"></span>${msg('Unsaved changes')}` : msg('No changes')}
         </span>
-        <button class="outline" data-action="cancel" @click=${() => emit(this, 'hermes-edit-cancel', null, { local: true })}>Cancel</button>
-        <button class="primary" data-action="save" ?disabled=${this.saving || !this.dirty} title="Save (Ctrl+S)" @click=${() => this.save()}>Save</button>
+        <button class="outline" data-action="cancel" @click=${() => emit(this, 'hermes-edit-cancel', null, { local: true })}>${msg('Cancel')}</button>
+        <button class="primary" data-action="save" ?disabled=${this.saving || !this.dirty} title=${msg('Save (Ctrl+S)')} @click=${() => this.save()}>${msg('Save')}</button>
       </div>
       ${this.error ? html`<div class="error" role="alert">${this.error}</div>` : nothing}
       <textarea
         spellcheck="false"
-        aria-label="Edit ${this.path}"
+        aria-label=${msg(str`Edit ${this.path}`)}
         .value=${this.draft}
         @input=${(e: Event) => (this.draft = (e.target as HTMLTextAreaElement).value)}
         @keydown=${this.#onKeyDown}

@@ -1,5 +1,6 @@
 import { LitElement, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
+import { localized, msg, str } from '@lit/localize';
 import { api, ApiError } from '../api/client.js';
 import { mimeFor } from '../../src/shared/mime.js';
 import { baseStyles } from '../shared/styles.js';
@@ -9,6 +10,7 @@ import './hermes-file-editor.js';
 import '../chat/hermes-markdown.js';
 import type { HermesEvent } from '../events.js';
 import { emit } from '../events.js';
+import { formatNumber } from '../i18n/format.js';
 
 export type PreviewKind = 'text' | 'markdown' | 'image' | 'download';
 type View =
@@ -29,10 +31,11 @@ export function previewKind(name: string): PreviewKind | 'probe' {
   return mime === 'application/octet-stream' ? 'probe' : 'download';
 }
 
+/** A file size in the current language (Intl units: "1.5 kB", "1,5 ko"…). */
 export function formatSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(bytes < 10 * 1024 ? 1 : 0)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  if (bytes < 1024) return formatNumber(bytes, { style: 'unit', unit: 'byte', unitDisplay: 'narrow' });
+  if (bytes < 1024 * 1024) return formatNumber(bytes / 1024, { style: 'unit', unit: 'kilobyte', maximumFractionDigits: bytes < 10 * 1024 ? 1 : 0 });
+  return formatNumber(bytes / 1024 / 1024, { style: 'unit', unit: 'megabyte', maximumFractionDigits: 1 });
 }
 
 /**
@@ -42,6 +45,7 @@ export function formatSize(bytes: number): string {
  * @fires close - the user closed the preview
  */
 @customElement('hermes-file-preview')
+@localized()
 export class HermesFilePreview extends LitElement {
   @property() sessionId: string | null = null;
   /** Workspace-relative path of the file to show. */
@@ -85,7 +89,7 @@ export class HermesFilePreview extends LitElement {
     }
   }
 
-  #download(label = 'Download') {
+  #download(label = msg('Download')) {
     if (!this.sessionId || !this.path) return nothing;
     return html`<a class="download" data-role="download" href=${api.rawUrl(this.sessionId, this.path, true)} download>${icons.download()}${label}</a>`;
   }
@@ -97,7 +101,7 @@ export class HermesFilePreview extends LitElement {
     const name = path.split('/').pop() ?? path;
     switch (v.kind) {
       case 'loading':
-        return html`<div class="note meta">${icons.spinner()} Loading…</div>`;
+        return html`<div class="note meta">${icons.spinner()} ${msg('Loading…')}</div>`;
       case 'error':
         return html`<div class="note" data-kind="error">
           <p class="error" role="alert">${v.message}${v.size !== undefined ? html` <span class="meta">(${formatSize(v.size)})</span>` : nothing}</p>
@@ -106,7 +110,7 @@ export class HermesFilePreview extends LitElement {
       case 'image':
         return html`<div class="image" data-kind="image"><img src=${api.rawUrl(sid, path)} alt=${name} /></div>`;
       case 'download':
-        return html`<div class="note" data-kind="download"><p class="meta">No preview for this kind of file.</p>${this.#download(`Download ${name}`)}</div>`;
+        return html`<div class="note" data-kind="download"><p class="meta">${msg('No preview for this kind of file.')}</p>${this.#download(msg(str`Download ${name}`))}</div>`;
     }
     if (this.editing) {
       return html`<hermes-file-editor
@@ -142,13 +146,13 @@ export class HermesFilePreview extends LitElement {
           ${parts.length ? html`<span class="dir mono">${parts.join('/')}/</span>` : nothing}
         </span>
         ${v.kind === 'text' || v.kind === 'markdown' ? html`<span class="meta size">${formatSize(v.size)}</span>` : nothing}
-        ${editable ? html`<button class="icon-button" title="Edit" aria-label="Edit file" data-action="edit" @click=${() => (this.editing = true)}>${icons.edit()}</button>` : nothing}
+        ${editable ? html`<button class="icon-button" title=${msg('Edit')} aria-label=${msg('Edit file')} data-action="edit" @click=${() => (this.editing = true)}>${icons.edit()}</button>` : nothing}
         ${
           this.sessionId && v.kind !== 'download' && v.kind !== 'error'
-            ? html`<a class="icon-button" title="Download" aria-label="Download file" href=${api.rawUrl(this.sessionId, this.path, true)} download>${icons.download()}</a>`
+            ? html`<a class="icon-button" title=${msg('Download')} aria-label=${msg('Download file')} href=${api.rawUrl(this.sessionId, this.path, true)} download>${icons.download()}</a>`
             : nothing
         }
-        <button class="icon-button" title="Close preview" aria-label="Close preview" data-action="close-preview" @click=${() => emit(this, 'hermes-preview-close', null, { local: true })}>${icons.close()}</button>
+        <button class="icon-button" title=${msg('Close preview')} aria-label=${msg('Close preview')} data-action="close-preview" @click=${() => emit(this, 'hermes-preview-close', null, { local: true })}>${icons.close()}</button>
       </header>
       ${this.#body()}
     `;

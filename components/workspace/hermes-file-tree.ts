@@ -1,5 +1,6 @@
 import { LitElement, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
+import { localized, msg, str } from '@lit/localize';
 import { ref } from 'lit/directives/ref.js';
 import { api, type FileEntry } from '../api/client.js';
 import { folderDownloadUrl, uploadToWorkspace } from '../api/uploads.js';
@@ -7,11 +8,20 @@ import { baseStyles } from '../shared/styles.js';
 import { icons } from '../shared/icons.js';
 import { emit } from '../events.js';
 import { treeStyles } from './file-tree-styles.js';
-import { NO_MARKS, type GitMarks } from '../git/git-marks.js';
+import { NO_MARKS, type GitLetter, type GitMarks } from '../git/git-marks.js';
 import { gitLetterStyles } from '../git/git-letter-styles.js';
+import { withMarkup } from '../i18n/markup.js';
 
 type Row = { entry: FileEntry; depth: number };
-const GIT_WORDS = { M: 'modified', A: 'added', D: 'deleted', R: 'renamed', U: 'conflict', '?': 'untracked' } as const;
+// A badge's title, read when shown (a language switch re-renders it).
+const GIT_TITLES: Record<GitLetter, () => string> = {
+  M: () => msg('Git: modified'),
+  A: () => msg('Git: added'),
+  D: () => msg('Git: deleted'),
+  R: () => msg('Git: renamed'),
+  U: () => msg('Git: conflict'),
+  '?': () => msg('Git: untracked'),
+};
 type Edit = { kind: 'file' | 'dir'; parent: string } | { kind: 'rename'; path: string };
 
 const parentOf = (path: string) => (path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '');
@@ -26,6 +36,7 @@ const parentOf = (path: string) => (path.includes('/') ? path.slice(0, path.last
  * @fires deleted - CustomEvent<{path}>, after a delete
  */
 @customElement('hermes-file-tree')
+@localized()
 export class HermesFileTree extends LitElement {
   @property() sessionId: string | null = null;
   /** The session's workspace path: a switch (same session, another folder) loads the tree afresh. */
@@ -260,7 +271,7 @@ export class HermesFileTree extends LitElement {
     return html`<input
       class="name-input"
       ${ref(this.#grab)}
-      aria-label=${this.edit?.kind === 'rename' ? 'New name' : this.edit?.kind === 'dir' ? 'Folder name' : 'File name'}
+      aria-label=${this.edit?.kind === 'rename' ? msg('New name') : this.edit?.kind === 'dir' ? msg('Folder name') : msg('File name')}
       .value=${value}
       @keydown=${(e: KeyboardEvent) => {
         e.stopPropagation();
@@ -284,9 +295,9 @@ export class HermesFileTree extends LitElement {
     const renaming = this.edit?.kind === 'rename' && this.edit.path === entry.path;
     if (this.confirming === entry.path) {
       return html`<li class="row confirm" style="--depth:${depth}" role="treeitem" aria-level=${depth + 1} tabindex="-1">
-        <span class="twist"></span><span class="confirm-text">Delete <b>${entry.name}</b>${entry.is_dir ? ' and its contents' : ''}?</span>
-        <button class="danger" data-action="confirm-delete" @click=${() => this.#delete(entry)}>Delete</button>
-        <button data-action="cancel-delete" ${ref(this.#grab)} @click=${this.#cancelDelete}>Cancel</button>
+        <span class="twist"></span><span class="confirm-text">${withMarkup((v) => (entry.is_dir ? msg(str`Delete ${v} and its contents?`) : msg(str`Delete ${v}?`)), html`<b>${entry.name}</b>`)}</span>
+        <button class="danger" data-action="confirm-delete" @click=${() => this.#delete(entry)}>${msg('Delete')}</button>
+        <button data-action="cancel-delete" ${ref(this.#grab)} @click=${this.#cancelDelete}>${msg('Cancel')}</button>
       </li>`;
     }
     return html`<li
@@ -307,29 +318,29 @@ export class HermesFileTree extends LitElement {
         <span class="twist" ?data-open=${open}>${entry.is_dir ? icons.chevron() : nothing}</span>
         <span class="icon">${entry.is_dir ? icons.folder() : icons.file()}</span>
         ${renaming ? this.#nameInput(entry.name) : html`<span class="name">${entry.name}</span>`}
-        ${entry.symlink_loop ? html`<span class="meta" data-role="symlink-loop" title="Symlink loop: shown, not followed">loop</span>` : nothing}
+        ${entry.symlink_loop ? html`<span class="meta" data-role="symlink-loop" title=${msg('Symlink loop: shown, not followed')}>${msg('loop')}</span>` : nothing}
         ${this.loading.has(entry.path) ? html`<span class="meta">${icons.spinner()}</span>` : nothing}
         ${this.#mark(entry)}
         <span class="actions" @click=${(e: Event) => e.stopPropagation()}>
           ${entry.is_dir ? this.#folderActions(entry) : nothing}
-          <button class="icon-button" title="Rename (F2)" aria-label="Rename ${entry.name}" data-action="rename" tabindex="-1" @click=${() => (this.edit = { kind: 'rename', path: entry.path })}>${icons.edit()}</button>
-          <button class="icon-button" title="Delete" aria-label="Delete ${entry.name}" data-action="delete" tabindex="-1" @click=${() => (this.confirming = entry.path)}>${icons.trash()}</button>
+          <button class="icon-button" title=${msg('Rename (F2)')} aria-label=${msg(str`Rename ${entry.name}`)} data-action="rename" tabindex="-1" @click=${() => (this.edit = { kind: 'rename', path: entry.path })}>${icons.edit()}</button>
+          <button class="icon-button" title=${msg('Delete')} aria-label=${msg(str`Delete ${entry.name}`)} data-action="delete" tabindex="-1" @click=${() => (this.confirming = entry.path)}>${icons.trash()}</button>
         </span>
       </li>
       ${entry.is_dir && open ? this.#newRow(entry.path, depth + 1) : nothing}
       ${entry.is_dir && open && this.errors.has(entry.path) ? html`<li class="row error" style="--depth:${depth + 1}">${this.errors.get(entry.path)}</li>` : nothing}
-      ${entry.is_dir && open && this.entries.get(entry.path)?.length === 0 ? html`<li class="row empty meta" style="--depth:${depth + 1}">Empty folder</li>` : nothing}`;
+      ${entry.is_dir && open && this.entries.get(entry.path)?.length === 0 ? html`<li class="row empty meta" style="--depth:${depth + 1}">${msg('Empty folder')}</li>` : nothing}`;
   }
 
   #folderActions(entry: FileEntry) {
-    return html`<button class="icon-button" title="Upload into folder" aria-label="Upload into ${entry.name}" data-action="upload-here" tabindex="-1" @click=${() => this.pickUpload(entry.path)}>${icons.upload()}</button>
-      <a class="icon-button" href=${folderDownloadUrl(this.sessionId!, entry.path)} download="${entry.name}.zip" title="Download folder" aria-label="Download ${entry.name} as zip" data-action="download-folder" tabindex="-1">${icons.download()}</a>`;
+    return html`<button class="icon-button" title=${msg('Upload into folder')} aria-label=${msg(str`Upload into ${entry.name}`)} data-action="upload-here" tabindex="-1" @click=${() => this.pickUpload(entry.path)}>${icons.upload()}</button>
+      <a class="icon-button" href=${folderDownloadUrl(this.sessionId!, entry.path)} download="${entry.name}.zip" title=${msg('Download folder')} aria-label=${msg(str`Download ${entry.name} as zip`)} data-action="download-folder" tabindex="-1">${icons.download()}</a>`;
   }
 
   #mark(entry: FileEntry) {
     const letter = entry.is_dir ? undefined : this.marks.files.get(entry.path);
-    if (letter) return html`<span class="git-mark" data-role="git-badge" data-letter=${letter} title="Git: ${GIT_WORDS[letter]}">${letter}</span>`;
-    if (entry.is_dir && this.marks.dirs.has(entry.path)) return html`<span class="git-dot" data-role="git-dot" title="Holds changes"></span>`;
+    if (letter) return html`<span class="git-mark" data-role="git-badge" data-letter=${letter} title=${GIT_TITLES[letter]()}>${letter}</span>`;
+    if (entry.is_dir && this.marks.dirs.has(entry.path)) return html`<span class="git-dot" data-role="git-dot" title=${msg('Holds changes')}></span>`;
     return nothing;
   }
 
@@ -353,7 +364,7 @@ export class HermesFileTree extends LitElement {
         const input = e.target as HTMLInputElement;
         void this.uploadFiles(this.#uploadDir, [...(input.files ?? [])]);
       }} />
-      <ul role="tree" aria-label="Workspace files" @dragover=${this.#dragOver} @drop=${(e: DragEvent) => this.#drop(e, '')} @keydown=${this.#onKeyDown} @focusin=${(
+      <ul role="tree" aria-label=${msg('Workspace files')} @dragover=${this.#dragOver} @drop=${(e: DragEvent) => this.#drop(e, '')} @keydown=${this.#onKeyDown} @focusin=${(
         e: FocusEvent,
       ) => {
         const path = (e.target as HTMLElement).dataset?.path;
@@ -362,8 +373,8 @@ export class HermesFileTree extends LitElement {
         ${this.#newRow('', 0)}
         ${rows.map((r) => this.#row(r, r.entry.path === focusPath))}
         ${rootError ? html`<li class="row error">${rootError}</li>` : nothing}
-        ${!rootError && this.entries.get('')?.length === 0 && !this.edit ? html`<li class="row empty meta">This workspace is empty.</li>` : nothing}
-        ${!this.entries.has('') && !rootError ? html`<li class="row empty meta">Loading…</li>` : nothing}
+        ${!rootError && this.entries.get('')?.length === 0 && !this.edit ? html`<li class="row empty meta">${msg('This workspace is empty.')}</li>` : nothing}
+        ${!this.entries.has('') && !rootError ? html`<li class="row empty meta">${msg('Loading…')}</li>` : nothing}
       </ul>
     `;
   }

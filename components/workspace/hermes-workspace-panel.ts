@@ -1,5 +1,6 @@
 import { LitElement, css, html, nothing, svg } from 'lit';
 import { customElement, query, state } from 'lit/decorators.js';
+import { localized, msg, str } from '@lit/localize';
 import { consume } from '@lit/context';
 import { chatContext, uiContext } from '../state/contexts.js';
 import type { ChatStore } from '../state/chat-store.js';
@@ -12,6 +13,7 @@ import './hermes-file-preview.js';
 import type { HermesFileTree } from './hermes-file-tree.js';
 import type { HermesFilePreview } from './hermes-file-preview.js';
 import { emit } from '../events.js';
+import { formatNumber } from '../i18n/format.js';
 import { gitApi, type GitStatus } from '../api/git.js';
 import { NO_MARKS, gitMarks, type GitMarks } from '../git/git-marks.js';
 import type { HermesGitPanel } from '../git/hermes-git-panel.js';
@@ -29,6 +31,7 @@ const under = (path: string, dir: string) => path === dir || path.startsWith(`${
  * @fires close - the user closed the panel (hermes-app hides it)
  */
 @customElement('hermes-workspace-panel')
+@localized()
 export class HermesWorkspacePanel extends LitElement {
   @consume({ context: chatContext, subscribe: true }) chat?: ChatStore;
   @consume({ context: uiContext, subscribe: true }) ui?: UiStore;
@@ -123,13 +126,13 @@ export class HermesWorkspacePanel extends LitElement {
     // The transcript may name files by their absolute path.
     if (path.startsWith('/')) {
       if (!root || !path.startsWith(`${root}/`)) {
-        this.ui?.notify(`${path} is outside this workspace`, 'error');
+        this.ui?.notify(msg(str`${path} is outside this workspace`), 'error');
         return;
       }
       path = path.slice(root.length + 1);
     }
     if (path === this.openPath) return;
-    if (this.preview?.dirty && !confirm('Discard unsaved changes?')) return;
+    if (this.preview?.dirty && !confirm(msg('Discard unsaved changes?'))) return;
     this.openPath = path;
     void this.tree?.reveal(path);
   };
@@ -149,7 +152,7 @@ export class HermesWorkspacePanel extends LitElement {
   }
 
   #closePreview(): void {
-    if (this.preview?.dirty && !confirm('Discard unsaved changes?')) return;
+    if (this.preview?.dirty && !confirm(msg('Discard unsaved changes?'))) return;
     this.openPath = null;
   }
 
@@ -158,7 +161,7 @@ export class HermesWorkspacePanel extends LitElement {
     const filesAvailable = this.#filesAvailable;
     const sid = filesAvailable ? (this.chat?.sessionId ?? null) : null;
     const root = this.#workspace;
-    const name = root.replace(/\/+$/, '').split('/').pop() || root || 'Workspace';
+    const name = root.replace(/\/+$/, '').split('/').pop() || root || msg('Workspace');
     return html`
       <header>
         <span class="icon">${icons.folder()}</span>
@@ -167,15 +170,15 @@ export class HermesWorkspacePanel extends LitElement {
           sid
             ? html`${
                 this.view === 'files'
-                  ? html`<button class="icon-button" title="New file" aria-label="New file" data-action="new-file" @click=${() => this.tree?.startCreate('file')}>${newFileIcon}</button>
-              <button class="icon-button" title="New folder" aria-label="New folder" data-action="new-dir" @click=${() => this.tree?.startCreate('dir')}>${newFolderIcon}</button>
-              <button class="icon-button" title="Upload files" aria-label="Upload files" data-action="upload" @click=${() => this.tree?.pickUpload()}>${icons.upload()}</button>`
+                  ? html`<button class="icon-button" title=${msg('New file')} aria-label=${msg('New file')} data-action="new-file" @click=${() => this.tree?.startCreate('file')}>${newFileIcon}</button>
+              <button class="icon-button" title=${msg('New folder')} aria-label=${msg('New folder')} data-action="new-dir" @click=${() => this.tree?.startCreate('dir')}>${newFolderIcon}</button>
+              <button class="icon-button" title=${msg('Upload files')} aria-label=${msg('Upload files')} data-action="upload" @click=${() => this.tree?.pickUpload()}>${icons.upload()}</button>`
                   : nothing
               }
-              <button class="icon-button" title="Refresh" aria-label="Refresh files" data-action="refresh" @click=${() => this.#refresh()}>${icons.retry()}</button>`
+              <button class="icon-button" title=${msg('Refresh')} aria-label=${msg('Refresh files')} data-action="refresh" @click=${() => this.#refresh()}>${icons.retry()}</button>`
             : nothing
         }
-        <button class="icon-button close" title="Close panel" aria-label="Close workspace panel" data-action="close" @click=${() => emit(this, 'hermes-panel-close', null, { local: true })}>${icons.close()}</button>
+        <button class="icon-button close" title=${msg('Close panel')} aria-label=${msg('Close workspace panel')} data-action="close" @click=${() => emit(this, 'hermes-panel-close', null, { local: true })}>${icons.close()}</button>
       </header>
       ${sid && this.git?.is_git ? this.#tabs() : nothing}
       ${
@@ -209,8 +212,8 @@ export class HermesWorkspacePanel extends LitElement {
           : sid
             ? nothing
             : filesAvailable
-              ? html`<p class="note meta" data-role="no-session">Open a conversation to browse its workspace files.</p>`
-              : html`<p class="note meta" data-role="files-unavailable">Files are not available on this deployment: it runs on Cloudflare Workers, which has no file system. The agent can still chat, plan with todos, remember and ask you questions.</p>`
+              ? html`<p class="note meta" data-role="no-session">${msg('Open a conversation to browse its workspace files.')}</p>`
+              : html`<p class="note meta" data-role="files-unavailable">${msg('Files are not available on this deployment: it runs on Cloudflare Workers, which has no file system. The agent can still chat, plan with todos, remember and ask you questions.')}</p>`
       }
     `;
   }
@@ -219,10 +222,10 @@ export class HermesWorkspacePanel extends LitElement {
     const changed = this.git?.totals?.changed ?? 0;
     const tab = (id: 'files' | 'git', label: unknown) =>
       html`<button role="tab" data-view=${id} aria-selected=${String(this.view === id)} @click=${() => this.#showView(id)}>${label}</button>`;
-    return html`<div class="tabs" role="tablist" aria-label="Workspace view">
-      ${tab('files', 'Files')}
-      ${tab('git', html`Git${changed ? html` <span class="tab-count" data-role="git-changed">${changed}</span>` : nothing}`)}
-      ${this.view === 'files' ? html`<span class="branch meta mono" title="Branch">${this.git?.branch ?? ''}</span>` : nothing}
+    return html`<div class="tabs" role="tablist" aria-label=${msg('Workspace view')}>
+      ${tab('files', msg('Files'))}
+      ${tab('git', html`${msg('Git')}${changed ? html` <span class="tab-count" data-role="git-changed">${formatNumber(changed)}</span>` : nothing}`)}
+      ${this.view === 'files' ? html`<span class="branch meta mono" title=${msg('Branch')}>${this.git?.branch ?? ''}</span>` : nothing}
     </div>`;
   }
 
