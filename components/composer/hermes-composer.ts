@@ -18,20 +18,31 @@ import { composerStyles } from './composer-styles.js';
 import { offlineCache } from '../offline/cache.js';
 import { ModelChoice } from './model-choice.js';
 import { ServerDraft, serverDraftText } from './server-draft.js';
-import './hermes-attachment-chip.js';
 import './hermes-model-picker.js';
-import './hermes-agent-badge.js';
 import './hermes-reasoning-chip.js';
 import { profileStore } from '../state/profile-store.js';
 import './hermes-context-ring.js';
+import './hermes-send-mode.js';
 import './hermes-workspace-picker.js';
 import { rememberWorkspaces, switchWorkspace } from './workspace-switch.js';
 import './hermes-slash-menu.js';
 import { BusyInput, type MessageMode } from './busy-input.js';
 import type { MessageQueue } from '../state/message-queue.js';
-import './hermes-queue-chips.js';
-import './hermes-send-mode.js';
 import type { HermesEvent } from '../events.js';
+
+/**
+ * The attachment and queue chips, and the gateway badge (nothing for the builtin agent), are out of
+ * the first paint: fetched once the page is idle, and at the latest when a chip is shown (an element
+ * rendered before then upgrades when its chunk runs).
+ */
+let chipsRequested = false;
+function requestChips(): void {
+  if (chipsRequested) return;
+  chipsRequested = true;
+  void Promise.all([import('./hermes-attachment-chip.js'), import('./hermes-queue-chips.js'), import('./hermes-agent-badge.js')]);
+}
+if (typeof requestIdleCallback === 'function') requestIdleCallback(requestChips, { timeout: 3000 });
+else setTimeout(requestChips, 1000);
 
 // The mic is not part of the first paint: its element arrives in a chunk of its own.
 void import('./hermes-dictation-button.js');
@@ -455,6 +466,8 @@ export class HermesComposer extends LitElement {
   override render() {
     const chat = this.chat;
     const running = !!chat && chat.status !== 'idle';
+    // A chip about to show: its chunk now, if the idle fetch has not run yet.
+    if (running || this.attachments.items.length || this.busy.items.length) requestChips();
     const items = this.#menu.items(this.text);
     const workspace = this.#workspace;
     const bot = this.ui?.settings?.bot_name ?? 'Hermes';
