@@ -4,9 +4,13 @@ import type { ProbeResult } from '../api/client.js';
 
 type ProbeFailure = Extract<ProbeResult, { ok: false }>;
 
-/** Where a base URL points, for messages: "http://127.0.0.1:11434/v1" (or what was typed). */
+/**
+ * Where a base URL points, for messages: "http://127.0.0.1:11434/v1" (or what was typed). Never
+ * empty in practice (every provider but custom has a default, and custom asks for one first); the
+ * fallback is a symbol, not a word, so no translated fragment is set inside another sentence.
+ */
 function where(baseUrl: string): string {
-  return baseUrl.trim() || msg('that address');
+  return baseUrl.trim() || '…';
 }
 
 function host(baseUrl: string): string {
@@ -95,7 +99,10 @@ export function gatewayProbeMessage(failure: ProbeFailure, baseUrl: string): str
   }
 }
 
-/** A message with `code` spans, as text and <span class="mono"> parts (translations keep the backticks around code). */
+/**
+ * A message with `code` spans, as text and <span class="mono"> parts (translations keep the
+ * backticks around code). Code reads left to right even inside a right-to-left sentence.
+ */
 export function withCode(message: string): Array<string | TemplateResult> {
-  return message.split('`').map((part, i) => (i % 2 ? html`<span class="mono">${part}</span>` : part));
+  return message.split('`').map((part, i) => (i % 2 ? html`<span class="mono" dir="ltr">${part}</span>` : part));
 }
