@@ -1,23 +1,24 @@
+import { msg, str } from '@lit/localize';
 import { html, nothing, type TemplateResult } from 'lit';
 import { icons } from '../shared/icons.js';
+import { withCode } from './probe-messages.js';
 import type { WizardView } from './wizard-view.js';
 
 /** Setup is refused from this address: what to do instead. */
 export function renderNotAllowed(w: WizardView): TemplateResult {
   const s = w.status;
   return html`<section class="step" data-role="onboarding-not-allowed">
-    <h2 tabindex="-1">Finish setting up on the server’s machine</h2>
+    <h2 tabindex="-1">${msg('Finish setting up on the server’s machine')}</h2>
     <p class="lead">
-      This browser is connecting from another address and Hermes has no password yet, so it does not accept setup from here:
-      whoever can reach this address could otherwise run commands on that machine.
+      ${msg('This browser is connecting from another address and Hermes has no password yet, so it does not accept setup from here: whoever can reach this address could otherwise run commands on that machine.')}
     </p>
     <ul class="options-list">
-      <li>open <span class="mono">http://127.0.0.1:${location.port || '8787'}</span> in a browser on the machine it runs on and set it up there, or</li>
-      <li>set <span class="mono">HERMES_WEBUI_PASSWORD</span> in its environment, restart it, and sign in here.</li>
+      <li>${withCode(msg(str`open \`http://127.0.0.1:${location.port || '8787'}\` in a browser on the machine it runs on and set it up there, or`))}</li>
+      <li>${withCode(msg('set `HERMES_WEBUI_PASSWORD` in its environment, restart it, and sign in here.'))}</li>
     </ul>
-    <p class="meta">Configuration: <span class="mono">${s.config_path}</span></p>
+    <p class="meta">${withCode(msg(str`Configuration: \`${s.config_path}\``))}</p>
     <div class="actions">
-      <button type="button" class="outline" data-role="onboarding-continue" @click=${() => w.leave()}>Continue without setting up</button>
+      <button type="button" class="outline" data-role="onboarding-continue" @click=${() => w.leave()}>${msg('Continue without setting up')}</button>
     </div>
   </section>`;
 }
@@ -28,56 +29,58 @@ export function renderCheckStep(w: WizardView): TemplateResult {
   const p = s.provider;
   const current = s.providers.find((x) => x.id === p.id);
   return html`<form class="step" @submit=${w.submit} novalidate>
-    <h2 tabindex="-1">Let’s get you to a first chat</h2>
-    <p class="lead">This is what Hermes sees on this machine. Nothing is written until you press Done.</p>
+    <h2 tabindex="-1">${msg('Let’s get you to a first chat')}</h2>
+    <p class="lead">${msg('This is what Hermes sees on this machine. Nothing is written until you press Done.')}</p>
     ${
       s.config_error
         ? html`<div class="problem" role="alert" data-role="config-error">
-          <p class="problem-title">${icons.alert()} <strong>config.yaml cannot be read</strong></p>
+          <p class="problem-title">${icons.alert()} <strong>${msg('config.yaml cannot be read')}</strong></p>
           <pre class="mono">${s.config_error}</pre>
-          <p>In <span class="mono">${s.config_path}</span>. Hermes did not change the file and will not overwrite it: fix the line above (or move the file aside), then check again.</p>
+          <p>${withCode(msg(str`In \`${s.config_path}\`. Hermes did not change the file and will not overwrite it: fix the line above (or move the file aside), then check again.`))}</p>
         </div>`
         : nothing
     }
     <dl class="facts" data-role="onboarding-facts">
       <div>
-        <dt>Configuration</dt>
-        <dd><span class="mono path" title=${s.config_path}>${s.config_path}</span> <span class="meta">${s.config_error ? 'has an error' : s.config_exists ? 'found' : 'not created yet'}</span></dd>
+        <dt>${msg('Configuration')}</dt>
+        <dd><span class="mono path" title=${s.config_path}>${s.config_path}</span> <span class="meta">${s.config_error ? msg('has an error') : s.config_exists ? msg('found') : msg('not created yet')}</span></dd>
       </div>
       <div>
-        <dt>Keys</dt>
+        <dt>${msg('Keys')}</dt>
         <dd><span class="mono path" title=${s.env_path}>${s.env_path}</span></dd>
       </div>
       <div>
-        <dt>Agent</dt>
+        <dt>${msg('Agent')}</dt>
         <dd>
           ${
             s.backend === 'gateway'
-              ? html`Hermes Agent${s.gateway_base_url ? html` at <span class="mono">${s.gateway_base_url}</span>` : nothing}`
-              : html`${s.agent_runtime === 'builtin' ? 'Built-in agent' : s.agent_runtime} <span class="state ok">${icons.check()} ready</span>`
+              ? s.gateway_base_url
+                ? withCode(msg(str`Hermes Agent at \`${s.gateway_base_url}\``))
+                : msg('Hermes Agent')
+              : html`${s.agent_runtime === 'builtin' ? msg('Built-in agent') : s.agent_runtime} <span class="state ok">${icons.check()} ${msg('ready')}</span>`
           }
-          ${s.backend_fixed ? html`<span class="meta" data-role="backend-fixed">set by HERMES_WEBUI_CHAT_BACKEND</span>` : nothing}
+          ${s.backend_fixed ? html`<span class="meta" data-role="backend-fixed">${msg('set by HERMES_WEBUI_CHAT_BACKEND')}</span>` : nothing}
         </dd>
       </div>
       <div>
-        <dt>Provider</dt>
+        <dt>${msg('Provider')}</dt>
         <dd data-role="provider-state">
           ${
             p.usable
-              ? html`${current?.label ?? p.id}${s.default_model ? html` · <span class="mono">${s.default_model}</span>` : nothing} <span class="state ok">${icons.check()} works</span>`
+              ? html`${current?.label ?? p.id}${s.default_model ? html` · <span class="mono">${s.default_model}</span>` : nothing} <span class="state ok">${icons.check()} ${msg('works')}</span>`
               : p.id
-                ? html`${current?.label ?? p.id} <span class="state warn">${p.error ?? 'not usable yet'}</span>`
-                : html`<span class="state warn">None configured yet</span>`
+                ? html`${current?.label ?? p.id} <span class="state warn">${p.error ?? msg('not usable yet')}</span>`
+                : html`<span class="state warn">${msg('None configured yet')}</span>`
           }
         </dd>
       </div>
       <div>
-        <dt>Password</dt>
+        <dt>${msg('Password')}</dt>
         <dd data-role="password-state">
           ${
             s.password_enabled
-              ? html`<span class="state ok">${icons.check()} set</span>`
-              : html`<span class="muted">Not set — fine while only this machine can reach Hermes.</span>`
+              ? html`<span class="state ok">${icons.check()} ${msg('set')}</span>`
+              : html`<span class="muted">${msg('Not set — fine while only this machine can reach Hermes.')}</span>`
           }
         </dd>
       </div>
@@ -85,11 +88,11 @@ export function renderCheckStep(w: WizardView): TemplateResult {
     <div class="actions">
       ${
         s.config_error
-          ? html`<button type="button" class="primary" data-role="onboarding-recheck" ?disabled=${!!w.busy} @click=${() => w.recheck()}>${w.busy === 'recheck' ? 'Checking…' : 'Check again'}</button>`
+          ? html`<button type="button" class="primary" data-role="onboarding-recheck" ?disabled=${!!w.busy} @click=${() => w.recheck()}>${w.busy === 'recheck' ? msg('Checking…') : msg('Check again')}</button>`
           : p.usable
-            ? html`<button type="button" class="outline" data-role="onboarding-next" @click=${() => w.go('provider')}>Choose another provider</button>
-              <button type="button" class="primary" data-role="onboarding-start" ?disabled=${!!w.busy} @click=${() => w.skip()}>Start chatting</button>`
-            : html`<button type="submit" class="primary" data-role="onboarding-next">Choose a provider</button>`
+            ? html`<button type="button" class="outline" data-role="onboarding-next" @click=${() => w.go('provider')}>${msg('Choose another provider')}</button>
+              <button type="button" class="primary" data-role="onboarding-start" ?disabled=${!!w.busy} @click=${() => w.skip()}>${msg('Start chatting')}</button>`
+            : html`<button type="submit" class="primary" data-role="onboarding-next">${msg('Choose a provider')}</button>`
       }
     </div>
   </form>`;

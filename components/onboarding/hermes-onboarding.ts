@@ -1,5 +1,7 @@
 import { LitElement, html, nothing, type TemplateResult } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
+import { localized, msg, str } from '@lit/localize';
+import { formatNumber } from '../i18n/format.js';
 import { api, type ApiError, type CatalogModel, type OnboardingProvider, type OnboardingStatus, type ProbeResult, type SetupRequest } from '../api/client.js';
 import { baseStyles } from '../shared/styles.js';
 import { icons } from '../shared/icons.js';
@@ -14,11 +16,12 @@ import { renderFinishStep } from './finish-step.js';
 import { emit } from '../events.js';
 
 export type { Step } from './wizard-view.js';
-const STEPS: Array<[Step, string]> = [
-  ['check', 'Check'],
-  ['provider', 'Provider'],
-  ['connect', 'Connect'],
-  ['finish', 'Finish'],
+/** The steps and their names in the progress bar (read at render time, in the current language). */
+const steps = (): Array<[Step, string]> => [
+  ['check', msg('Check')],
+  ['provider', msg('Provider')],
+  ['connect', msg('Connect')],
+  ['finish', msg('Finish')],
 ];
 
 /**
@@ -30,6 +33,7 @@ const STEPS: Array<[Step, string]> = [
  * @fires hermes-onboarding-done - detail: { status: OnboardingStatus | null } (finished or skipped: show the chat)
  */
 @customElement('hermes-onboarding')
+@localized()
 export class HermesOnboarding extends LitElement {
   @property({ attribute: false }) status!: OnboardingStatus;
 
@@ -114,9 +118,9 @@ export class HermesOnboarding extends LitElement {
   #checkConnection(requireModel: boolean): boolean {
     const p = this.provider!;
     const errors: typeof this.errors = {};
-    if (needsBaseUrl(p) && !this.baseUrl.trim() && !p.default_base_url) errors.base_url = 'Enter the base URL of the API, e.g. http://127.0.0.1:8000/v1.';
-    if (p.needs_key && !p.key_set && !this.apiKey.trim()) errors.api_key = `Paste your ${p.label} API key.`;
-    if (requireModel && !this.#gateway && !this.model.trim()) errors.model = 'Choose a model, or type its id.';
+    if (needsBaseUrl(p) && !this.baseUrl.trim() && !p.default_base_url) errors.base_url = msg('Enter the base URL of the API, e.g. http://127.0.0.1:8000/v1.');
+    if (p.needs_key && !p.key_set && !this.apiKey.trim()) errors.api_key = msg(str`Paste your ${p.label} API key.`);
+    if (requireModel && !this.#gateway && !this.model.trim()) errors.model = msg('Choose a model, or type its id.');
     this.errors = errors;
     const first = Object.keys(errors)[0];
     if (first) void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>(`[name="${first}"]`)?.focus());
@@ -184,10 +188,11 @@ export class HermesOnboarding extends LitElement {
   async #done() {
     if (this.busy) return;
     const errors: typeof this.errors = {};
-    if (!this.workspace.trim()) errors.workspace = 'Enter a folder for Hermes to work in.';
+    if (!this.workspace.trim()) errors.workspace = msg('Enter a folder for Hermes to work in.');
     if (!this.status.password_enabled && (this.password || this.confirm)) {
-      if (this.password.length < MIN_PASSWORD_LENGTH) errors.password = `Use at least ${MIN_PASSWORD_LENGTH} characters, or leave both fields empty.`;
-      else if (this.password !== this.confirm) errors.confirm = 'The two passwords do not match.';
+      if (this.password.length < MIN_PASSWORD_LENGTH)
+        errors.password = msg(str`Use at least ${formatNumber(MIN_PASSWORD_LENGTH)} characters, or leave both fields empty.`);
+      else if (this.password !== this.confirm) errors.confirm = msg('The two passwords do not match.');
     }
     this.errors = errors;
     this.error = '';
@@ -359,7 +364,7 @@ export class HermesOnboarding extends LitElement {
     return html`<div class="page" data-role="onboarding" data-step=${this.step}>
       <div class="card">
         <header>
-          <p class="eyebrow meta">Welcome to ${s.bot_name || 'Hermes'}</p>
+          <p class="eyebrow meta">${msg(str`Welcome to ${s.bot_name || 'Hermes'}`)}</p>
           ${s.may_setup ? this.#progress() : nothing}
         </header>
         ${!s.may_setup ? renderNotAllowed(this.#view) : this.#stepBody()}
@@ -368,7 +373,7 @@ export class HermesOnboarding extends LitElement {
           s.may_setup
             ? html`<footer class="quiet">
               <button type="button" class="link" data-role="onboarding-skip" ?disabled=${!!this.busy} @click=${() => this.#skip()}>
-                ${this.busy === 'skip' ? 'Skipping…' : 'Skip setup — I’ll edit config.yaml myself'}
+                ${this.busy === 'skip' ? msg('Skipping…') : msg('Skip setup — I’ll edit config.yaml myself')}
               </button>
             </footer>`
             : nothing
@@ -378,9 +383,10 @@ export class HermesOnboarding extends LitElement {
   }
 
   #progress() {
-    const at = STEPS.findIndex(([id]) => id === this.step);
-    return html`<ol class="steps" aria-label="Setup steps">
-      ${STEPS.map(([id, label], i) => html`<li aria-current=${id === this.step ? 'step' : nothing} ?data-done=${i < at}><span class="dot" aria-hidden="true">${i < at ? icons.check() : i + 1}</span><span class="step-label">${label}</span></li>`)}
+    const all = steps();
+    const at = all.findIndex(([id]) => id === this.step);
+    return html`<ol class="steps" aria-label=${msg('Setup steps')}>
+      ${all.map(([id, label], i) => html`<li aria-current=${id === this.step ? 'step' : nothing} ?data-done=${i < at}><span class="dot" aria-hidden="true">${i < at ? icons.check() : formatNumber(i + 1)}</span><span class="step-label">${label}</span></li>`)}
     </ol>`;
   }
 

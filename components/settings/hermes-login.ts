@@ -1,5 +1,6 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, state } from 'lit/decorators.js';
+import { localized, msg, str } from '@lit/localize';
 import { baseStyles } from '../shared/styles.js';
 import { api } from '../api/client.js';
 
@@ -31,6 +32,7 @@ export function nextUrl(search = location.search, origin = location.origin): str
  * The sign-in page (`/login`): the bot's name, a password, and the server's answer.
  */
 @customElement('hermes-login')
+@localized()
 export class HermesLogin extends LitElement {
   @state() private botName = 'Hermes';
   @state() private busy = false;
@@ -76,12 +78,12 @@ export class HermesLogin extends LitElement {
       if (res.ok) return this.navigate(nextUrl());
       const body = await res.json().catch(() => ({}));
       this.invalid = res.status === 401;
-      if (res.status === 404) this.error = 'Password login is not enabled on this server';
+      if (res.status === 404) this.error = msg('Password login is not enabled on this server');
       else if (typeof body.error === 'string') this.error = body.error;
-      else this.error = res.status === 401 ? 'Wrong password' : `Sign-in failed (${res.status})`;
+      else this.error = res.status === 401 ? msg('Wrong password') : msg(str`Sign-in failed (${res.status})`);
       input.select();
     } catch {
-      this.error = 'The server cannot be reached. Check your connection.';
+      this.error = msg('The server cannot be reached. Check your connection.');
     } finally {
       this.busy = false;
     }
@@ -91,11 +93,11 @@ export class HermesLogin extends LitElement {
     return html`
       <form class="card" @submit=${this.#submit} aria-labelledby="title">
         <h1 id="title">${this.botName}</h1>
-        <p class="meta">Sign in to continue.</p>
-        <label for="password">Password</label>
+        <p class="meta">${msg('Sign in to continue.')}</p>
+        <label for="password">${msg('Password')}</label>
         <input id="password" name="password" type="password" autocomplete="current-password" required aria-invalid=${this.invalid ? 'true' : 'false'} aria-describedby="error" />
         <p id="error" class="error" role="alert">${this.error || nothing}</p>
-        <button class="primary" type="submit" ?disabled=${this.busy}>${this.busy ? 'Signing in…' : 'Sign in'}</button>
+        <button class="primary" type="submit" ?disabled=${this.busy}>${this.busy ? msg('Signing in…') : msg('Sign in')}</button>
       </form>
     `;
   }
