@@ -1,3 +1,4 @@
+import { msg, str } from '@lit/localize';
 import type { Message, Session, SessionRow } from '../../src/shared/session.js';
 import type { Project } from '../../src/ports/project-store.js';
 import type { FileEntry } from '../../src/ports/workspace-files.js';
@@ -106,8 +107,15 @@ export interface OnboardingStatus {
   backend_fixed: boolean;
 }
 
-/** How a gateway path is named for people. */
-export const AGENT_PATHS: Record<string, string> = { runs: 'runs API', chat_completions: 'chat completions' };
+/** How a gateway path is named for people (getters: read in the language of the moment). */
+export const AGENT_PATHS: Record<string, string> = {
+  get runs() {
+    return msg('runs API');
+  },
+  get chat_completions() {
+    return msg('chat completions');
+  },
+};
 
 /** POST /api/onboarding/probe: a probe that ran (HTTP 200 either way); for the gateway, the Hermes Agent found there. */
 export type ProbeResult = Exclude<ServerProbeResult, { ok: true }> | (Extract<ServerProbeResult, { ok: true }> & { agent?: AgentInfo });
@@ -278,7 +286,7 @@ export async function request<T>(method: string, path: string, body?: unknown, i
       });
     } catch {
       connectivity.dispatchEvent(new Event('unreachable'));
-      throw new ApiError(0, 'The server cannot be reached. Check your connection.');
+      throw new ApiError(0, msg('The server cannot be reached. Check your connection.'));
     }
     connectivity.dispatchEvent(new Event('reachable'));
     options.seen?.(res);
@@ -292,7 +300,7 @@ export async function request<T>(method: string, path: string, body?: unknown, i
       data = { error: text.slice(0, 200) };
     }
     if (res.ok) return data as T;
-    const message = typeof data.error === 'string' ? data.error : `Request failed (${res.status})`;
+    const message = typeof data.error === 'string' ? data.error : msg(str`Request failed (${res.status})`);
     // A stale CSRF token (a new sign-in, a password set in another tab): ask once more.
     if (unsafe && res.status === 403 && message === SESSION_EXPIRED && attempt === 0 && !apiConfig.token) continue;
     if (res.status === 401 && message === AUTH_REQUIRED && !apiConfig.token) {

@@ -1,3 +1,4 @@
+import { msg, str } from '@lit/localize';
 import { ApiError, AUTH_REQUIRED, CSRF_HEADER, SESSION_EXPIRED, apiUrl, authEvents, csrfFor, embedToken, resetCsrfToken } from './client.js';
 
 /** Files sent with upload progress: chat attachments, and files into a workspace folder (XHR: fetch cannot report upload progress). */
@@ -62,14 +63,14 @@ function uploadOnce(
         /* not JSON */
       }
       if (xhr.status === 200) return resolve(body);
-      const message = typeof body.error === 'string' ? body.error : `Upload failed (${xhr.status})`;
+      const message = typeof body.error === 'string' ? body.error : msg(str`Upload failed (${xhr.status})`);
       if (xhr.status === 401 && message === AUTH_REQUIRED && !embedToken()) {
         resetCsrfToken();
         authEvents.dispatchEvent(new Event('signed-out'));
       }
       reject(new ApiError(xhr.status, message, body));
     };
-    xhr.onerror = () => reject(new ApiError(0, 'Upload failed: the server cannot be reached'));
+    xhr.onerror = () => reject(new ApiError(0, msg('Upload failed: the server cannot be reached')));
     const form = new FormData();
     for (const [k, v] of Object.entries(fields)) form.set(k, v);
     form.set('file', file, file.name);

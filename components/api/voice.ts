@@ -1,3 +1,4 @@
+import { msg, str } from '@lit/localize';
 import { ApiError, CSRF_HEADER, apiUrl, csrfFor, embedToken, request } from './client.js';
 
 /** GET /api/transcribe/capability: whether the server can turn a recording into text. */
@@ -38,5 +39,5 @@ export async function speech(body: { text: string; engine: string; voice?: strin
   });
   if (res.ok) return res.blob();
   const data = (await res.json().catch(() => ({}))) as { error?: unknown };
-  throw new ApiError(res.status, typeof data.error === 'string' ? data.error : `Read aloud failed (${res.status})`, data);
+  throw new ApiError(res.status, typeof data.error === 'string' ? data.error : msg(str`Read aloud failed (${res.status})`), data);
 }

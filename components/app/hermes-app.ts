@@ -90,8 +90,8 @@ export class HermesApp extends LitElement {
 
   /** What reloading now would interrupt or lose, for the update prompt; null when nothing. */
   #reloadRisk = (): string | null => {
-    if (this.chat.status !== 'idle') return 'A reply is still running.';
-    if (this.renderRoot.querySelector('hermes-chat-view')?.hasDraft) return 'You have an unsent message.';
+    if (this.chat.status !== 'idle') return msg('A reply is still running.');
+    if (this.renderRoot.querySelector('hermes-chat-view')?.hasDraft) return msg('You have an unsent message.');
     return null;
   };
 

@@ -1,6 +1,6 @@
 import { LitElement, css, html, nothing, type TemplateResult } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
-import { RESUMED_LINE, type AssistantTurn } from '../state/turns.js';
+import { resumedLine, type AssistantTurn } from '../state/turns.js';
 import { baseStyles } from '../shared/styles.js';
 import './hermes-markdown.js';
 
@@ -55,7 +55,7 @@ export function proseWithLines(turn: AssistantTurn, live: boolean): TemplateResu
     ...(turn.steers ?? []).map((s) => ({ at: s.at, line: html`<hermes-steer-line .text=${s.text}></hermes-steer-line>` })),
     ...(turn.resumes ?? []).map((r) => ({
       at: r.at,
-      line: html`<div class="divider" data-role="resumed" role="note" title=${r.message}>${RESUMED_LINE}</div>`,
+      line: html`<div class="divider" data-role="resumed" role="note" title=${r.message}>${resumedLine()}</div>`,
     })),
   ].sort((a, b) => a.at - b.at);
   if (!lines.length) return turn.text ? html`<hermes-markdown .text=${turn.text} ?streaming=${live}></hermes-markdown>` : nothing;

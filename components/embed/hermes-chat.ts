@@ -1,5 +1,6 @@
 import { LitElement, css, html, nothing, unsafeCSS, type PropertyValues } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
+import { localized, msg, str } from '@lit/localize';
 import { provide } from '@lit/context';
 import { api, ApiError, configureApi, type Message } from '../api/client.js';
 import { ChatStore } from '../state/chat-store.js';
@@ -10,6 +11,7 @@ import { StoreController } from '../state/store.js';
 import { baseStyles } from '../shared/styles.js';
 import { embedTokensCss } from './host-tokens.js';
 import { emit, type HermesEventMap } from '../events.js';
+import { embedLanguage } from './embed-language.js';
 import '../chat/hermes-chat-view.js';
 
 /** The events <hermes-chat> fires (all bubble and are composed); declared in the app's one event map. */
@@ -46,6 +48,7 @@ const textOf = (m: Message): string =>
  * @csspart toast - a passing notification
  */
 @customElement('hermes-chat')
+@localized()
 export class HermesChat extends LitElement {
   /** Base URL of the Hermes server; the page's own origin when empty. */
   @property() server = '';
@@ -77,6 +80,8 @@ export class HermesChat extends LitElement {
   #runSession: string | null = null;
   #approvalId: string | null = null;
   #lastError: string | null = null;
+  /** The host page's `lang` (on this element or an ancestor), else the browser's languages. */
+  #language = embedLanguage(this);
 
   constructor() {
     super();
@@ -97,11 +102,13 @@ export class HermesChat extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
+    this.#language.connect();
     void this.#start();
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
+    this.#language.disconnect();
     ++this.#startToken;
     this.#startedWith = null;
     void this.chat.open(null);
@@ -122,7 +129,7 @@ export class HermesChat extends LitElement {
 
   /** Sends a message (creating the session if there is none). */
   async send(text: string): Promise<void> {
-    if (this.phase !== 'ready') throw new Error(this.notice || 'Hermes is not ready');
+    if (this.phase !== 'ready') throw new Error(this.notice || msg('Hermes is not ready'));
     const options = this.model ? { model: this.model } : {};
     if (this.chat.targetId) await this.chat.send(text, options);
     else this.session = (await this.chat.startNew(text, options)) ?? this.session;
@@ -223,10 +230,10 @@ export class HermesChat extends LitElement {
     if (this.phase !== 'ready') {
       const [title, body] =
         this.phase === 'connecting'
-          ? ['Connecting…', '']
+          ? [msg('Connecting…'), '']
           : this.phase === 'unauthorised'
-            ? ['Not authorised', `${this.notice}. Ask the owner of this Hermes server for an embed token for this site.`]
-            : ['Hermes cannot be reached', this.notice];
+            ? [msg('Not authorised'), msg(str`${this.notice}. Ask the owner of this Hermes server for an embed token for this site.`)]
+            : [msg('Hermes cannot be reached'), this.notice];
       return html`<div part="frame" class="frame">
         <div part="notice" class="notice" data-role="embed-${this.phase}" role=${this.phase === 'connecting' ? 'status' : 'alert'}>
           <strong>${title}</strong>${body ? html`<p>${body}</p>` : nothing}
@@ -239,8 +246,8 @@ export class HermesChat extends LitElement {
         this.compact
           ? nothing
           : html`<header part="header">
-            <span part="title" class="title" data-role="embed-title">${this.chat.session?.title || 'New chat'}</span>
-            <button part="new-session" class="ghost" data-role="embed-new" @click=${() => void this.newSession()}>New chat</button>
+            <span part="title" class="title" data-role="embed-title">${this.chat.session?.title || msg('New chat')}</span>
+            <button part="new-session" class="ghost" data-role="embed-new" @click=${() => void this.newSession()}>${msg('New chat')}</button>
           </header>`
       }
       <hermes-chat-view part="chat"></hermes-chat-view>

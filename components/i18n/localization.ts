@@ -87,3 +87,6 @@ export function applyRememberedLanguage(): Promise<void> {
 export const languageReady = (): Promise<void> => first ?? applyRememberedLanguage();
 
 export const currentLocale = (): string => getLocale();
+
+/** Loads a locale's messages without touching the page (`<html lang dir>`, storage): for `<hermes-chat>` on someone else's page. */
+export const switchLocale = (code: string): Promise<void> => setLocale(code);

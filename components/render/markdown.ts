@@ -1,4 +1,6 @@
 import { Marked, type Tokens } from 'marked';
+import { msg } from '@lit/localize';
+import { currentLocale } from '../i18n/localization.js';
 import DOMPurify from 'dompurify';
 import { MATH_TOKEN_RE, extractMath, katexPending, loadKatex, renderTex, type MathSpan } from './math.js';
 import { canHighlight, highlight, languageOf, loadLanguages } from './highlight.js';
@@ -26,7 +28,7 @@ marked.use({
       return (
         `<div class="code-block" data-role="code-block"><div class="code-head">` +
         `<span class="code-lang" data-role="code-lang">${escapeHtml(label)}</span>` +
-        `<button type="button" class="copy" data-role="copy-code" aria-label="Copy code">Copy</button></div>` +
+        `<button type="button" class="copy" data-role="copy-code" aria-label="${escapeHtml(msg('Copy code'))}">${escapeHtml(msg('Copy'))}</button></div>` +
         `<pre><code${canonical ? ` data-lang="${canonical}"` : ''}>${escapeHtml(body)}</code></pre></div>\n`
       );
     },
@@ -93,10 +95,12 @@ export const markdownStats = { parses: 0 };
  * result. Complete results are cached by text (bounded, oldest first out).
  */
 export function renderMarkdown(text: string, options: { cache?: boolean } = {}): Rendered {
-  const hit = cache.get(text);
+  // The HTML holds the copy button's words: one entry per language.
+  const key = `${currentLocale()}\u0000${text}`;
+  const hit = cache.get(key);
   if (hit) {
-    cache.delete(text);
-    cache.set(text, hit);
+    cache.delete(key);
+    cache.set(key, hit);
     return hit;
   }
   markdownStats.parses++;
@@ -123,7 +127,7 @@ export function renderMarkdown(text: string, options: { cache?: boolean } = {}):
   }
   const rendered: Rendered = { html, hasMath: spans.length > 0, pending: waits.length ? Promise.all(waits).then(() => undefined) : null };
   if (options.cache !== false && !rendered.pending) {
-    cache.set(text, rendered);
+    cache.set(key, rendered);
     if (cache.size > CACHE_MAX) cache.delete(cache.keys().next().value!);
   }
   return rendered;

@@ -1,3 +1,4 @@
+import { msg, str } from '@lit/localize';
 import { api, ApiError, type ApiSession, type Message, type PendingApproval, type PendingClarify } from '../api/client.js';
 import { chatControls, type SteerResult } from '../api/chat-controls.js';
 import { offlineCache, type OutboxItem } from '../offline/cache.js';
@@ -214,7 +215,7 @@ export class ChatStore extends Store {
     if (!session) {
       // The named session could not be loaded (offline, no copy here): queue it for that session.
       if (this.unreachable && this.openedId && !options.attachments?.length) return this.queue(this.openedId, message);
-      throw new Error(this.error ?? (this.loading ? 'The conversation is still loading.' : 'Open a conversation first.'));
+      throw new Error(this.error ?? (this.loading ? msg('The conversation is still loading.') : msg('Open a conversation first.')));
     }
     if (this.#outbox.has(session.session_id)) {
       // Earlier messages still wait: this one goes after them, in order.
@@ -330,7 +331,7 @@ export class ChatStore extends Store {
   /** While a turn runs: hands `text` to it at its next tool step, without interrupting it. */
   async steer(text: string): Promise<SteerResult> {
     const sid = this.sessionId;
-    if (!sid) throw new Error('Open a conversation first.');
+    if (!sid) throw new Error(msg('Open a conversation first.'));
     return chatControls.steer(sid, text.trim());
   }
 
@@ -427,7 +428,7 @@ export class ChatStore extends Store {
       else this.#settle(session);
     } catch (err) {
       this.status = 'idle';
-      this.error = `Could not reach the server: ${(err as Error).message}`;
+      this.error = msg(str`Could not reach the server: ${(err as Error).message}`);
       this.changed();
     }
   }

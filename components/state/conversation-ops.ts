@@ -1,3 +1,4 @@
+import { msg } from '@lit/localize';
 import { api, ApiError, type ApiSession } from '../api/client.js';
 import { PAGE_SIZE } from './transcript-pages.js';
 import { sessionOps } from '../api/session-ops.js';
@@ -38,7 +39,7 @@ export class ConversationOps {
   /** Forks the conversation, keeping its first `end` messages (all when absent); resolves with the fork. */
   async fork(end?: number): Promise<{ session_id: string; title: string }> {
     const sid = this.chat.sessionId;
-    if (!sid) throw new Error('Open a conversation first.');
+    if (!sid) throw new Error(msg('Open a conversation first.'));
     return api.branch(sid, end === undefined ? undefined : this.absolute(end));
   }
 
@@ -74,7 +75,7 @@ export class ConversationOps {
   }
 
   #idleSession(): string | null {
-    if (this.chat.status !== 'idle') throw new Error('Wait for the current reply to finish (or /stop it).');
+    if (this.chat.status !== 'idle') throw new Error(msg('Wait for the current reply to finish (or /stop it).'));
     return this.chat.sessionId;
   }
 

@@ -1,3 +1,4 @@
+import { msg } from '@lit/localize';
 import { toolFailed, toolPreviewTarget } from '../../src/shared/run-event-rules.js';
 import type { ApiSession } from '../api/client.js';
 import { emit } from '../events.js';
@@ -98,7 +99,7 @@ function liveTurnHandlers(live: () => AssistantTurn, changed: { frame(): void; n
       if (p.status === 'not_configured') return;
       live().context = {
         status: p.status,
-        label: p.label || 'prefill context',
+        label: p.label || msg('prefill context'),
         ...(p.error ? { error: p.error } : {}),
         ...(p.compacted && p.source === 'budget_compacted' ? { leftOut: true } : {}),
       };

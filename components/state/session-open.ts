@@ -1,3 +1,4 @@
+import { msg } from '@lit/localize';
 import { api, ApiError, type ApiSession, type Message } from '../api/client.js';
 import { offlineCache } from '../offline/cache.js';
 import { canonicalTarget } from '../../src/shared/canonical-session.js';
@@ -92,7 +93,7 @@ export async function loadOpened(host: OpenHost, id: string, options: OpenOption
         chat.messages = host.withQueued([]);
         chat.onRedirected?.(null);
       } else {
-        chat.error = 'This session no longer exists.';
+        chat.error = msg('This session no longer exists.');
         chat.missing = true;
       }
     } else chat.error = (err as Error).message;

@@ -1,3 +1,5 @@
+import { msg, str } from '@lit/localize';
+import { formatNumber } from '../i18n/format.js';
 import type { RunEventPayloads } from '../../src/shared/run-events.js';
 
 /** One delegate_task child as the Activity row's tree shows it. */
@@ -60,7 +62,7 @@ export function subagentsFromResult(args: Record<string, unknown>, result: strin
     out.push({
       session_id: r.session_id,
       parent_session_id: parentSessionId,
-      goal: typeof goal === 'string' ? goal : `Task ${index + 1}`,
+      goal: typeof goal === 'string' ? goal : msg(str`Task ${formatNumber(index + 1)}`),
       status: typeof r.status === 'string' && STATUSES.has(r.status) ? (r.status as SubagentView['status']) : 'failed',
       depth: 1,
       task_index: index,

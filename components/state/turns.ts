@@ -1,3 +1,4 @@
+import { msg, str } from '@lit/localize';
 import type { Message } from '../api/client.js';
 import { isToolErrorResult, toolRowTarget } from '../../src/shared/run-event-rules.js';
 import { subagentsFromResult, type SubagentView } from './subagents.js';
@@ -57,8 +58,8 @@ export interface ContextStatusView {
 
 /** The line's text: where the context came from, or why it did not come. */
 export function contextStatusLine(c: ContextStatusView): string {
-  if (c.status === 'error') return `Context unavailable: ${c.label}${c.error ? ` (${c.error})` : ''}`;
-  return c.leftOut ? `Context from ${c.label} left out: over the size budget` : `Context added from ${c.label}`;
+  if (c.status === 'error') return c.error ? msg(str`Context unavailable: ${c.label} (${c.error})`) : msg(str`Context unavailable: ${c.label}`);
+  return c.leftOut ? msg(str`Context from ${c.label} left out: over the size budget`) : msg(str`Context added from ${c.label}`);
 }
 
 /** What "Changed N files (+a −d)" shows, and the run to ask for its diffs (GET /api/session/changes). */
@@ -90,7 +91,7 @@ export interface ResumeView {
 }
 
 /** What the resumed line says, live and on reload alike (the event's own message is its tooltip). */
-export const RESUMED_LINE = 'Resumed after a restart';
+export const resumedLine = (): string => msg('Resumed after a restart');
 
 /** A steer in the turn: drawn where it entered the prose (`at`, an offset into the turn's text). */
 export interface SteerView {
@@ -170,7 +171,7 @@ export function groupTurns(messages: readonly Message[], offset = 0): Turn[] {
     if (resumedAs > attempt) {
       // A later attempt after a restart: the line goes before its first message, and the
       // answer cut short before it is no longer the turn's last word (not "partial").
-      (turn.resumes ??= []).push({ at: turn.text.length, message: RESUMED_LINE });
+      (turn.resumes ??= []).push({ at: turn.text.length, message: resumedLine() });
       turn.partial = false;
       attempt = resumedAs;
     }

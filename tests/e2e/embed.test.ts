@@ -99,8 +99,8 @@ describe('embedding <hermes-chat> on another origin', () => {
     if (home) await rm(home, { recursive: true, force: true });
   });
 
-  const open = async (origin: string) => {
-    const context = await browser.newContext({ viewport: { width: 1000, height: 800 } });
+  const open = async (origin: string, locale?: string) => {
+    const context = await browser.newContext({ viewport: { width: 1000, height: 800 }, ...(locale ? { locale } : {}) });
     const page = await context.newPage();
     page.on('pageerror', (err) => console.error('[pageerror]', err.message));
     await page.goto(origin + '/');
@@ -194,6 +194,21 @@ describe('embedding <hermes-chat> on another origin', () => {
     expect((await deepText(notice)).toLowerCase()).toContain('not authorised');
     expect(await page.locator(hooks.composer).count()).toBe(0);
     await expect.poll(async () => (await events(page)).find((e) => e.name === 'hermes-error')?.detail.status).toBe(403);
+  });
+
+  it('speaks the browser’s language, then the page’s lang, without writing to the page', async () => {
+    const page = await open(foreign.origin, 'fr-FR');
+    const notice = page.locator('hermes-chat').locator('[data-role="embed-unauthorised"]');
+    await expect.poll(async () => deepText(notice)).toContain('Non autorisé');
+    await page.evaluate(() => (document.documentElement.lang = 'de'));
+    await expect.poll(async () => deepText(notice)).toContain('Nicht berechtigt');
+    // Arabic on the element alone: its messages and its own direction, the page stays German, left to right.
+    await page.evaluate(() => document.querySelector('hermes-chat')!.setAttribute('lang', 'ar'));
+    await expect.poll(async () => deepText(notice)).toContain('غير مصرّح');
+    expect(
+      await page.evaluate(() => [(document.querySelector('hermes-chat') as HTMLElement).dir, document.documentElement.lang, document.documentElement.dir]),
+    ).toEqual(['rtl', 'de', '']);
+    await page.context().close();
   });
 
   it('resumes the live turn after a dropped connection, without losing or repeating text', async () => {

@@ -2,7 +2,7 @@ import { expect, cleanup, fixture, stubFetch, waitFor } from '../helpers.js';
 import { ContextProvider } from '@lit/context';
 import { ChatStore } from '../../../components/state/chat-store.js';
 import { chatContext } from '../../../components/state/contexts.js';
-import { groupTurns, RESUMED_LINE, type AssistantTurn } from '../../../components/state/turns.js';
+import { groupTurns, resumedLine, type AssistantTurn } from '../../../components/state/turns.js';
 import type { Message } from '../../../components/api/client.js';
 import type { HermesAssistantTurn } from '../../../components/chat/hermes-assistant-turn.js';
 import type { RunEventPayloads } from '../../../src/shared/run-events.js';
@@ -39,8 +39,8 @@ describe('the "resumed after a restart" line', () => {
     ];
     const turn = groupTurns(messages)[1] as AssistantTurn;
     expect(turn.resumes).to.deep.equal([
-      { at: 'The first half'.length, message: RESUMED_LINE },
-      { at: 'The first half\n\nTrying again.'.length, message: RESUMED_LINE },
+      { at: 'The first half'.length, message: resumedLine() },
+      { at: 'The first half\n\nTrying again.'.length, message: resumedLine() },
     ]);
     expect(turn.partial).to.equal(false);
     const el = await fixture<HermesAssistantTurn>('hermes-assistant-turn', { turn });
@@ -62,7 +62,7 @@ describe('the "resumed after a restart" line', () => {
     expect(again.partial).to.equal(true);
     // Each user message starts over: a later turn's first attempt-1 message gets its own line.
     const turns = groupTurns([user, cut, rest, { role: 'user', content: 'more' }, { ...rest, content: 'Next.' }]);
-    expect((turns[3] as AssistantTurn).resumes).to.deep.equal([{ at: 0, message: RESUMED_LINE }]);
+    expect((turns[3] as AssistantTurn).resumes).to.deep.equal([{ at: 0, message: resumedLine() }]);
   });
 
   describe('live (RunStream → chat store → transcript)', () => {
@@ -107,7 +107,7 @@ describe('the "resumed after a restart" line', () => {
         await waitFor(() => order(liveTurn()!).length === 3);
         expect(order(liveTurn()!)).to.deep.equal(['The first half', 'resumed', ' and the rest.']);
         const line = liveTurn()!.shadowRoot!.querySelector<HTMLElement>('[data-role="resumed"]')!;
-        expect(line.textContent).to.equal(RESUMED_LINE);
+        expect(line.textContent).to.equal(resumedLine());
         expect(line.title).to.equal('The server restarted; the reply carries on.');
         // The stored partial is not shown beside the replayed text.
         expect(el.shadowRoot!.querySelectorAll('hermes-assistant-turn')).to.have.length(1);
