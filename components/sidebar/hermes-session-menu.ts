@@ -60,7 +60,8 @@ export class HermesSessionMenu extends LitElement {
   #shareItems(id: string) {
     const s = this.share;
     if (s === undefined) return html`<button role="menuitem" data-action="share" disabled>${icons.link()}${msg('Share link…')}</button>`;
-    if (!s) return html`<button role="menuitem" data-action="share" @click=${() => this.#act({ action: 'share', id })}>${icons.link()}${msg('Share link')}</button>`;
+    if (!s)
+      return html`<button role="menuitem" data-action="share" @click=${() => this.#act({ action: 'share', id })}>${icons.link()}${msg('Share link')}</button>`;
     return html`
       <button role="menuitem" data-action="copy-share" @click=${() => this.#act({ action: 'copy-share', id, url: s.url })}>${icons.link()}${msg('Copy share link')}</button>
       <button role="menuitem" data-action="unshare" @click=${() => this.#act({ action: 'unshare', id })}>${icons.close()}${msg('Stop sharing')}</button>
