@@ -13,7 +13,6 @@ import { safeColor } from './hermes-session-row.js';
 import { createProject } from './session-actions.js';
 import { newChatInProject } from './project-actions.js';
 import type { Project } from '../api/client.js';
-import './hermes-project-menu.js';
 
 /** How many colours the palette offers (the --hermes-project-color-N tokens below). */
 const PALETTE_SIZE = 6;
@@ -94,7 +93,8 @@ export class HermesProjectChips extends LitElement {
     e.preventDefault();
     const box = (e.currentTarget as HTMLElement).getBoundingClientRect();
     const anchor = e instanceof MouseEvent && e.type === 'contextmenu' && e.clientX ? { x: e.clientX, y: e.clientY } : { x: box.left, y: box.bottom };
-    this.menu = { project, anchor };
+    // The menu is out of the first paint: its chunk comes on the first open.
+    void import('./hermes-project-menu.js').then(() => (this.menu = { project, anchor }));
   }
 
   #closeMenu(restoreFocus: boolean) {
