@@ -1,9 +1,26 @@
+import { msg } from '@lit/localize';
 import type { SessionListRow } from '../state/sessions-store.js';
 
 export type BucketLabel = 'Pinned' | 'Today' | 'Yesterday' | 'This week' | 'Older';
 
 /** One line of the virtual list: a bucket header or a session, both one row tall. */
 export type ListItem = { kind: 'header'; key: string; label: BucketLabel } | { kind: 'session'; key: string; row: SessionListRow; index: number };
+
+/** A bucket's heading in the current language (the label itself stays the English key). */
+export function bucketName(label: BucketLabel): string {
+  switch (label) {
+    case 'Pinned':
+      return msg('Pinned');
+    case 'Today':
+      return msg('Today');
+    case 'Yesterday':
+      return msg('Yesterday');
+    case 'This week':
+      return msg('This week');
+    case 'Older':
+      return msg('Older');
+  }
+}
 
 const DAY_MS = 86_400_000;
 

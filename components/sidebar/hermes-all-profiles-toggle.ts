@@ -1,5 +1,6 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement } from 'lit/decorators.js';
+import { localized, msg, str } from '@lit/localize';
 import { consume } from '@lit/context';
 import { sessionsContext } from '../state/contexts.js';
 import type { SessionsStore } from '../state/sessions-store.js';
@@ -12,6 +13,7 @@ import { baseStyles } from '../shared/styles.js';
  * another profile names it) instead of the active one's. Shown only when profiles exist.
  */
 @customElement('hermes-all-profiles-toggle')
+@localized()
 export class HermesAllProfilesToggle extends LitElement {
   @consume({ context: sessionsContext, subscribe: true }) sessions?: SessionsStore;
   #stores = new StoreController(this, () => [profileStore, this.sessions]);
@@ -24,8 +26,8 @@ export class HermesAllProfilesToggle extends LitElement {
   override render() {
     const s = this.sessions;
     if (!s || !profileStore.several) return nothing;
-    return html`<button class="toggle" data-role="all-profiles" aria-pressed=${s.allProfiles} title="Sessions of every profile, not only ${profileStore.active}" @click=${() => void s.setAllProfiles(!s.allProfiles)}>
-      All profiles
+    return html`<button class="toggle" data-role="all-profiles" aria-pressed=${s.allProfiles} title=${msg(str`Sessions of every profile, not only ${profileStore.active}`)} @click=${() => void s.setAllProfiles(!s.allProfiles)}>
+      ${msg('All profiles')}
     </button>`;
   }
 

@@ -1,5 +1,7 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, state } from 'lit/decorators.js';
+import { localized, msg, str } from '@lit/localize';
+import { formatNumber } from '../i18n/format.js';
 import { consume } from '@lit/context';
 import { sessionsContext, uiContext } from '../state/contexts.js';
 import type { SessionsStore } from '../state/sessions-store.js';
@@ -11,7 +13,6 @@ import { safeColor } from './hermes-session-row.js';
 import { createProject } from './session-actions.js';
 import { newChatInProject } from './project-actions.js';
 import type { Project } from '../api/client.js';
-import './hermes-project-menu.js';
 
 /** How many colours the palette offers (the --hermes-project-color-N tokens below). */
 const PALETTE_SIZE = 6;
@@ -29,6 +30,7 @@ export function toHex(color: string): string | null {
  * a name and a colour from a small token palette.
  */
 @customElement('hermes-project-chips')
+@localized()
 export class HermesProjectChips extends LitElement {
   @consume({ context: sessionsContext, subscribe: true }) sessions?: SessionsStore;
   @consume({ context: uiContext, subscribe: true }) ui?: UiStore;
@@ -56,10 +58,10 @@ export class HermesProjectChips extends LitElement {
       class="chip"
       data-role="sidebar-tasks-filter"
       aria-pressed=${s.tasksOnly}
-      title="Scheduled task runs"
+      title=${msg('Scheduled task runs')}
       @click=${() => void s.setTasksOnly(!s.tasksOnly)}
     >
-      <span class="name">Tasks</span>${s.cronCount ? html`<span class="meta">&nbsp;${s.cronCount}</span>` : nothing}
+      <span class="name">${msg('Tasks')}</span>${s.cronCount ? html`<span class="meta">\u00a0${formatNumber(s.cronCount)}</span>` : nothing}
     </button>`;
   }
 
@@ -91,7 +93,8 @@ export class HermesProjectChips extends LitElement {
     e.preventDefault();
     const box = (e.currentTarget as HTMLElement).getBoundingClientRect();
     const anchor = e instanceof MouseEvent && e.type === 'contextmenu' && e.clientX ? { x: e.clientX, y: e.clientY } : { x: box.left, y: box.bottom };
-    this.menu = { project, anchor };
+    // The menu is out of the first paint: its chunk comes on the first open.
+    void import('./hermes-project-menu.js').then(() => (this.menu = { project, anchor }));
   }
 
   #closeMenu(restoreFocus: boolean) {
@@ -119,8 +122,8 @@ export class HermesProjectChips extends LitElement {
 
   /** The active chip's own buttons: a new chat in the project, and its menu. */
   #activeTools(p: Project) {
-    return html`<button class="chip tool" data-role="project-new-chat" aria-label="New chat in ${p.name}" title="New chat in ${p.name}" @click=${() => this.#newChat(p)}>${icons.plus()}</button>
-      <button class="chip tool" data-role="project-menu-button" aria-haspopup="menu" aria-label="Options for ${p.name}" title="Options" @click=${(e: Event) => this.#openMenu(e, p)}>${icons.more()}</button>`;
+    return html`<button class="chip tool" data-role="project-new-chat" aria-label=${msg(str`New chat in ${p.name}`)} title=${msg(str`New chat in ${p.name}`)} @click=${() => this.#newChat(p)}>${icons.plus()}</button>
+      <button class="chip tool" data-role="project-menu-button" aria-haspopup="menu" aria-label=${msg(str`Options for ${p.name}`)} title=${msg('Options')} @click=${(e: Event) => this.#openMenu(e, p)}>${icons.more()}</button>`;
   }
 
   #swatchKey(e: KeyboardEvent) {
@@ -134,8 +137,8 @@ export class HermesProjectChips extends LitElement {
   #form() {
     return html`
       <form class="create" data-role="project-form" @submit=${this.#submit} @keydown=${(e: KeyboardEvent) => e.key === 'Escape' && ((e.stopPropagation(), void this.#openForm(false)))}>
-        <input name="name" placeholder="Project name" aria-label="Project name" maxlength="128" required autocomplete="off" />
-        <div class="swatches" role="radiogroup" aria-label="Colour" @keydown=${this.#swatchKey}>
+        <input name="name" placeholder=${msg('Project name')} aria-label=${msg('Project name')} maxlength="128" required autocomplete="off" />
+        <div class="swatches" role="radiogroup" aria-label=${msg('Colour')} @keydown=${this.#swatchKey}>
           ${Array.from(
             { length: PALETTE_SIZE },
             (_, i) => html`
@@ -146,7 +149,7 @@ export class HermesProjectChips extends LitElement {
               data-index=${i}
               style="--swatch: var(--hermes-project-color-${i + 1})"
               aria-checked=${i === this.colorIndex}
-              aria-label="Colour ${i + 1}"
+              aria-label=${msg(str`Colour ${formatNumber(i + 1)}`)}
               tabindex=${i === this.colorIndex ? 0 : -1}
               @click=${() => (this.colorIndex = i)}
             >
@@ -156,8 +159,8 @@ export class HermesProjectChips extends LitElement {
           )}
         </div>
         <div class="actions">
-          <button type="button" @click=${() => void this.#openForm(false)}>Cancel</button>
-          <button type="submit" class="primary" data-role="create-project" ?disabled=${this.busy}>Create</button>
+          <button type="button" @click=${() => void this.#openForm(false)}>${msg('Cancel')}</button>
+          <button type="submit" class="primary" data-role="create-project" ?disabled=${this.busy}>${msg('Create')}</button>
         </div>
       </form>
     `;
@@ -168,8 +171,8 @@ export class HermesProjectChips extends LitElement {
     if (!s) return nothing;
     const filter = s.projectFilter;
     return html`
-      <div class="chips" role="toolbar" aria-label="Filter by project">
-        <button class="chip" data-role="project-chip" data-project-id="" aria-pressed=${filter === null && !s.tasksOnly} @click=${() => this.#filter(null)}>All</button>
+      <div class="chips" role="toolbar" aria-label=${msg('Filter by project')}>
+        <button class="chip" data-role="project-chip" data-project-id="" aria-pressed=${filter === null && !s.tasksOnly} @click=${() => this.#filter(null)}>${msg('All')}</button>
         ${this.#tasksChip(s)}
         ${s.projects.map((p) => {
           const color = safeColor(p.color);
@@ -189,7 +192,7 @@ export class HermesProjectChips extends LitElement {
         ${
           this.creating
             ? nothing
-            : html`<button class="chip add" data-role="new-project" aria-label="New project" title="New project" @click=${() => void this.#openForm(true)}>${icons.plus()}</button>`
+            : html`<button class="chip add" data-role="new-project" aria-label=${msg('New project')} title=${msg('New project')} @click=${() => void this.#openForm(true)}>${icons.plus()}</button>`
         }
       </div>
       ${this.creating ? this.#form() : nothing}

@@ -1,5 +1,6 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
+import { localized, msg, str } from '@lit/localize';
 import type { Project } from '../api/client.js';
 import { baseStyles } from '../shared/styles.js';
 import { icons } from '../shared/icons.js';
@@ -13,6 +14,7 @@ const MARGIN = 8;
  * click and on Escape.
  */
 @customElement('hermes-project-menu')
+@localized()
 export class HermesProjectMenu extends LitElement {
   @property({ attribute: false }) project!: Project;
   /** The pointer (right-click) or the button's box, in viewport coordinates. */
@@ -55,8 +57,8 @@ export class HermesProjectMenu extends LitElement {
 
   override render() {
     if (!this.project) return nothing;
-    return html`<div class="menu" role="menu" data-role="project-menu" aria-label="Options for ${this.project.name}">
-      <button role="menuitem" data-action="project-settings" @click=${() => this.onPick('settings')}>${icons.edit()}Project settings…</button>
+    return html`<div class="menu" role="menu" data-role="project-menu" aria-label=${msg(str`Options for ${this.project.name}`)}>
+      <button role="menuitem" data-action="project-settings" @click=${() => this.onPick('settings')}>${icons.edit()}${msg('Project settings…')}</button>
     </div>`;
   }
 

@@ -1,5 +1,6 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property, query, state } from 'lit/decorators.js';
+import { localized, msg, str } from '@lit/localize';
 import { api, type ModelCatalog, type Project } from '../api/client.js';
 import { boundWorkspaces, projectsApi } from '../api/projects.js';
 import { REASONING_EFFORTS } from '../../src/agent/reasoning.js';
@@ -13,7 +14,16 @@ interface ModelChoice {
   group: string;
 }
 
-const EFFORT_LABELS: Record<string, string> = { none: 'Off', minimal: 'Minimal', low: 'Low', medium: 'Medium', high: 'High', xhigh: 'X-High', max: 'Max' };
+/** The reasoning levels' names, in the current language (made per render, so a switch applies). */
+const effortLabels = (): Record<string, string> => ({
+  none: msg('Off'),
+  minimal: msg('Minimal'),
+  low: msg('Low'),
+  medium: msg('Medium'),
+  high: msg('High'),
+  xhigh: msg('X-High'),
+  max: msg('Max'),
+});
 const baseName = (path: string) => path.replace(/\/+$/, '').split('/').pop() || path;
 
 /** The catalog's models, plus the bound one when the catalog no longer lists it (so opening and saving keeps it). */
@@ -22,7 +32,7 @@ export function modelChoices(catalog: ModelCatalog | null, project: Project): Mo
     g.models.map((m) => ({ model: m.id, provider: g.provider, label: m.label || m.id, group: g.label })),
   );
   if (project.model && !choices.some((c) => c.model === project.model && (!project.model_provider || c.provider === project.model_provider))) {
-    choices.unshift({ model: project.model, provider: project.model_provider ?? null, label: project.model, group: 'Bound' });
+    choices.unshift({ model: project.model, provider: project.model_provider ?? null, label: project.model, group: msg('Bound') });
   }
   return choices;
 }
@@ -34,6 +44,7 @@ export function modelChoices(catalog: ModelCatalog | null, project: Project): Mo
  * sent until Save, and the server's refusal is shown here.
  */
 @customElement('hermes-project-settings')
+@localized()
 export class HermesProjectSettings extends LitElement {
   @property({ attribute: false }) project!: Project;
   /** Called once the dialog is done: with the saved project, or null when cancelled. */
@@ -128,12 +139,12 @@ export class HermesProjectSettings extends LitElement {
 
   #workspaceRows() {
     if (!this.workspaces.length)
-      return html`<p class="meta empty" data-role="project-no-workspaces">No workspaces bound: new chats start in the usual one.</p>`;
+      return html`<p class="meta empty" data-role="project-no-workspaces">${msg('No workspaces bound: new chats start in the usual one.')}</p>`;
     return html`<ul class="ws" role="list">
       ${this.workspaces.map(
         (path) => html`<li data-role="project-workspace" data-path=${path}>
           <span class="ws-text"><span class="ws-name">${this.#nameOf(path)}</span><span class="meta ws-path">${path}</span></span>
-          <button type="button" class="icon-button" data-role="project-workspace-remove" aria-label="Unbind ${path}" title="Unbind" @click=${() => this.#remove(path)}>${icons.close()}</button>
+          <button type="button" class="icon-button" data-role="project-workspace-remove" aria-label=${msg(str`Unbind ${path}`)} title=${msg('Unbind')} @click=${() => this.#remove(path)}>${icons.close()}</button>
         </li>`,
       )}
     </ul>`;
@@ -143,58 +154,59 @@ export class HermesProjectSettings extends LitElement {
     const addable = this.saved.filter((w) => !this.workspaces.includes(w.path));
     return html`
       <fieldset>
-        <legend>Workspaces</legend>
+        <legend>${msg('Workspaces')}</legend>
         ${this.#workspaceRows()}
         <div class="row">
-          <select data-role="project-workspace-add" aria-label="Add a saved workspace" ?disabled=${!addable.length} @change=${(e: Event) => {
+          <select data-role="project-workspace-add" aria-label=${msg('Add a saved workspace')} ?disabled=${!addable.length} @change=${(e: Event) => {
             const select = e.target as HTMLSelectElement;
             this.#addPath(select.value);
             select.value = '';
           }}>
-            <option value="">${addable.length ? 'Add a saved workspace…' : 'Every saved workspace is bound'}</option>
+            <option value="">${addable.length ? msg('Add a saved workspace…') : msg('Every saved workspace is bound')}</option>
             ${addable.map((w) => html`<option value=${w.path}>${w.name} — ${w.path}</option>`)}
           </select>
           <button type="button" class="outline" data-role="project-workspaces-clear" ?disabled=${!this.workspaces.length} @click=${() => ((this.workspaces = []), (this.defaultWorkspace = ''))}>
-            Clear
+            ${msg('Clear')}
           </button>
         </div>
         <label class="field">
-          <span>Default workspace (new chats start here)</span>
+          <span>${msg('Default workspace (new chats start here)')}</span>
           <select data-role="project-default-workspace" ?disabled=${!this.workspaces.length} .value=${this.defaultWorkspace} @change=${(e: Event) => (this.defaultWorkspace = (e.target as HTMLSelectElement).value)}>
-            <option value="" ?selected=${this.defaultWorkspace === ''}>First in the list</option>
+            <option value="" ?selected=${this.defaultWorkspace === ''}>${msg('First in the list')}</option>
             ${this.workspaces.map((path) => html`<option value=${path} ?selected=${this.defaultWorkspace === path}>${this.#nameOf(path)}</option>`)}
           </select>
         </label>
         <label class="check">
           <input type="checkbox" data-role="project-auto-assign" .checked=${this.autoAssign} @change=${(e: Event) => (this.autoAssign = (e.target as HTMLInputElement).checked)} />
-          <span>Auto-assign: new chats started in these workspaces join this project</span>
+          <span>${msg('Auto-assign: new chats started in these workspaces join this project')}</span>
         </label>
       </fieldset>
     `;
   }
 
   #modelFields() {
+    const efforts = effortLabels();
     const groups = [...new Set(this.#choices.map((c) => c.group))];
     return html`
       <label class="field">
-        <span>Model</span>
+        <span>${msg('Model')}</span>
         <select data-role="project-model" .value=${this.modelIndex} @change=${(e: Event) => (this.modelIndex = (e.target as HTMLSelectElement).value)}>
-          <option value="" ?selected=${this.modelIndex === ''}>Not bound (the default model)</option>
+          <option value="" ?selected=${this.modelIndex === ''}>${msg('Not bound (the default model)')}</option>
           ${groups.map(
             (g) => html`<optgroup label=${g}>
               ${this.#choices.map((c, i) => (c.group === g ? html`<option value=${String(i)} data-model=${c.model} ?selected=${this.modelIndex === String(i)}>${c.label}</option>` : nothing))}
             </optgroup>`,
           )}
         </select>
-        ${this.catalog ? nothing : html`<span class="meta">Loading models…</span>`}
+        ${this.catalog ? nothing : html`<span class="meta">${msg('Loading models…')}</span>`}
       </label>
       <label class="field">
-        <span>Reasoning effort</span>
+        <span>${msg('Reasoning effort')}</span>
         <select data-role="project-reasoning" .value=${this.effort} @change=${(e: Event) => (this.effort = (e.target as HTMLSelectElement).value)}>
-          <option value="" ?selected=${this.effort === ''}>Not bound</option>
-          ${REASONING_EFFORTS.map((e) => html`<option value=${e} ?selected=${this.effort === e}>${EFFORT_LABELS[e] ?? e}</option>`)}
+          <option value="" ?selected=${this.effort === ''}>${msg('Not bound')}</option>
+          ${REASONING_EFFORTS.map((e) => html`<option value=${e} ?selected=${this.effort === e}>${efforts[e] ?? e}</option>`)}
         </select>
-        <span class="meta">Stored with the project; chats follow the reasoning setting in config.yaml (the composer's chip).</span>
+        <span class="meta">${msg("Stored with the project; chats follow the reasoning setting in config.yaml (the composer's chip).")}</span>
       </label>
     `;
   }
@@ -205,14 +217,14 @@ export class HermesProjectSettings extends LitElement {
     return html`<dialog data-role="project-settings" aria-labelledby="project-settings-title" @cancel=${(e: Event) => (e.preventDefault(), this.#finish(null))}>
       <form @submit=${this.#save}>
         <header>
-          <h2 id="project-settings-title">Project settings · ${p.name}</h2>
-          <button type="button" class="icon-button" data-role="project-settings-close" aria-label="Close" @click=${() => this.#finish(null)}>${icons.close()}</button>
+          <h2 id="project-settings-title">${msg(str`Project settings · ${p.name}`)}</h2>
+          <button type="button" class="icon-button" data-role="project-settings-close" aria-label=${msg('Close')} @click=${() => this.#finish(null)}>${icons.close()}</button>
         </header>
         ${this.#workspaceFields()} ${this.#modelFields()}
         ${this.error ? html`<p class="error" role="alert" data-role="project-settings-error">${this.error}</p>` : nothing}
         <footer>
-          <button type="button" class="outline" data-role="project-settings-cancel" @click=${() => this.#finish(null)}>Cancel</button>
-          <button type="submit" class="primary" data-role="project-settings-save" ?disabled=${this.busy}>${this.busy ? 'Saving…' : 'Save'}</button>
+          <button type="button" class="outline" data-role="project-settings-cancel" @click=${() => this.#finish(null)}>${msg('Cancel')}</button>
+          <button type="submit" class="primary" data-role="project-settings-save" ?disabled=${this.busy}>${this.busy ? msg('Saving…') : msg('Save')}</button>
         </footer>
       </form>
     </dialog>`;

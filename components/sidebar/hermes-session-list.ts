@@ -1,9 +1,10 @@
 import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
+import { localized, msg } from '@lit/localize';
 import { repeat } from 'lit/directives/repeat.js';
 import type { SessionListRow } from '../state/sessions-store.js';
 import { baseStyles } from '../shared/styles.js';
-import { bucketize, type ListItem } from './date-buckets.js';
+import { bucketName, bucketize, type ListItem } from './date-buckets.js';
 import { foldSubagents } from './subagent-fold.js';
 import './hermes-session-row.js';
 import { emit } from '../events.js';
@@ -23,6 +24,7 @@ const LOAD_AHEAD = 40;
  * @fires hermes-list-end - the end of the rows is near the viewport: load more if there are more
  */
 @customElement('hermes-session-list')
+@localized()
 export class HermesSessionList extends LitElement {
   @property({ attribute: false }) rows: readonly SessionListRow[] = [];
   @property({ attribute: false }) activeId: string | null = null;
@@ -193,7 +195,7 @@ export class HermesSessionList extends LitElement {
     const indexes = this.#window();
     const tabbable = this.#tabbableId(indexes[0] ?? 0, (indexes[indexes.length - 1] ?? 0) + 1);
     return html`
-      <div class="viewport" role="navigation" aria-label="Chats" style="--row-h: ${h}px" @scroll=${this.#onScroll} @keydown=${this.#onKeyDown} @focusin=${this.#onFocusIn}>
+      <div class="viewport" role="navigation" aria-label=${msg('Chats')} style="--row-h: ${h}px" @scroll=${this.#onScroll} @keydown=${this.#onKeyDown} @focusin=${this.#onFocusIn}>
         <div class="spacer" style="height: ${this.#items.length * h}px">
           ${repeat(
             indexes,
@@ -202,7 +204,7 @@ export class HermesSessionList extends LitElement {
               const item = this.#items[i]!;
               const y = `transform: translateY(${i * h}px)`;
               if (item.kind === 'header')
-                return html`<div class="header" role="heading" aria-level="2" data-role="bucket-header" style=${y}>${item.label}</div>`;
+                return html`<div class="header" role="heading" aria-level="2" data-role="bucket-header" style=${y}>${bucketName(item.label)}</div>`;
               const r = item.row;
               return html`<hermes-session-row
                 data-role="session-row"

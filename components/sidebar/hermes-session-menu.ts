@@ -1,5 +1,6 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
+import { localized, msg, str } from '@lit/localize';
 import { api, type Project, type ShareLink } from '../api/client.js';
 import type { SessionListRow } from '../state/sessions-store.js';
 import { baseStyles } from '../shared/styles.js';
@@ -21,6 +22,7 @@ const MARGIN = 8;
  * @fires hermes-menu-close - detail {restoreFocus}: the menu wants to close
  */
 @customElement('hermes-session-menu')
+@localized()
 export class HermesSessionMenu extends LitElement {
   @property({ attribute: false }) row!: SessionListRow;
   @property({ attribute: false }) projects: readonly Project[] = [];
@@ -57,11 +59,12 @@ export class HermesSessionMenu extends LitElement {
 
   #shareItems(id: string) {
     const s = this.share;
-    if (s === undefined) return html`<button role="menuitem" data-action="share" disabled>${icons.link()}Share link…</button>`;
-    if (!s) return html`<button role="menuitem" data-action="share" @click=${() => this.#act({ action: 'share', id })}>${icons.link()}Share link</button>`;
+    if (s === undefined) return html`<button role="menuitem" data-action="share" disabled>${icons.link()}${msg('Share link…')}</button>`;
+    if (!s)
+      return html`<button role="menuitem" data-action="share" @click=${() => this.#act({ action: 'share', id })}>${icons.link()}${msg('Share link')}</button>`;
     return html`
-      <button role="menuitem" data-action="copy-share" @click=${() => this.#act({ action: 'copy-share', id, url: s.url })}>${icons.link()}Copy share link</button>
-      <button role="menuitem" data-action="unshare" @click=${() => this.#act({ action: 'unshare', id })}>${icons.close()}Stop sharing</button>
+      <button role="menuitem" data-action="copy-share" @click=${() => this.#act({ action: 'copy-share', id, url: s.url })}>${icons.link()}${msg('Copy share link')}</button>
+      <button role="menuitem" data-action="unshare" @click=${() => this.#act({ action: 'unshare', id })}>${icons.close()}${msg('Stop sharing')}</button>
     `;
   }
 
@@ -125,22 +128,22 @@ export class HermesSessionMenu extends LitElement {
   #main(r: SessionListRow) {
     const id = r.session_id;
     return html`
-      <button role="menuitem" data-action="rename" @click=${() => emit(this, 'hermes-menu-rename', { id }, { local: true })}>${icons.edit()}Rename</button>
-      <button role="menuitem" data-action="regenerate-title" @click=${() => this.#act({ action: 'regenerate-title', id })}>${icons.retry()}Regenerate title</button>
-      <button role="menuitem" data-action="pin" @click=${() => this.#act({ action: 'pin', id, pinned: !r.pinned })}>${icons.pin()}${r.pinned ? 'Unpin' : 'Pin'}</button>
+      <button role="menuitem" data-action="rename" @click=${() => emit(this, 'hermes-menu-rename', { id }, { local: true })}>${icons.edit()}${msg('Rename')}</button>
+      <button role="menuitem" data-action="regenerate-title" @click=${() => this.#act({ action: 'regenerate-title', id })}>${icons.retry()}${msg('Regenerate title')}</button>
+      <button role="menuitem" data-action="pin" @click=${() => this.#act({ action: 'pin', id, pinned: !r.pinned })}>${icons.pin()}${r.pinned ? msg('Unpin') : msg('Pin')}</button>
       <button role="menuitem" data-action="move" aria-haspopup="menu" @click=${() => (this.view = 'move')}>
-        ${icons.folder()}Move to project<span class="end">${icons.chevron()}</span>
+        ${icons.folder()}${msg('Move to project')}<span class="end">${icons.chevron()}</span>
       </button>
-      <button role="menuitem" data-action="archive" @click=${() => this.#act({ action: 'archive', id, archived: !r.archived })}>${icons.archive()}${r.archived ? 'Unarchive' : 'Archive'}</button>
-      <button role="menuitem" data-action="duplicate" @click=${() => this.#act({ action: 'duplicate', id })}>${icons.copy()}Duplicate</button>
+      <button role="menuitem" data-action="archive" @click=${() => this.#act({ action: 'archive', id, archived: !r.archived })}>${icons.archive()}${r.archived ? msg('Unarchive') : msg('Archive')}</button>
+      <button role="menuitem" data-action="duplicate" @click=${() => this.#act({ action: 'duplicate', id })}>${icons.copy()}${msg('Duplicate')}</button>
       <div class="sep" role="separator"></div>
       ${this.#shareItems(id)}
       <div class="sep" role="separator"></div>
-      <a role="menuitem" data-action="export-md" href=${api.exportUrl(id, 'md')} download @click=${this.#afterDownload}>${icons.download()}Export Markdown</a>
-      <a role="menuitem" data-action="export-html" href=${api.exportUrl(id, 'html')} download @click=${this.#afterDownload}>${icons.download()}Export HTML</a>
-      <a role="menuitem" data-action="export-json" href=${api.exportUrl(id, 'json')} download @click=${this.#afterDownload}>${icons.download()}Export JSON</a>
+      <a role="menuitem" data-action="export-md" href=${api.exportUrl(id, 'md')} download @click=${this.#afterDownload}>${icons.download()}${msg('Export Markdown')}</a>
+      <a role="menuitem" data-action="export-html" href=${api.exportUrl(id, 'html')} download @click=${this.#afterDownload}>${icons.download()}${msg('Export HTML')}</a>
+      <a role="menuitem" data-action="export-json" href=${api.exportUrl(id, 'json')} download @click=${this.#afterDownload}>${icons.download()}${msg('Export JSON')}</a>
       <div class="sep" role="separator"></div>
-      <button role="menuitem" class="danger" data-action="delete" @click=${() => (this.view = 'confirm')}>${icons.trash()}Delete…</button>
+      <button role="menuitem" class="danger" data-action="delete" @click=${() => (this.view = 'confirm')}>${icons.trash()}${msg('Delete…')}</button>
     `;
   }
 
@@ -152,18 +155,18 @@ export class HermesSessionMenu extends LitElement {
       </button>
     `;
     return html`
-      <button role="menuitem" class="back" @click=${() => (this.view = 'main')}><span class="flip">${icons.chevron()}</span>Move to project</button>
+      <button role="menuitem" class="back" @click=${() => (this.view = 'main')}><span class="flip">${icons.chevron()}</span>${msg('Move to project')}</button>
       <div class="sep" role="separator"></div>
-      ${option(null, 'No project', null)} ${this.projects.map((p) => option(p.project_id, p.name, safeColor(p.color)))}
+      ${option(null, msg('No project'), null)} ${this.projects.map((p) => option(p.project_id, p.name, safeColor(p.color)))}
     `;
   }
 
   #confirm(r: SessionListRow) {
     return html`
-      <p class="confirm">Delete “${r.title || 'Untitled'}”? This cannot be undone.</p>
+      <p class="confirm">${msg(str`Delete “${r.title || msg('Untitled')}”? This cannot be undone.`)}</p>
       <div class="buttons">
-        <button role="menuitem" class="outline" data-action="cancel-delete" @click=${() => (this.view = 'main')}>Cancel</button>
-        <button role="menuitem" class="danger outline" data-role="confirm-delete" @click=${() => this.#act({ action: 'delete', id: r.session_id })}>Delete</button>
+        <button role="menuitem" class="outline" data-action="cancel-delete" @click=${() => (this.view = 'main')}>${msg('Cancel')}</button>
+        <button role="menuitem" class="danger outline" data-role="confirm-delete" @click=${() => this.#act({ action: 'delete', id: r.session_id })}>${msg('Delete')}</button>
       </div>
     `;
   }
@@ -172,7 +175,7 @@ export class HermesSessionMenu extends LitElement {
     const r = this.row;
     if (!r) return nothing;
     const body = this.view === 'move' ? this.#move(r) : this.view === 'confirm' ? this.#confirm(r) : this.#main(r);
-    return html`<div class="menu" role="menu" aria-label="Options for ${r.title || 'Untitled'}" data-view=${this.view}>${body}</div>`;
+    return html`<div class="menu" role="menu" aria-label=${msg(str`Options for ${r.title || msg('Untitled')}`)} data-view=${this.view}>${body}</div>`;
   }
 
   static override styles = [

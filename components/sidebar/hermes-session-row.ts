@@ -1,5 +1,7 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
+import { localized, msg, str } from '@lit/localize';
+import { formatNumber } from '../i18n/format.js';
 import type { FoldedRow } from './subagent-fold.js';
 import { baseStyles } from '../shared/styles.js';
 import { icons } from '../shared/icons.js';
@@ -31,7 +33,8 @@ export function highlight(preview: string, query: string) {
 /** The detailed row's second line: messages, model and where it came from (not this web UI). */
 export function rowMeta(r: FoldedRow): string {
   const n = r.message_count ?? 0;
-  const bits = [`${n} message${n === 1 ? '' : 's'}`];
+  const count = formatNumber(n);
+  const bits = [n === 1 ? msg(str`${count} message`) : msg(str`${count} messages`)];
   if (r.model) bits.push(r.model.split('/').pop()!);
   if (r.session_source && r.session_source !== 'webui' && !r.source_label) bits.push(r.session_source);
   return bits.join(' · ');
@@ -48,6 +51,7 @@ export function rowMeta(r: FoldedRow): string {
  * @fires hermes-open-session - the row was chosen
  */
 @customElement('hermes-session-row')
+@localized()
 export class HermesSessionRow extends LitElement {
   static override shadowRootOptions = { ...LitElement.shadowRootOptions, delegatesFocus: true };
 
@@ -108,7 +112,7 @@ export class HermesSessionRow extends LitElement {
       ? html`<input
           class="rename"
           data-role="rename-input"
-          aria-label="Chat title"
+          aria-label=${msg('Chat title')}
           maxlength="200"
           .value=${r.title}
           @keydown=${this.#renameKey}
@@ -121,29 +125,29 @@ export class HermesSessionRow extends LitElement {
           aria-current=${this.active ? 'page' : nothing}
           @click=${this.#open}
         >
-          ${r.nested ? html`<span class="nested" data-role="subagent-nested" title="Subagent" aria-hidden="true">↳</span>` : nothing}
+          ${r.nested ? html`<span class="nested" data-role="subagent-nested" title=${msg('Subagent')} aria-hidden="true">↳</span>` : nothing}
           <span class="dot project" style=${color ? `--chip-color: ${color}` : ''} aria-hidden="true"></span>
           <span class="text">
-            <span class="title">${r.title || 'Untitled'}</span>
+            <span class="title">${r.title || msg('Untitled')}</span>
             ${preview ? html`<span class="preview" data-role="match-preview">${highlight(preview, this.query)}</span>` : nothing}
             ${!preview && this.detailed ? html`<span class="preview" data-role="session-meta">${rowMeta(r)}</span>` : nothing}
           </span>
           ${
             r.subagent_count
-              ? html`<span class="count" data-role="subagent-count" title="Subagent sessions: open them from the chat's Activity">${r.subagent_count}<span class="visually-hidden"> subagent sessions</span></span>`
+              ? html`<span class="count" data-role="subagent-count" title=${msg("Subagent sessions: open them from the chat's Activity")}>${formatNumber(r.subagent_count)}<span class="visually-hidden"> ${msg('subagent sessions')}</span></span>`
               : nothing
           }
           ${
             r.source_label && r.source_tag !== 'webui'
-              ? html`<span class="profile" data-role="source-badge" title=${r.read_only ? `Hermes ${r.source_label} session (read from Hermes)` : `Imported from Hermes ${r.source_label}`}>${r.source_label}</span>`
+              ? html`<span class="profile" data-role="source-badge" title=${r.read_only ? msg(str`Hermes ${r.source_label} session (read from Hermes)`) : msg(str`Imported from Hermes ${r.source_label}`)}>${r.source_label}</span>`
               : r.session_source === 'cron' || r.session_id.startsWith('cron_')
-                ? html`<span class="profile" data-role="task-badge" title="Scheduled task run">Task</span>`
+                ? html`<span class="profile" data-role="task-badge" title=${msg('Scheduled task run')}>${msg('Task')}</span>`
                 : nothing
           }
-          ${r.other_profile ? html`<span class="profile" data-role="row-profile" title="Profile ${r.other_profile}">${r.other_profile}</span>` : nothing}
-          ${r.archived ? html`<span class="badge" title="Archived">${icons.archive()}<span class="visually-hidden">Archived</span></span>` : nothing}
-          ${r.attention ? html`<span class="dot attention" data-role="attention-dot" title="Waiting for your answer"><span class="visually-hidden">Needs attention</span></span>` : nothing}
-          ${r.active_stream_id ? html`<span class="spinner" data-role="row-spinner" title="Running">${icons.spinner()}<span class="visually-hidden">Running</span></span>` : nothing}
+          ${r.other_profile ? html`<span class="profile" data-role="row-profile" title=${msg(str`Profile ${r.other_profile}`)}>${r.other_profile}</span>` : nothing}
+          ${r.archived ? html`<span class="badge" title=${msg('Archived')}>${icons.archive()}<span class="visually-hidden">${msg('Archived')}</span></span>` : nothing}
+          ${r.attention ? html`<span class="dot attention" data-role="attention-dot" title=${msg('Waiting for your answer')}><span class="visually-hidden">${msg('Needs attention')}</span></span>` : nothing}
+          ${r.active_stream_id ? html`<span class="spinner" data-role="row-spinner" title=${msg('Running')}>${icons.spinner()}<span class="visually-hidden">${msg('Running')}</span></span>` : nothing}
         </a>`;
     return html`
       ${body}
@@ -153,7 +157,7 @@ export class HermesSessionRow extends LitElement {
         tabindex=${this.current ? 0 : -1}
         aria-haspopup="menu"
         aria-expanded=${this.menuOpen}
-        aria-label="Options for ${r.title || 'Untitled'}"
+        aria-label=${msg(str`Options for ${r.title || msg('Untitled')}`)}
         @click=${this.#menu}
       >
         ${icons.more()}

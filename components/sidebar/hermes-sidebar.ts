@@ -1,5 +1,7 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, state } from 'lit/decorators.js';
+import { localized, msg, str } from '@lit/localize';
+import { formatNumber } from '../i18n/format.js';
 import { consume } from '@lit/context';
 import { chatContext, sessionsContext, uiContext } from '../state/contexts.js';
 import type { ChatStore } from '../state/chat-store.js';
@@ -30,6 +32,7 @@ import type { HermesEvent } from '../events.js';
  * actions against the API and the stores.
  */
 @customElement('hermes-sidebar')
+@localized()
 export class HermesSidebar extends LitElement {
   @consume({ context: sessionsContext, subscribe: true }) sessions?: SessionsStore;
   @consume({ context: chatContext, subscribe: true }) chat?: ChatStore;
@@ -157,16 +160,16 @@ export class HermesSidebar extends LitElement {
     if (s.error && !s.loaded)
       return html`<div class="empty" role="alert">
         <p>${s.error}</p>
-        <button class="outline" @click=${() => void s.refresh()}>Retry</button>
+        <button class="outline" @click=${() => void s.refresh()}>${msg('Retry')}</button>
       </div>`;
-    if (!s.loaded) return html`<p class="empty meta">Loading…</p>`;
-    if (s.query.trim()) return html`<p class="empty meta">${s.searching ? 'Searching…' : `No chats match “${s.query.trim()}”`}</p>`;
+    if (!s.loaded) return html`<p class="empty meta">${msg('Loading…')}</p>`;
+    if (s.query.trim()) return html`<p class="empty meta">${s.searching ? msg('Searching…') : msg(str`No chats match “${s.query.trim()}”`)}</p>`;
     // The filter runs over the loaded rows: while pages remain, the project's chats may be in them.
-    if (s.tasksOnly) return html`<p class="empty meta">No task runs yet.</p>`;
-    if (s.projectFilter) return html`<p class="empty meta">${s.hasMore ? 'Loading…' : 'No chats in this project yet.'}</p>`;
+    if (s.tasksOnly) return html`<p class="empty meta">${msg('No task runs yet.')}</p>`;
+    if (s.projectFilter) return html`<p class="empty meta">${s.hasMore ? msg('Loading…') : msg('No chats in this project yet.')}</p>`;
     // Task runs are listed under the Tasks chip, not here: say where they are.
-    if (s.cronCount) return html`<p class="empty meta">No chats yet. Task runs are under Tasks above; start a chat with New chat.</p>`;
-    return html`<p class="empty meta">No chats yet. Start one with New chat.</p>`;
+    if (s.cronCount) return html`<p class="empty meta">${msg('No chats yet. Task runs are under Tasks above; start a chat with New chat.')}</p>`;
+    return html`<p class="empty meta">${msg('No chats yet. Start one with New chat.')}</p>`;
   }
 
   override render() {
@@ -179,16 +182,16 @@ export class HermesSidebar extends LitElement {
     const menuRow = this.menu ? rows.find((r) => r.session_id === this.menu!.id) : undefined;
     return html`
       <header class="top">
-        <button class="new outline" data-role="new-chat" title="New chat (Ctrl+K)" @click=${() => this.#newChat()}>
-          ${icons.plus()}<span>New chat</span>
+        <button class="new outline" data-role="new-chat" title=${msg('New chat (Ctrl+K)')} @click=${() => this.#newChat()}>
+          ${icons.plus()}<span>${msg('New chat')}</span>
         </button>
         <label class="search">
           ${s.searching ? icons.spinner() : icons.search()}
-          <span class="visually-hidden">Search chats</span>
-          <input type="search" data-role="session-search" placeholder="Search chats" autocomplete="off" spellcheck="false" .value=${s.query} @input=${(e: InputEvent) => s.setQuery((e.target as HTMLInputElement).value)} @keydown=${this.#onSearchKey} />
+          <span class="visually-hidden">${msg('Search chats')}</span>
+          <input type="search" data-role="session-search" placeholder=${msg('Search chats')} autocomplete="off" spellcheck="false" .value=${s.query} @input=${(e: InputEvent) => s.setQuery((e.target as HTMLInputElement).value)} @keydown=${this.#onSearchKey} />
           ${
             s.query
-              ? html`<button class="clear icon-button" data-role="clear-search" aria-label="Clear search" @click=${() => this.#clearSearch()}>${icons.close()}</button>`
+              ? html`<button class="clear icon-button" data-role="clear-search" aria-label=${msg('Clear search')} @click=${() => this.#clearSearch()}>${icons.close()}</button>`
               : nothing
           }
         </label>
@@ -211,10 +214,10 @@ export class HermesSidebar extends LitElement {
       </hermes-session-list>
       <footer class="bottom">
         <button class="archived" data-role="archived-toggle" aria-pressed=${s.showArchived} @click=${() => void s.setShowArchived(!s.showArchived)}>
-          ${icons.archive()}<span>${s.showArchived ? 'Hide archived' : 'Show archived'}</span>
+          ${icons.archive()}<span>${s.showArchived ? msg('Hide archived') : msg('Show archived')}</span>
         </button>
         <hermes-all-profiles-toggle></hermes-all-profiles-toggle>
-        <span class="meta count" data-role="session-count">${count.toLocaleString()} ${count === 1 ? 'chat' : 'chats'}</span>
+        <span class="meta count" data-role="session-count">${count === 1 ? msg(str`${formatNumber(count)} chat`) : msg(str`${formatNumber(count)} chats`)}</span>
       </footer>
       ${
         menuRow

@@ -5,6 +5,7 @@ import type { SessionsStore } from '../state/sessions-store.js';
 import type { UiStore } from '../state/ui-store.js';
 import { emit } from '../events.js';
 import { copyText } from '../render/clipboard.js';
+import { msg, str } from '@lit/localize';
 
 /** What a row action needs: the stores it updates and an element to emit navigation from. */
 export interface ActionContext {
@@ -30,7 +31,7 @@ export type SessionAction =
 async function copyShareLink(ctx: ActionContext, url: string): Promise<void> {
   const link = new URL(url, location.origin).href;
   const copied = await copyText(link);
-  ctx.ui?.notify(copied ? `Share link copied: ${link}` : `Share link: ${link}`);
+  ctx.ui?.notify(copied ? msg(str`Share link copied: ${link}`) : msg(str`Share link: ${link}`));
 }
 
 /** Keeps the open chat's copy of the session in step with the row the sidebar just changed. */
@@ -91,18 +92,18 @@ export async function runAction(ctx: ActionContext, a: SessionAction): Promise<v
         return;
       }
       case 'regenerate-title': {
-        ctx.ui?.notify('Writing a new title…');
+        ctx.ui?.notify(msg('Writing a new title…'));
         // From the latest exchange: a conversation that has moved on gets a title for where it is now.
         const r = await sessionOps.regenerateTitle(a.id, true);
         sessions.patch(a.id, { title: r.title });
         patchOpen(ctx, a.id, { title: r.title });
-        ctx.ui?.notify(`Renamed to “${r.title}”.`);
+        ctx.ui?.notify(msg(str`Renamed to “${r.title}”.`));
         return;
       }
       case 'duplicate': {
         const copy = await api.duplicate(a.id);
         sessions.insert(rowOf(copy));
-        ctx.ui?.notify(`Duplicated as “${copy.title}”`);
+        ctx.ui?.notify(msg(str`Duplicated as “${copy.title}”`));
         return;
       }
       case 'share': {
@@ -115,7 +116,7 @@ export async function runAction(ctx: ActionContext, a: SessionAction): Promise<v
         return;
       case 'unshare':
         await api.shareRevoke(a.id);
-        ctx.ui?.notify('Share link stopped: it no longer opens.');
+        ctx.ui?.notify(msg('Share link stopped: it no longer opens.'));
         return;
       case 'delete': {
         await api.remove(a.id);
