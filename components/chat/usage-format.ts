@@ -4,7 +4,9 @@ import { formatNumber } from '../i18n/format.js';
 
 /** 950 → "950", 12_345 → "12.3K", 1_500_000 → "1.5M" (the language's compact notation). */
 export function formatTokens(n: number): string {
-  return formatNumber(Math.round(n), { notation: 'compact', maximumSignificantDigits: 3 });
+  // One decimal while the leading figure is under 100 (12.3K), none past it (123K), as before Intl.
+  const lead = n >= 1_000_000 ? n / 1_000_000 : n / 1000;
+  return formatNumber(Math.round(n), { notation: 'compact', maximumFractionDigits: lead >= 100 ? 0 : 1 });
 }
 
 /** USD: four decimals under a cent (a turn often costs a fraction of one), else two. */
