@@ -5,6 +5,7 @@
  * thing carries (src/shared/push-payload.ts), so the two replace each other instead of both
  * showing; through the service worker when there is one, so Allow once / Deny work here too.
  */
+import { msg, str } from '@lit/localize';
 import { api, request, type PendingApproval, type PendingClarify } from '../api/client.js';
 import { APPROVAL_ACTIONS, notificationOptions, notificationTag, sessionUrl, type PushPayload } from '../../src/shared/push-payload.js';
 
@@ -20,7 +21,7 @@ const clip = (text: string, max: number) => {
 
 export function approvalPayload(sessionId: string, p: PendingApproval, bot: string): PushPayload {
   return {
-    title: `${bot}: approval needed`,
+    title: msg(str`${bot}: approval needed`),
     body: clip(p.description ? `${p.description}: ${p.command}` : p.command, 180),
     tag: notificationTag('approval', sessionId),
     data: { kind: 'approval', session_id: sessionId, approval_id: p.approval_id, url: sessionUrl(sessionId) },
@@ -30,7 +31,7 @@ export function approvalPayload(sessionId: string, p: PendingApproval, bot: stri
 
 export function clarifyPayload(sessionId: string, p: PendingClarify, bot: string): PushPayload {
   return {
-    title: `${bot} has a question`,
+    title: msg(str`${bot} has a question`),
     body: clip(p.question, 180),
     tag: notificationTag('clarify', sessionId),
     data: { kind: 'clarify', session_id: sessionId, url: sessionUrl(sessionId) },
@@ -49,9 +50,10 @@ export interface TaskCompletion {
 
 export function taskPayload(c: TaskCompletion): PushPayload {
   const ok = c.status === 'ok' || c.status === 'success';
+  const name = clip(c.name || msg('Scheduled task'), 80);
   return {
-    title: `Task ${ok ? 'finished' : 'failed'}: ${clip(c.name || 'Scheduled task', 80)}`,
-    body: ok ? 'Open it to read the output.' : `Last status: ${c.status}`,
+    title: ok ? msg(str`Task finished: ${name}`) : msg(str`Task failed: ${name}`),
+    body: ok ? msg('Open it to read the output.') : msg(str`Last status: ${c.status}`),
     tag: notificationTag('task', c.job_id),
     data: { kind: 'task', ...(c.session_id ? { session_id: c.session_id } : {}), url: c.session_id ? sessionUrl(c.session_id) : '/panel/tasks' },
   };

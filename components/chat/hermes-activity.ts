@@ -9,6 +9,8 @@ import { icons } from '../shared/icons.js';
 import './hermes-tool-card.js';
 import { startedProcessIds } from './process-ids.js';
 import { consume } from '@lit/context';
+import { localized, msg, str } from '@lit/localize';
+import { formatNumber } from '../i18n/format.js';
 import { uiContext } from '../state/contexts.js';
 import type { UiStore } from '../state/ui-store.js';
 
@@ -31,7 +33,9 @@ export function setDisclosure(key: string, open: boolean): void {
 /** Summary text: terse, one disclosure for all internals. */
 export function activitySummary(turn: Pick<AssistantTurn, 'tools' | 'reasoning'>): string {
   const n = turn.tools.length;
-  return n ? `Activity: ${n} tool${n === 1 ? '' : 's'}` : 'Thinking';
+  if (!n) return msg('Thinking');
+  const count = formatNumber(n);
+  return n === 1 ? msg(str`Activity: ${count} tool`) : msg(str`Activity: ${count} tools`);
 }
 
 /**
@@ -40,6 +44,7 @@ export function activitySummary(turn: Pick<AssistantTurn, 'tools' | 'reasoning'>
  * turn across chat switches (and, when opened, across reloads).
  */
 @customElement('hermes-activity')
+@localized()
 export class HermesActivity extends LitElement {
   @property({ attribute: false }) turn?: AssistantTurn;
   @property() sessionId = '';
@@ -86,8 +91,8 @@ export class HermesActivity extends LitElement {
         <button class="summary" aria-expanded=${this.open ? 'true' : 'false'} @click=${() => this.toggle()}>
           <span class="caret">${icons.chevron()}</span>
           <span data-role="activity-summary">${activitySummary(turn)}</span>
-          ${running ? html`<span class="state" aria-label="Running">${icons.spinner()}</span>` : nothing}
-          ${failed ? html`<span class="state error" data-role="activity-error" title="A tool failed" aria-label="A tool failed">${icons.alert()}</span>` : nothing}
+          ${running ? html`<span class="state" aria-label=${msg('Running')}>${icons.spinner()}</span>` : nothing}
+          ${failed ? html`<span class="state error" data-role="activity-error" title=${msg('A tool failed')} aria-label=${msg('A tool failed')}>${icons.alert()}</span>` : nothing}
         </button>
         ${turn.subagents?.length ? html`<hermes-subagent-tree .subagents=${turn.subagents}></hermes-subagent-tree>` : nothing}
         ${this.#processes(turn)}

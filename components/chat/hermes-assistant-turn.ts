@@ -1,6 +1,7 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import { consume } from '@lit/context';
+import { localized, msg, str } from '@lit/localize';
 import { contextStatusLine, type AssistantTurn } from '../state/turns.js';
 import { uiContext } from '../state/contexts.js';
 import type { UiStore } from '../state/ui-store.js';
@@ -21,6 +22,7 @@ import { proseWithLines } from './hermes-steer-line.js';
  * @fires hermes-message-action - `{action: 'retry' | 'fork', index, end}`
  */
 @customElement('hermes-assistant-turn')
+@localized()
 export class HermesAssistantTurn extends LitElement {
   @property({ attribute: false }) turn?: AssistantTurn;
   /** For `show_thinking` (Settings, or `/reasoning hide`): off keeps the model's reasoning out of sight. */
@@ -64,7 +66,7 @@ export class HermesAssistantTurn extends LitElement {
   #compression(turn: AssistantTurn) {
     if (!turn.compression) return nothing;
     return html`<div class="divider" data-role="compression" role="status">
-      ${turn.compression === 'compressing' ? 'Compressing context' : 'Context auto-compressed'}
+      ${turn.compression === 'compressing' ? msg('Compressing context') : msg('Context auto-compressed')}
     </div>`;
   }
 
@@ -90,10 +92,10 @@ export class HermesAssistantTurn extends LitElement {
       ${hasActivity ? html`<hermes-activity .turn=${turn} .sessionId=${this.sessionId} ?live=${this.live}></hermes-activity>` : nothing}
       ${this.#changes(turn)}
       ${this.#compression(turn)}
-      ${waiting && !turn.retrying ? html`<div class="waiting meta" data-role="waiting">${icons.spinner()} Thinking…</div>` : nothing}
+      ${waiting && !turn.retrying ? html`<div class="waiting meta" data-role="waiting">${icons.spinner()} ${msg('Thinking…')}</div>` : nothing}
       ${
         this.live && turn.retrying
-          ? html`<div class="waiting meta" data-role="retrying" role="status" title=${turn.retrying.reason}>${icons.spinner()} Retrying (${turn.retrying.attempt}/${turn.retrying.max})…</div>`
+          ? html`<div class="waiting meta" data-role="retrying" role="status" title=${turn.retrying.reason}>${icons.spinner()} ${msg(str`Retrying (${turn.retrying.attempt}/${turn.retrying.max})…`)}</div>`
           : nothing
       }
       ${proseWithLines(turn, this.live)}
@@ -103,14 +105,14 @@ export class HermesAssistantTurn extends LitElement {
           ? html`<div class="error-row" role="alert" data-role="error-row">
             <span class="error-icon">${icons.alert()}</span>
             <div>
-              <div class="error-message">${turn.error.message || 'The turn failed.'}</div>
+              <div class="error-message">${turn.error.message || msg('The turn failed.')}</div>
               ${turn.error.hint ? html`<div class="error-hint">${turn.error.hint}</div>` : nothing}
             </div>
           </div>`
           : nothing
       }
-      ${turn.interrupted ? html`<div class="note" data-role="interrupted">Interrupted before it finished.</div>` : nothing}
-      ${turn.partial ? html`<div class="note" data-role="partial">Partial response: the stream ended early.</div>` : nothing}
+      ${turn.interrupted ? html`<div class="note" data-role="interrupted">${msg('Interrupted before it finished.')}</div>` : nothing}
+      ${turn.partial ? html`<div class="note" data-role="partial">${msg('Partial response: the stream ended early.')}</div>` : nothing}
       ${!this.live && turn.usage ? html`<hermes-turn-usage .usage=${turn.usage}></hermes-turn-usage>` : nothing}
       ${this.live ? nothing : this.#actions(turn)}
     `;
@@ -120,18 +122,18 @@ export class HermesAssistantTurn extends LitElement {
     return html`<div class="actions">
       ${
         turn.text
-          ? html`<button data-role="copy-message" aria-label="Copy response" title="Copy" @click=${this.#copy}>${this.copied ? icons.check() : icons.copy()}</button>
-              <button data-role="read-aloud" aria-label=${this.speaking ? 'Stop reading' : 'Read aloud'} title=${this.speaking ? 'Stop reading' : 'Read aloud'}
+          ? html`<button data-role="copy-message" aria-label=${msg('Copy response')} title=${msg('Copy')} @click=${this.#copy}>${this.copied ? icons.check() : icons.copy()}</button>
+              <button data-role="read-aloud" aria-label=${this.speaking ? msg('Stop reading') : msg('Read aloud')} title=${this.speaking ? msg('Stop reading') : msg('Read aloud')}
                 aria-pressed=${this.speaking ? 'true' : 'false'} @click=${() => void this.#readAloud()}>${this.speaking ? icons.stop() : icons.speaker()}</button>`
           : nothing
       }
       ${
         this.retryable
-          ? html`<button data-role="retry" aria-label="Retry" title=${this.busy ? 'Wait for the reply to finish' : 'Retry'} ?disabled=${this.busy}
+          ? html`<button data-role="retry" aria-label=${msg('Retry')} title=${this.busy ? msg('Wait for the reply to finish') : msg('Retry')} ?disabled=${this.busy}
             @click=${() => messageAction(this, { action: 'retry', index: turn.index, end: turn.end })}>${icons.retry()}</button>`
           : nothing
       }
-      <button data-role="fork" aria-label="Fork from here" title="Fork from here" @click=${() => messageAction(this, { action: 'fork', index: turn.index, end: turn.end })}>
+      <button data-role="fork" aria-label=${msg('Fork from here')} title=${msg('Fork from here')} @click=${() => messageAction(this, { action: 'fork', index: turn.index, end: turn.end })}>
         ${icons.fork()}
       </button>
       ${this.speechError ? html`<span class="speech-error" role="status" data-role="read-aloud-error">${this.speechError}</span>` : nothing}

@@ -1,6 +1,8 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, state } from 'lit/decorators.js';
 import { consume } from '@lit/context';
+import { localized, msg, str } from '@lit/localize';
+import { withMarkup } from '../i18n/markup.js';
 import { chatContext, uiContext } from '../state/contexts.js';
 import type { ChatStore } from '../state/chat-store.js';
 import type { UiStore } from '../state/ui-store.js';
@@ -30,7 +32,11 @@ import { TurnAlerts } from './turn-alerts.js';
 const loadTerminal = () => import('../terminal/hermes-terminal-panel.js');
 
 /** The empty chat's starters (the incumbent's three); `hide_empty_state_suggestions` hides them. */
-const SUGGESTIONS = ['What files are in this workspace?', 'Summarise what changed in this project recently.', 'Help me plan a small project.'];
+const suggestions = () => [
+  msg('What files are in this workspace?'),
+  msg('Summarise what changed in this project recently.'),
+  msg('Help me plan a small project.'),
+];
 
 /**
  * The chat column: transcript, then the cards that need an answer (approval, clarify), then
@@ -38,6 +44,7 @@ const SUGGESTIONS = ['What files are in this workspace?', 'Summarise what change
  * composer read right to left (as the incumbent: the chat only, not the app around it).
  */
 @customElement('hermes-chat-view')
+@localized()
 export class HermesChatView extends LitElement {
   @consume({ context: chatContext, subscribe: true }) chat?: ChatStore;
   @consume({ context: uiContext, subscribe: true }) ui?: UiStore;
@@ -83,8 +90,8 @@ export class HermesChatView extends LitElement {
     const tip = chat.session?.canonical_visible_session_id;
     if (!chat.inspecting || !tip || tip === chat.sessionId) return nothing;
     return html`<div class="status" role="status" data-role="snapshot-note">
-      A read-only snapshot from before compression; the conversation goes on in a newer session.
-      <button type="button" class="link" data-role="open-continuation" @click=${() => emit(this, 'hermes-open-session', { sessionId: tip })}>Open the live conversation</button>
+      ${msg('A read-only snapshot from before compression; the conversation goes on in a newer session.')}
+      <button type="button" class="link" data-role="open-continuation" @click=${() => emit(this, 'hermes-open-session', { sessionId: tip })}>${msg('Open the live conversation')}</button>
     </div>`;
   }
 
@@ -101,12 +108,12 @@ export class HermesChatView extends LitElement {
           : empty
             ? html`<div class="empty">
               <h1>${this.ui?.settings?.bot_name ?? 'Hermes'}</h1>
-              <p class="meta">Ask for anything in your workspace. Type <span class="mono">/</span> for commands.</p>
+              <p class="meta">${withMarkup((slash) => msg(str`Ask for anything in your workspace. Type ${slash} for commands.`), html`<span class="mono">/</span>`)}</p>
               ${
                 this.ui?.settings?.hide_empty_state_suggestions === true
                   ? nothing
                   : html`<div class="suggestions" data-role="empty-suggestions">
-                    ${SUGGESTIONS.map((t) => html`<button class="outline" data-role="suggestion" @click=${() => this.#suggest(t)}>${t}</button>`)}
+                    ${suggestions().map((t) => html`<button class="outline" data-role="suggestion" @click=${() => this.#suggest(t)}>${t}</button>`)}
                   </div>`
               }
             </div>`
@@ -115,17 +122,17 @@ export class HermesChatView extends LitElement {
       <div class="dock">
         ${
           chat.cached && chat.session
-            ? html`<div class="status" role="status" data-role="cached-note">Cached — the copy saved on this device; it updates when the server answers.</div>`
+            ? html`<div class="status" role="status" data-role="cached-note">${msg('Cached — the copy saved on this device; it updates when the server answers.')}</div>`
             : nothing
         }
         ${
           chat.unreachable
-            ? html`<div class="status" role="status" data-role="unreachable-note">Offline — this conversation is not saved on this device. What you send waits here and goes to it when the server is back.</div>`
+            ? html`<div class="status" role="status" data-role="unreachable-note">${msg('Offline — this conversation is not saved on this device. What you send waits here and goes to it when the server is back.')}</div>`
             : nothing
         }
         ${
           chat.status === 'reconnecting'
-            ? html`<div class="status" role="status" data-role="reconnecting">${icons.spinner()} Connection lost — reconnecting; the turn goes on on the server…</div>`
+            ? html`<div class="status" role="status" data-role="reconnecting">${icons.spinner()} ${msg('Connection lost — reconnecting; the turn goes on on the server…')}</div>`
             : nothing
         }
         ${chat.error && chat.session ? html`<div class="error" role="alert">${chat.error}</div>` : nothing}

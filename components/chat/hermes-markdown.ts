@@ -1,5 +1,6 @@
 import { LitElement, html, type PropertyValues } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
+import { localized, msg } from '@lit/localize';
 import { unsafeHTML } from 'lit/directives/unsafe-html.js';
 import type * as MarkdownEngine from '../render/markdown.js';
 import { adoptKatexCss } from '../render/math.js';
@@ -35,6 +36,7 @@ const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt
  * @csspart prose - the rendered markdown
  */
 @customElement('hermes-markdown')
+@localized()
 export class HermesMarkdown extends LitElement {
   @property() text = '';
   @property({ type: Boolean, reflect: true }) streaming = false;
@@ -150,8 +152,8 @@ export class HermesMarkdown extends LitElement {
     const code = button?.closest('[data-role="code-block"]')?.querySelector('code');
     if (!button || !code) return;
     const ok = await copyText(code.textContent ?? '');
-    button.textContent = ok ? 'Copied' : 'Copy failed';
-    setTimeout(() => (button.textContent = 'Copy'), 1500);
+    button.textContent = ok ? msg('Copied') : msg('Copy failed');
+    setTimeout(() => (button.textContent = msg('Copy')), 1500);
   }
 
   override render() {

@@ -1,5 +1,7 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
+import { localized, msg, str } from '@lit/localize';
+import { formatNumber } from '../i18n/format.js';
 import { consume } from '@lit/context';
 import { apiLinkUrl } from '../api/client.js';
 import { chatContext } from '../state/contexts.js';
@@ -53,6 +55,7 @@ async function errorOf(res: Response): Promise<string> {
  * text around them does not move when they load.
  */
 @customElement('hermes-media')
+@localized()
 export class HermesMedia extends LitElement {
   @property({ attribute: 'data-path' }) path = '';
   @property({ attribute: 'data-alt' }) alt = '';
@@ -119,7 +122,7 @@ export class HermesMedia extends LitElement {
   };
 
   #onError = () => {
-    this.failed = 'Could not load this file';
+    this.failed = msg('Could not load this file');
   };
 
   #chip(url: string, note?: string) {
@@ -154,10 +157,10 @@ export class HermesMedia extends LitElement {
         return html`<div class="card" data-role="media-pdf">
           ${icons.file()}<span class="name">${this.name}</span>
           <button type="button" data-role="media-pdf-toggle" aria-expanded=${this.pdfOpen ? 'true' : 'false'} @click=${() => (this.pdfOpen = !this.pdfOpen)}>
-            ${this.pdfOpen ? 'Hide' : 'Preview'}
+            ${this.pdfOpen ? msg('Hide') : msg('Preview')}
           </button>
-          <a href=${this.url({ inline: true })!} target="_blank" rel="noopener">Open</a>
-          <a href=${this.url({ download: true })!} download=${this.name} aria-label="Download">${icons.download()}</a>
+          <a href=${this.url({ inline: true })!} target="_blank" rel="noopener">${msg('Open')}</a>
+          <a href=${this.url({ download: true })!} download=${this.name} aria-label=${msg('Download')}>${icons.download()}</a>
           ${this.pdfOpen ? html`<iframe class="pdf" title=${this.name} src=${this.url({ inline: true })!}></iframe>` : nothing}
         </div>`;
       case 'csv':
@@ -180,8 +183,8 @@ export class HermesMedia extends LitElement {
       </div>
       <figcaption>
         <span class="name">${this.name}</span>
-        ${csv.more ? html`<span class="note" data-role="media-csv-more">first ${CSV_PREVIEW_ROWS} rows</span>` : nothing}
-        <a href=${this.url({ download: true }) ?? url} download=${this.name} aria-label="Download">${icons.download()}</a>
+        ${csv.more ? html`<span class="note" data-role="media-csv-more">${msg(str`first ${formatNumber(CSV_PREVIEW_ROWS)} rows`)}</span>` : nothing}
+        <a href=${this.url({ download: true }) ?? url} download=${this.name} aria-label=${msg('Download')}>${icons.download()}</a>
       </figcaption>
     </figure>`;
   }

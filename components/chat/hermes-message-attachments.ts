@@ -1,5 +1,7 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
+import { localized } from '@lit/localize';
+import { formatNumber } from '../i18n/format.js';
 import { apiLinkUrl, q } from '../api/client.js';
 import { baseStyles } from '../shared/styles.js';
 import { icons } from '../shared/icons.js';
@@ -35,9 +37,9 @@ export function mediaUrl(path: string, sessionId: string | null, inline: boolean
 
 function size(bytes: number | null): string {
   if (bytes === null) return '';
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  if (bytes < 1024) return formatNumber(bytes, { style: 'unit', unit: 'byte', unitDisplay: 'narrow' });
+  if (bytes < 1024 * 1024) return formatNumber(Math.round(bytes / 1024), { style: 'unit', unit: 'kilobyte' });
+  return formatNumber(bytes / 1024 / 1024, { style: 'unit', unit: 'megabyte', minimumFractionDigits: 1, maximumFractionDigits: 1 });
 }
 
 /**
@@ -45,6 +47,7 @@ function size(bytes: number | null): string {
  * each opening the stored file. Drawn from the stored list, so they survive a reload.
  */
 @customElement('hermes-message-attachments')
+@localized()
 export class HermesMessageAttachments extends LitElement {
   @property({ attribute: false }) items: MessageAttachmentView[] = [];
   @property({ attribute: false }) sessionId: string | null = null;

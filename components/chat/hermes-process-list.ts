@@ -1,6 +1,7 @@
 import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
+import { localized, msg, str } from '@lit/localize';
 import { api } from '../api/client.js';
 import type { BackgroundProcessRow } from '../../src/shared/processes.js';
 import { baseStyles } from '../shared/styles.js';
@@ -11,12 +12,20 @@ const REFRESH_MS = 2000;
 
 export { startedProcessIds } from './process-ids.js';
 
+/** "running · pid 42", "exited 0", "exited 137 (killed)": one whole message each, so each language words it. */
+function processStatus(r: BackgroundProcessRow): string {
+  if (r.status === 'running') return msg(str`running · pid ${r.pid}`);
+  const code = r.exit_code ?? '?';
+  return r.completion_reason === 'killed' ? msg(str`exited ${code} (killed)`) : msg(str`exited ${code}`);
+}
+
 /**
  * The background processes a turn started, under its Activity summary: command, running or
  * exit code, and the latest output line. Asked from GET /api/session/processes, so it is right
  * after a reload and keeps refreshing while one is still running.
  */
 @customElement('hermes-process-list')
+@localized()
 export class HermesProcessList extends LitElement {
   @property() sessionId = '';
   @property({ attribute: false }) ids: string[] = [];
@@ -63,20 +72,20 @@ export class HermesProcessList extends LitElement {
     // A process the server no longer tracks (deleted, pruned after 30 min, a restart) is gone.
     const gone = this.loaded ? this.ids.filter((id) => !known.has(id)) : [];
     return html`
-      <ul class="list" data-role="process-list" aria-label="Background processes">
+      <ul class="list" data-role="process-list" aria-label=${msg('Background processes')}>
         ${repeat(
           this.rows,
           (r) => r.session_id,
           (r) => html`<li class="row" data-role="process-row" data-status=${r.status} data-process=${r.session_id} title=${r.cwd}>
             <span class="icon">${icons.terminal()}</span>
             <code class="command">${r.command}</code>
-            <span class="status" data-role="process-status">${r.status === 'running' ? `running · pid ${r.pid}` : `exited ${r.exit_code ?? '?'}${r.completion_reason === 'killed' ? ' (killed)' : ''}`}</span>
+            <span class="status" data-role="process-status">${processStatus(r)}</span>
             ${r.output_preview.trim() ? html`<span class="tail">${r.output_preview.trimEnd().split('\n').at(-1)}</span>` : nothing}
           </li>`,
         )}
         ${gone.map(
           (id) => html`<li class="row" data-role="process-row" data-status="gone" data-process=${id}>
-            <span class="icon">${icons.terminal()}</span><code class="command">${id}</code><span class="status">no longer tracked</span>
+            <span class="icon">${icons.terminal()}</span><code class="command">${id}</code><span class="status">${msg('no longer tracked')}</span>
           </li>`,
         )}
       </ul>

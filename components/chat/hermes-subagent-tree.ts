@@ -1,25 +1,33 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
+import { localized, msg, str } from '@lit/localize';
 import { api } from '../api/client.js';
+import { formatNumber } from '../i18n/format.js';
+import { formatSeconds } from './usage-format.js';
 import { emit } from '../events.js';
 import type { SubagentView } from '../state/subagents.js';
 import { baseStyles } from '../shared/styles.js';
 import { icons } from '../shared/icons.js';
 
-const STATUS_LABEL: Record<SubagentView['status'], string> = {
-  running: 'Running',
-  completed: 'Done',
-  failed: 'Failed',
-  interrupted: 'Cancelled',
-  timeout: 'Timed out',
-  error: 'Failed',
-};
+/** A child's state in words, asked at render time so a language switch reaches it. */
+function statusLabel(status: SubagentView['status']): string {
+  const labels: Record<SubagentView['status'], string> = {
+    running: msg('Running'),
+    completed: msg('Done'),
+    failed: msg('Failed'),
+    interrupted: msg('Cancelled'),
+    timeout: msg('Timed out'),
+    error: msg('Failed'),
+  };
+  return labels[status];
+}
 
 /**
  * delegate_task's children as a tree inside the Activity row: each child session with its goal,
  * what it is doing, a way to open it (its own live stream) and, while it runs, to cancel it.
  */
 @customElement('hermes-subagent-tree')
+@localized()
 export class HermesSubagentTree extends LitElement {
   @property({ attribute: false }) subagents: SubagentView[] = [];
   /** Children whose cancel was sent and not yet answered by a closing row. */
@@ -40,24 +48,26 @@ export class HermesSubagentTree extends LitElement {
 
   #row(row: SubagentView, children: Map<string, SubagentView[]>): unknown {
     const running = row.status === 'running';
-    const doing = running ? (row.tool ? `running ${row.tool}` : 'thinking') : STATUS_LABEL[row.status];
+    const tool = row.tool;
+    const doing = running ? (tool ? msg(str`running ${tool}`) : msg('thinking')) : statusLabel(row.status);
+    const count = formatNumber(row.tool_count ?? 0);
     const meta = [
       doing,
-      row.tool_count ? `${row.tool_count} tool${row.tool_count === 1 ? '' : 's'}` : '',
-      row.duration !== undefined ? `${row.duration.toFixed(1)}s` : '',
+      row.tool_count ? (row.tool_count === 1 ? msg(str`${count} tool`) : msg(str`${count} tools`)) : '',
+      row.duration !== undefined ? formatSeconds(row.duration) : '',
     ]
       .filter(Boolean)
       .join(' · ');
     const kids = children.get(row.session_id) ?? [];
     return html`<li data-role="subagent" data-session=${row.session_id} data-status=${row.status}>
       <div class="row">
-        <span class="status" title=${STATUS_LABEL[row.status]} aria-label=${STATUS_LABEL[row.status]}>
+        <span class="status" title=${statusLabel(row.status)} aria-label=${statusLabel(row.status)}>
           ${running ? icons.spinner() : row.status === 'completed' ? icons.check() : icons.alert()}
         </span>
         <span class="goal" title=${row.goal}>${row.goal}</span>
         <span class="meta" data-role="subagent-meta">${meta}</span>
-        <button class="action" data-role="subagent-open" title="Open this subagent's session" @click=${() => emit(this, 'hermes-open-session', { sessionId: row.session_id })}>
-          Open
+        <button class="action" data-role="subagent-open" title=${msg("Open this subagent's session")} @click=${() => emit(this, 'hermes-open-session', { sessionId: row.session_id })}>
+          ${msg('Open')}
         </button>
         ${
           running && row.stream_id
@@ -65,10 +75,10 @@ export class HermesSubagentTree extends LitElement {
                 class="action"
                 data-role="subagent-cancel"
                 ?disabled=${this.cancelling.has(row.session_id)}
-                title="Cancel this subagent"
+                title=${msg('Cancel this subagent')}
                 @click=${() => void this.#cancel(row)}
               >
-                ${icons.stop()} Cancel
+                ${icons.stop()} ${msg('Cancel')}
               </button>`
             : nothing
         }
@@ -88,7 +98,7 @@ export class HermesSubagentTree extends LitElement {
       if (ids.has(s.parent_session_id)) children.set(s.parent_session_id, [...(children.get(s.parent_session_id) ?? []), s]);
       else roots.push(s);
     }
-    return html`<ul class="tree" data-role="subagent-tree" aria-label="Subagents">
+    return html`<ul class="tree" data-role="subagent-tree" aria-label=${msg('Subagents')}>
       ${roots.map((r) => this.#row(r, children))}
     </ul>`;
   }

@@ -1,5 +1,8 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
+import { localized, msg, str } from '@lit/localize';
+import { formatNumber } from '../i18n/format.js';
+import { formatSeconds } from './usage-format.js';
 import type { ToolView } from '../state/turns.js';
 import { baseStyles } from '../shared/styles.js';
 import { icons } from '../shared/icons.js';
@@ -17,13 +20,15 @@ function toolIcon(name: string) {
   return icons.tool();
 }
 
-const STATUS_LABEL = { running: 'Running', done: 'Done', error: 'Failed' } as const;
+/** The status in words, asked at render time so a language switch reaches it. */
+const statusLabel = (status: ToolView['status']): string => ({ running: msg('Running'), done: msg('Done'), error: msg('Failed') })[status];
 
 /**
  * One tool call as a quiet debug row: icon, name, short target, status. Arguments and a
  * truncated result sit behind the row's own expansion ("Show more" reveals the full result).
  */
 @customElement('hermes-tool-card')
+@localized()
 export class HermesToolCard extends LitElement {
   @property({ attribute: false }) tool?: ToolView;
   @property({ type: Boolean, reflect: true }) open = false;
@@ -43,30 +48,30 @@ export class HermesToolCard extends LitElement {
           <span class="icon">${toolIcon(t.name)}</span>
           <span class="name mono">${t.name}</span>
           <span class="preview mono" title=${t.preview}>${t.preview}</span>
-          ${t.duration !== undefined ? html`<span class="meta duration">${t.duration.toFixed(1)}s</span>` : nothing}
-          <span class="status" data-role="tool-status" data-status=${t.status} title=${STATUS_LABEL[t.status]} aria-label=${STATUS_LABEL[t.status]}>
+          ${t.duration !== undefined ? html`<span class="meta duration">${formatSeconds(t.duration)}</span>` : nothing}
+          <span class="status" data-role="tool-status" data-status=${t.status} title=${statusLabel(t.status)} aria-label=${statusLabel(t.status)}>
             ${t.status === 'running' ? icons.spinner() : t.status === 'error' ? icons.alert() : icons.check()}
           </span>
         </button>
         ${
           this.open
             ? html`<div class="body">
-              ${args ? html`<div class="label">Arguments</div><pre class="mono" data-role="tool-args">${args}</pre>` : nothing}
+              ${args ? html`<div class="label">${msg('Arguments')}</div><pre class="mono" data-role="tool-args">${args}</pre>` : nothing}
               ${
                 web
-                  ? html`<div class="label">Result</div>
+                  ? html`<div class="label">${msg('Result')}</div>
                       ${web}`
                   : t.result !== undefined
-                    ? html`<div class="label">Result</div>
+                    ? html`<div class="label">${msg('Result')}</div>
                     <pre class="mono" data-role="tool-result">${shown}</pre>
                     ${
                       long
                         ? html`<button class="more" data-role="show-more" @click=${() => (this.full = !this.full)}>
-                          ${this.full ? 'Show less' : `Show more (${(result.length - RESULT_PREVIEW_CHARS).toLocaleString()} more characters)`}
+                          ${this.full ? msg('Show less') : msg(str`Show more (${formatNumber(result.length - RESULT_PREVIEW_CHARS)} more characters)`)}
                         </button>`
                         : nothing
                     }`
-                    : html`<div class="meta">${t.status === 'running' ? 'Waiting for the result…' : 'No result.'}</div>`
+                    : html`<div class="meta">${t.status === 'running' ? msg('Waiting for the result…') : msg('No result.')}</div>`
               }
             </div>`
             : nothing

@@ -2,6 +2,7 @@ import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
 import { customElement, state } from 'lit/decorators.js';
 import { repeat } from 'lit/directives/repeat.js';
 import { consume } from '@lit/context';
+import { localized, msg } from '@lit/localize';
 import { chatContext, sessionsContext, uiContext } from '../state/contexts.js';
 import type { ChatStore } from '../state/chat-store.js';
 import type { SessionsStore } from '../state/sessions-store.js';
@@ -32,6 +33,7 @@ const EDGE = 600;
  * "Jump to latest". Jumps to a message on request (`chat.reveal`). Handles the message actions.
  */
 @customElement('hermes-transcript')
+@localized()
 export class HermesTranscript extends LitElement {
   @consume({ context: chatContext, subscribe: true }) chat?: ChatStore;
   @consume({ context: uiContext, subscribe: true }) ui?: UiStore;
@@ -287,13 +289,13 @@ export class HermesTranscript extends LitElement {
     return html`
       <div class="scroller" @scroll=${this.#onScroll} @hermes-message-action=${this.#onAction}>
         <div class="column" role="log" aria-live="polite" aria-relevant="additions">
-          ${start > 0 || chat.hasEarlier ? html`<button class="earlier outline" data-role="show-earlier" @click=${this.#showEarlier}>Show earlier messages</button>` : nothing}
-          ${chat.loading && !turns.length ? html`<div class="meta loading">Loading…</div>` : nothing}
+          ${start > 0 || chat.hasEarlier ? html`<button class="earlier outline" data-role="show-earlier" @click=${this.#showEarlier}>${msg('Show earlier messages')}</button>` : nothing}
+          ${chat.loading && !turns.length ? html`<div class="meta loading">${msg('Loading…')}</div>` : nothing}
           ${repeat(
             live ? [...visible, live] : visible,
             (t) => `${t.kind}:${t.index}`,
             (t) =>
-              html`${t.index === compressedAt ? html`<div class="divider" data-role="compression-divider" role="note">Earlier messages compressed into a summary</div>` : nothing}${
+              html`${t.index === compressedAt ? html`<div class="divider" data-role="compression-divider" role="note">${msg('Earlier messages compressed into a summary')}</div>` : nothing}${
                 t.kind === 'user'
                   ? html`<hermes-user-message class="turn" data-role="message" data-message-role="user" data-index=${t.index}
                     .turn=${t} editable ?rewinds=${t.index !== lastUser} ?busy=${busy}></hermes-user-message>`
@@ -302,14 +304,14 @@ export class HermesTranscript extends LitElement {
                     ?retryable=${t.index === retryIndex} ?busy=${busy && t.index === retryIndex}></hermes-assistant-turn>`
               }`,
           )}
-          ${end < turns.length ? html`<button class="earlier outline" data-role="show-later" @click=${this.#showLater}>Show later messages</button>` : nothing}
+          ${end < turns.length ? html`<button class="earlier outline" data-role="show-later" @click=${this.#showLater}>${msg('Show later messages')}</button>` : nothing}
         </div>
       </div>
       ${this.ui?.settings?.session_jump_buttons === true && turns.length ? userJumpButtons(this.#jumpUser) : nothing}
       ${
         this.atBottom
           ? nothing
-          : html`<button class="jump" data-role="jump-latest" @click=${() => this.scrollToLatest()}>${icons.chevron()} Jump to latest</button>`
+          : html`<button class="jump" data-role="jump-latest" @click=${() => this.scrollToLatest()}>${icons.chevron()} ${msg('Jump to latest')}</button>`
       }
     `;
   }

@@ -1,6 +1,8 @@
 import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
+import { localized, msg, str } from '@lit/localize';
 import { ApiError } from '../api/client.js';
+import { formatNumber } from '../i18n/format.js';
 import { sessionChanges, type SessionChangeFile, type SessionChanges } from '../api/session-changes.js';
 import type { FileChange } from '../../src/shared/file-changes.js';
 import type { TurnChangesView } from '../state/turns.js';
@@ -13,7 +15,14 @@ import '../diff/hermes-diff-view.js';
 /** The row's label: `Changed 3 files (+42 −7)`, "1 file" singular. */
 export function changesLabel(view: Pick<TurnChangesView, 'files' | 'additions' | 'deletions'>): string {
   const n = view.files.length;
-  return `Changed ${n} file${n === 1 ? '' : 's'} (+${view.additions} −${view.deletions})`;
+  const [count, added, deleted] = [formatNumber(n), formatNumber(view.additions), formatNumber(view.deletions)];
+  return n === 1 ? msg(str`Changed ${count} file (+${added} −${deleted})`) : msg(str`Changed ${count} files (+${added} −${deleted})`);
+}
+
+/** What happened to a file, in words (the action itself stays the `data-action` hook). */
+function actionLabel(action: FileChange['action']): string {
+  const labels = { created: msg('created'), modified: msg('modified'), deleted: msg('deleted'), moved: msg('moved') } as const;
+  return labels[action] ?? action;
 }
 
 type Undo =
@@ -34,6 +43,7 @@ type Undo =
  * @fires hermes-workspace-changed - on `window`, after an undo restored files
  */
 @customElement('hermes-turn-changes')
+@localized()
 export class HermesTurnChanges extends LitElement {
   @property({ attribute: false }) changes?: TurnChangesView;
   @property() sessionId = '';
@@ -122,7 +132,7 @@ export class HermesTurnChanges extends LitElement {
           <span class="caret">${icons.chevron()}</span>
           <span data-role="turn-changes-label">${changesLabel(view)}</span>
         </button>
-        ${undone ? html`<span class="state" data-role="turn-undone" role="status">Changes undone</span>` : nothing}
+        ${undone ? html`<span class="state" data-role="turn-undone" role="status">${msg('Changes undone')}</span>` : nothing}
       </div>
       ${this.open ? this.#body(view) : nothing}
     </div>`;
@@ -133,7 +143,7 @@ export class HermesTurnChanges extends LitElement {
       <ul class="files" data-role="turn-change-files">
         ${view.files.map((f) => this.#file(f))}
       </ul>
-      ${this.loadError ? html`<div class="error" role="alert" data-role="turn-changes-error">Could not load the diffs: ${this.loadError}</div>` : nothing}
+      ${this.loadError ? html`<div class="error" role="alert" data-role="turn-changes-error">${msg(str`Could not load the diffs: ${this.loadError}`)}</div>` : nothing}
       ${this.#undoControls()}
     </div>`;
   }
@@ -143,8 +153,8 @@ export class HermesTurnChanges extends LitElement {
     return html`<li data-role="turn-change-file" data-path=${f.path} data-action=${f.action}>
       <button class="file" aria-expanded=${open ? 'true' : 'false'} @click=${() => this.#toggleFile(f.path)}>
         <span class="path mono" title=${f.path}>${f.action === 'moved' && f.from ? html`${f.from} <span class="arrow">→</span> ${f.path}` : f.path}</span>
-        <span class="action">${f.action}</span>
-        <span class="counts"><span class="add" ?data-zero=${!f.additions}>+${f.additions}</span> <span class="del" ?data-zero=${!f.deletions}>−${f.deletions}</span></span>
+        <span class="action">${actionLabel(f.action)}</span>
+        <span class="counts"><span class="add" ?data-zero=${!f.additions}>+${formatNumber(f.additions)}</span> <span class="del" ?data-zero=${!f.deletions}>−${formatNumber(f.deletions)}</span></span>
       </button>
       ${open ? this.#diff(f) : nothing}
     </li>`;
@@ -153,12 +163,12 @@ export class HermesTurnChanges extends LitElement {
   #diff(f: FileChange) {
     const file: SessionChangeFile | undefined = this.detail?.files.find((d) => d.path === f.path);
     if (!file) {
-      const note = this.loadError ? 'No diff: it could not be loaded.' : this.detail ? 'No diff recorded for this file.' : 'Loading the diff…';
+      const note = this.loadError ? msg('No diff: it could not be loaded.') : this.detail ? msg('No diff recorded for this file.') : msg('Loading the diff…');
       return html`<div class="note" data-role="turn-change-diff">${note}</div>`;
     }
     return html`<div class="diff" data-role="turn-change-diff">
-      ${file.binary ? html`<div class="note" data-role="turn-change-binary">Binary file: no diff to show.</div>` : html`<hermes-diff-view .diff=${file.diff}></hermes-diff-view>`}
-      ${file.truncated ? html`<div class="note" data-role="turn-change-truncated">The diff is cut short: it is too large to show in full.</div>` : nothing}
+      ${file.binary ? html`<div class="note" data-role="turn-change-binary">${msg('Binary file: no diff to show.')}</div>` : html`<hermes-diff-view .diff=${file.diff}></hermes-diff-view>`}
+      ${file.truncated ? html`<div class="note" data-role="turn-change-truncated">${msg('The diff is cut short: it is too large to show in full.')}</div>` : nothing}
     </div>`;
   }
 
@@ -168,27 +178,27 @@ export class HermesTurnChanges extends LitElement {
     if (!this.detail || u.kind === 'done') return nothing;
     const n = this.changes?.files.length ?? 0;
     if (u.kind === 'confirming' || u.kind === 'running') {
-      return html`<div class="confirm" role="group" aria-label="Undo this turn's changes" data-role="turn-undo-confirm">
-        <span>Put back ${n === 1 ? 'this file' : `these ${n} files`} as they were before this turn?</span>
+      return html`<div class="confirm" role="group" aria-label=${msg("Undo this turn's changes")} data-role="turn-undo-confirm">
+        <span>${n === 1 ? msg('Put back this file as it was before this turn?') : msg(str`Put back these ${formatNumber(n)} files as they were before this turn?`)}</span>
         <button class="outline danger" data-role="turn-undo-yes" ?disabled=${u.kind === 'running'} @click=${() => void this.#undo()}>
-          ${u.kind === 'running' ? 'Undoing…' : 'Undo changes'}
+          ${u.kind === 'running' ? msg('Undoing…') : msg('Undo changes')}
         </button>
-        <button data-role="turn-undo-no" ?disabled=${u.kind === 'running'} @click=${() => (this.undo = { kind: 'idle' })}>Keep</button>
+        <button data-role="turn-undo-no" ?disabled=${u.kind === 'running'} @click=${() => (this.undo = { kind: 'idle' })}>${msg('Keep')}</button>
       </div>`;
     }
     return html`
       ${
         u.kind === 'conflicts'
           ? html`<div class="notice" role="status" data-role="turn-undo-conflicts">
-            Not undone: these files changed since:
+            ${msg('Not undone: these files changed since:')}
             <ul>${u.paths.map((p) => html`<li class="mono">${p}</li>`)}</ul>
           </div>`
           : nothing
       }
       ${u.kind === 'error' ? html`<div class="error" role="alert" data-role="turn-undo-error">${u.message}</div>` : nothing}
       <div>
-        <button class="undo" data-role="turn-undo" ?disabled=${this.busy} title=${this.busy ? 'Wait for the reply to finish' : 'Restore the files this turn changed'}
-          @click=${() => (this.undo = { kind: 'confirming' })}>${icons.retry()} Undo this turn's changes</button>
+        <button class="undo" data-role="turn-undo" ?disabled=${this.busy} title=${this.busy ? msg('Wait for the reply to finish') : msg('Restore the files this turn changed')}
+          @click=${() => (this.undo = { kind: 'confirming' })}>${icons.retry()} ${msg("Undo this turn's changes")}</button>
       </div>
     `;
   }

@@ -1,5 +1,7 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
+import { localized, msg, str } from '@lit/localize';
+import { formatNumber } from '../i18n/format.js';
 import { consume } from '@lit/context';
 import { uiContext } from '../state/contexts.js';
 import type { UiStore } from '../state/ui-store.js';
@@ -13,6 +15,7 @@ import { formatCost, formatDuration, formatTokens } from './usage-format.js';
  * default, as in the incumbent). A figure the turn did not report is left out.
  */
 @customElement('hermes-turn-usage')
+@localized()
 export class HermesTurnUsage extends LitElement {
   @consume({ context: uiContext, subscribe: true }) ui?: UiStore;
   @property({ attribute: false }) usage: TurnUsageView | null = null;
@@ -26,19 +29,31 @@ export class HermesTurnUsage extends LitElement {
     if (!u || (!tokens && !tps)) return nothing;
     const parts: Array<[string, string, string]> = [];
     if (tokens) {
-      if (u.inputTokens !== null) parts.push(['in', `${formatTokens(u.inputTokens)} in`, `${u.inputTokens.toLocaleString()} prompt tokens`]);
-      if (u.outputTokens !== null) parts.push(['out', `${formatTokens(u.outputTokens)} out`, `${u.outputTokens.toLocaleString()} output tokens`]);
-      if (u.cachedTokens)
+      if (u.inputTokens !== null) {
+        const [short, full] = [formatTokens(u.inputTokens), formatNumber(u.inputTokens)];
+        parts.push(['in', msg(str`${short} in`), msg(str`${full} prompt tokens`)]);
+      }
+      if (u.outputTokens !== null) {
+        const [short, full] = [formatTokens(u.outputTokens), formatNumber(u.outputTokens)];
+        parts.push(['out', msg(str`${short} out`), msg(str`${full} output tokens`)]);
+      }
+      if (u.cachedTokens) {
+        const cached = formatTokens(u.cachedTokens);
+        const hit = u.cacheHitPercent !== null ? formatNumber(u.cacheHitPercent / 100, { style: 'percent' }) : null;
         parts.push([
           'cached',
-          `${formatTokens(u.cachedTokens)} cached${u.cacheHitPercent !== null ? ` (${u.cacheHitPercent}%)` : ''}`,
-          'Prompt tokens read from the provider’s cache',
+          hit === null ? msg(str`${cached} cached`) : msg(str`${cached} cached (${hit})`),
+          msg('Prompt tokens read from the provider’s cache'),
         ]);
-      if (u.cost !== null) parts.push(['cost', formatCost(u.cost), 'Cost the provider reported']);
+      }
+      if (u.cost !== null) parts.push(['cost', formatCost(u.cost), msg('Cost the provider reported')]);
     }
-    if (tps) parts.push(['tps', `${u.tps!.toFixed(1)} tok/s`, 'Output tokens per second over the whole turn']);
-    if (tokens && u.duration !== null) parts.push(['duration', formatDuration(u.duration), 'How long the turn took']);
-    if (tokens && u.model) parts.push(['model', u.model, 'The model that answered']);
+    if (tps) {
+      const rate = formatNumber(u.tps!, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+      parts.push(['tps', msg(str`${rate} tok/s`), msg('Output tokens per second over the whole turn')]);
+    }
+    if (tokens && u.duration !== null) parts.push(['duration', formatDuration(u.duration), msg('How long the turn took')]);
+    if (tokens && u.model) parts.push(['model', u.model, msg('The model that answered')]);
     if (!parts.length) return nothing;
     return html`<div class="line" data-role="turn-usage">
       ${parts.map(([field, text, title], i) => html`${i ? html`<span class="sep" aria-hidden="true">·</span>` : nothing}<span data-field=${field} title=${title}>${text}</span>`)}

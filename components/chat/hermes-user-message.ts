@@ -1,5 +1,6 @@
 import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
+import { localized, msg } from '@lit/localize';
 import type { UserTurn } from '../state/turns.js';
 import { baseStyles } from '../shared/styles.js';
 import { icons } from '../shared/icons.js';
@@ -24,6 +25,7 @@ import './hermes-message-attachments.js';
  * @csspart bubble - the message bubble
  */
 @customElement('hermes-user-message')
+@localized()
 export class HermesUserMessage extends LitElement {
   @property({ attribute: false }) turn?: UserTurn;
   /** It can be edited and re-sent. */
@@ -87,30 +89,30 @@ export class HermesUserMessage extends LitElement {
     const turn = this.turn;
     if (!turn) return nothing;
     if (this.editing && this.confirming !== null)
-      return html`<div class="editor" data-role="edit-confirm" role="alertdialog" aria-label="Confirm edit">
-        <p class="confirm">Editing here removes the later messages of this conversation and runs the turn again. Continue?</p>
+      return html`<div class="editor" data-role="edit-confirm" role="alertdialog" aria-label=${msg('Confirm edit')}>
+        <p class="confirm">${msg('Editing here removes the later messages of this conversation and runs the turn again. Continue?')}</p>
         <div class="editor-actions">
-          <button class="outline" @click=${() => (this.confirming = null)}>Back</button>
-          <button class="primary" data-role="confirm-edit" ?disabled=${this.busy} @click=${this.#save}>Remove later messages and send</button>
+          <button class="outline" @click=${() => (this.confirming = null)}>${msg('Back')}</button>
+          <button class="primary" data-role="confirm-edit" ?disabled=${this.busy} @click=${this.#save}>${msg('Remove later messages and send')}</button>
         </div>
       </div>`;
     if (this.editing)
       return html`<div class="editor" data-role="edit-form">
-        <textarea aria-label="Edit message" rows=${Math.min(12, turn.text.split('\n').length + 1)} .value=${turn.text} @keydown=${this.#onKey}></textarea>
+        <textarea aria-label=${msg('Edit message')} rows=${Math.min(12, turn.text.split('\n').length + 1)} .value=${turn.text} @keydown=${this.#onKey}></textarea>
         <div class="editor-actions">
-          <button class="outline" @click=${this.#cancel}>Cancel</button>
-          <button class="primary" data-role="save-edit" ?disabled=${this.busy} @click=${this.#save}>Save and send</button>
+          <button class="outline" @click=${this.#cancel}>${msg('Cancel')}</button>
+          <button class="primary" data-role="save-edit" ?disabled=${this.busy} @click=${this.#save}>${msg('Save and send')}</button>
         </div>
       </div>`;
     if (turn.message._queued)
       return html`
         <div class="bubble queued-bubble" part="bubble">${turn.text}</div>
-        <span class="queued meta" data-role="queued" title="Sent when the server is reachable again">Queued</span>
+        <span class="queued meta" data-role="queued" title=${msg('Sent when the server is reachable again')}>${msg('Queued')}</span>
       `;
     const files = messageAttachments(turn.message.attachments);
     // `/use` or `/<skill>`: the stored message names the skill the agent was given.
     const skill = typeof turn.message.skill === 'string' ? turn.message.skill : null;
-    const skillTag = skill ? html`<span class="skill" data-role="message-skill" title="Sent with this skill">/${skill}</span> ` : nothing;
+    const skillTag = skill ? html`<span class="skill" data-role="message-skill" title=${msg('Sent with this skill')}>/${skill}</span> ` : nothing;
     const bubble =
       this.ui?.settings?.render_user_markdown === true
         ? html`<div class="bubble md" part="bubble" data-format="markdown">${skillTag}<hermes-markdown .text=${turn.text}></hermes-markdown></div>`
@@ -126,10 +128,10 @@ export class HermesUserMessage extends LitElement {
           : bubble
       }
       <div class="actions">
-        <button data-role="copy-message" aria-label="Copy message" @click=${this.#copy}>${this.copied ? icons.check() : icons.copy()}</button>
+        <button data-role="copy-message" aria-label=${msg('Copy message')} @click=${this.#copy}>${this.copied ? icons.check() : icons.copy()}</button>
         ${
           this.editable
-            ? html`<button data-role="edit-message" aria-label="Edit message" title=${this.busy ? 'Wait for the reply to finish' : 'Edit'} ?disabled=${this.busy} @click=${() => (this.editing = true)}>
+            ? html`<button data-role="edit-message" aria-label=${msg('Edit message')} title=${this.busy ? msg('Wait for the reply to finish') : msg('Edit')} ?disabled=${this.busy} @click=${() => (this.editing = true)}>
               ${icons.edit()}
             </button>`
             : nothing

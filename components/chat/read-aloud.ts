@@ -1,3 +1,4 @@
+import { msg, str } from '@lit/localize';
 import { speech } from '../api/voice.js';
 import type { Settings } from '../api/client.js';
 import { speakableText } from './speakable-text.js';
@@ -37,7 +38,7 @@ export function readAloud(markdown: string, settings: Partial<Settings> | null |
     else h.ended();
   };
   if (!text) {
-    finish('Nothing to read aloud');
+    finish(msg('Nothing to read aloud'));
     return;
   }
   const engine = String(settings?.tts_engine || 'browser').toLowerCase();
@@ -48,7 +49,7 @@ export function readAloud(markdown: string, settings: Partial<Settings> | null |
 
 function browserVoice(text: string, settings: Partial<Settings> | null | undefined, voice: string, finish: (message?: string) => void) {
   if (!('speechSynthesis' in window)) {
-    finish('This browser cannot read aloud');
+    finish(msg('This browser cannot read aloud'));
     return { stop: () => {} };
   }
   const utterance = new SpeechSynthesisUtterance(text);
@@ -59,7 +60,7 @@ function browserVoice(text: string, settings: Partial<Settings> | null | undefin
   const chosen = voice ? speechSynthesis.getVoices().find((v) => v.name === voice || v.voiceURI === voice) : undefined;
   if (chosen) utterance.voice = chosen;
   utterance.onend = () => finish();
-  utterance.onerror = (e) => finish(e.error === 'interrupted' || e.error === 'canceled' ? undefined : `Read aloud stopped (${e.error})`);
+  utterance.onerror = (e) => finish(e.error === 'interrupted' || e.error === 'canceled' ? undefined : msg(str`Read aloud stopped (${e.error})`));
   speechSynthesis.cancel();
   speechSynthesis.speak(utterance);
   return {
@@ -89,8 +90,8 @@ function serverVoice(text: string, engine: string, voice: string, finish: (messa
       url = URL.createObjectURL(blob);
       audio = new Audio(url);
       audio.onended = () => end();
-      audio.onerror = () => end('The audio could not be played');
-      audio.play().catch((err: Error) => end(err.name === 'AbortError' ? undefined : 'The audio could not be played'));
+      audio.onerror = () => end(msg('The audio could not be played'));
+      audio.play().catch((err: Error) => end(err.name === 'AbortError' ? undefined : msg('The audio could not be played')));
     },
     (err: Error) => {
       if (!abort.signal.aborted) end(err.message);

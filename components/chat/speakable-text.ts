@@ -1,3 +1,4 @@
+import { msg } from '@lit/localize';
 /**
  * An answer's markdown as something to say: code blocks and tables become a short mention,
  * links keep their words, and the marks (`**`, `#`, `>`, list bullets, backticks) go.
@@ -7,8 +8,8 @@
  */
 export function speakableText(markdown: string): string {
   return markdown
-    .replace(/```[\s\S]*?(```|$)/g, '(code block)')
-    .replace(/^[ \t]*\|.*\|[ \t]*$(\n[ \t]*\|.*\|[ \t]*$)*/gm, '(table)')
+    .replace(/```[\s\S]*?(```|$)/g, msg('(code block)'))
+    .replace(/^[ \t]*\|.*\|[ \t]*$(\n[ \t]*\|.*\|[ \t]*$)*/gm, msg('(table)'))
     .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
     .replace(/`([^`]+)`/g, '$1')

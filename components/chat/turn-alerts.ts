@@ -1,3 +1,4 @@
+import { msg, str } from '@lit/localize';
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { ChatStore } from '../state/chat-store.js';
 import type { UiStore } from '../state/ui-store.js';
@@ -140,7 +141,8 @@ export class TurnAlerts implements ReactiveController {
     const settings = this.ui()?.settings;
     if (settings?.sound_enabled === true) this.outputs.chime();
     if (settings?.notifications_enabled === true && (this.#hiddenDuring || this.outputs.hidden())) {
-      this.outputs.notify(`${settings.bot_name || 'Hermes'}: response complete`, answerPreview(chat.messages) || 'Task finished', this.#session ?? undefined);
+      const bot = settings.bot_name || 'Hermes';
+      this.outputs.notify(msg(str`${bot}: response complete`), answerPreview(chat.messages) || msg('Task finished'), this.#session ?? undefined);
     }
   }
 

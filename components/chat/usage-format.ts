@@ -1,25 +1,33 @@
-/** Figures as the usage chips and the context ring print them. */
+import { formatNumber } from '../i18n/format.js';
 
-/** 950 → "950", 12_345 → "12.3K", 1_500_000 → "1.5M". */
+/** Figures as the usage chips and the context ring print them, in the current language (Intl). */
+
+/** 950 → "950", 12_345 → "12.3K", 1_500_000 → "1.5M" (the language's compact notation). */
 export function formatTokens(n: number): string {
-  if (n < 1000) return String(Math.round(n));
-  if (n < 1_000_000) return `${trim(n / 1000)}K`;
-  return `${trim(n / 1_000_000)}M`;
+  // One decimal while the leading figure is under 100 (12.3K), none past it (123K), as before Intl.
+  const lead = n >= 1_000_000 ? n / 1_000_000 : n / 1000;
+  return formatNumber(Math.round(n), { notation: 'compact', maximumFractionDigits: lead >= 100 ? 0 : 1 });
 }
-
-const trim = (v: number) => (v >= 100 ? String(Math.round(v)) : v.toFixed(1).replace(/\.0$/, ''));
 
 /** USD: four decimals under a cent (a turn often costs a fraction of one), else two. */
 export function formatCost(usd: number): string {
-  return `$${usd > 0 && usd < 0.01 ? usd.toFixed(4) : usd.toFixed(2)}`;
+  const digits = usd > 0 && usd < 0.01 ? 4 : 2;
+  return formatNumber(usd, { style: 'currency', currency: 'USD', minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
+
+/** "3.4s" (one decimal at most, the language's unit). */
+export function formatSeconds(seconds: number): string {
+  return formatNumber(seconds, { style: 'unit', unit: 'second', unitDisplay: 'narrow', maximumFractionDigits: 1 });
 }
 
 /** Seconds: "850ms", "3.4s", "2m 05s". */
 export function formatDuration(seconds: number): string {
-  if (seconds < 1) return `${Math.round(seconds * 1000)}ms`;
-  if (seconds < 60) return `${seconds.toFixed(1).replace(/\.0$/, '')}s`;
+  if (seconds < 1) return formatNumber(Math.round(seconds * 1000), { style: 'unit', unit: 'millisecond', unitDisplay: 'narrow' });
+  if (seconds < 60) return formatSeconds(seconds);
   const m = Math.floor(seconds / 60);
-  return `${m}m ${String(Math.round(seconds - m * 60)).padStart(2, '0')}s`;
+  const minutes = formatNumber(m, { style: 'unit', unit: 'minute', unitDisplay: 'narrow' });
+  const rest = formatNumber(Math.round(seconds - m * 60), { style: 'unit', unit: 'second', unitDisplay: 'narrow', minimumIntegerDigits: 2 });
+  return `${minutes} ${rest}`;
 }
 
 /** A share of a whole as a whole percent, never past 100 (a prompt can overshoot a stale window). */

@@ -1,4 +1,5 @@
 import { css, html } from 'lit';
+import { msg } from '@lit/localize';
 import { icons } from '../shared/icons.js';
 
 /** A message whose top is within this many pixels of the view's top counts as "here". */
@@ -23,10 +24,10 @@ export function userJumpTarget(scroller: HTMLElement, messages: ArrayLike<HTMLEl
 /** The `session_jump_buttons` pair: previous and next question of the conversation. */
 export function userJumpButtons(jump: (dir: 'prev' | 'next') => void) {
   return html`<div class="user-jumps" data-role="session-jump-buttons">
-    <button class="icon-button" data-role="jump-prev-user" aria-label="Previous message of yours" title="Previous message of yours" @click=${() => jump('prev')}>
+    <button class="icon-button" data-role="jump-prev-user" aria-label=${msg('Previous message of yours')} title=${msg('Previous message of yours')} @click=${() => jump('prev')}>
       <span class="up">${icons.chevron()}</span>
     </button>
-    <button class="icon-button" data-role="jump-next-user" aria-label="Next message of yours" title="Next message of yours" @click=${() => jump('next')}>
+    <button class="icon-button" data-role="jump-next-user" aria-label=${msg('Next message of yours')} title=${msg('Next message of yours')} @click=${() => jump('next')}>
       <span class="down">${icons.chevron()}</span>
     </button>
   </div>`;

@@ -1,4 +1,5 @@
 import { html, nothing, type TemplateResult } from 'lit';
+import { msg } from '@lit/localize';
 
 /**
  * Readable views of web_search and web_extract results inside a tool card: a list of linked
@@ -40,11 +41,11 @@ export function webResultView(name: string, result: string): TemplateResult | nu
   if (name !== 'web_search' && name !== 'web_extract') return null;
   const r = parse(result);
   if (!r) return null;
-  if (r.success === false) return html`<div class="web-error" data-role="web-error">${text(r.error) || 'The web tool failed.'}</div>`;
+  if (r.success === false) return html`<div class="web-error" data-role="web-error">${text(r.error) || msg('The web tool failed.')}</div>`;
   if (name === 'web_search') {
     const hits = (r.data as { web?: unknown } | undefined)?.web;
     if (!Array.isArray(hits)) return null;
-    if (!hits.length) return html`<div class="meta" data-role="web-results">No results.</div>`;
+    if (!hits.length) return html`<div class="meta" data-role="web-results">${msg('No results.')}</div>`;
     return html`<ol class="web-results" data-role="web-results">
       ${(hits as Hit[]).map(
         (h) => html`<li>

@@ -34,7 +34,7 @@ describe('a user message’s attachments', () => {
     expect(img.getAttribute('src')).to.equal('/api/media?path=%2Fs%2Fa%2Fshot.png&session_id=sid1&inline=1');
     const chip = el.shadowRoot!.querySelector<HTMLAnchorElement>('[data-role="attachment-chip"]')!;
     expect(chip.getAttribute('href')).to.equal('/api/media?path=%2Fs%2Fa%2Fnotes.txt&session_id=sid1');
-    expect(chip.textContent).to.contain('notes.txt').and.contain('2 KB');
+    expect(chip.textContent).to.contain('notes.txt').and.contain('2 kB'); // Intl's unit (the language's own abbreviation)
     // The media route answers 404 for a file deleted since: the name shows instead of a broken picture.
     await waitFor(() => !!el.shadowRoot!.querySelector('.broken'), 5000);
     expect(el.shadowRoot!.querySelector('.missing')!.textContent).to.contain('shot.png');
