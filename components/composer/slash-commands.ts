@@ -148,7 +148,8 @@ export const COMMANDS: SlashCommand[] = [
       return msg('Switch the model');
     },
     async run(ctx, arg) {
-      if (!arg) return ctx.ui.notify(msg(str`Model: ${ctx.currentModel() ?? msg('none configured')}`));
+      const current = ctx.currentModel() ?? msg('none configured');
+      if (!arg) return ctx.ui.notify(msg(str`Model: ${current}`));
       await ctx.setModel(arg);
       ctx.ui.notify(msg(str`Model set to ${arg}.`));
     },

@@ -6,11 +6,10 @@ const tokens = (n: number) => (n >= 10_000 ? formatNumber(n, { notation: 'compac
 
 /** `/status` as a few short lines (the incumbent's session info card). */
 export function statusLines(s: SessionStatus): string[] {
+  const model = s.model ?? msg('default');
   const lines = [
     s.agent_running ? msg(str`“${s.title}” · working now`) : `“${s.title}”`,
-    s.personality
-      ? msg(str`Model ${s.model ?? msg('default')} · personality ${s.personality} · profile ${s.profile}`)
-      : msg(str`Model ${s.model ?? msg('default')} · profile ${s.profile}`),
+    s.personality ? msg(str`Model ${model} · personality ${s.personality} · profile ${s.profile}`) : msg(str`Model ${model} · profile ${s.profile}`),
   ];
   if (s.workspace) lines.push(msg(str`Workspace ${s.workspace}`));
   const cost = typeof s.estimated_cost === 'number' ? ` · $${s.estimated_cost.toFixed(s.estimated_cost < 0.1 ? 4 : 2)}` : '';
