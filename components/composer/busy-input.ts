@@ -1,4 +1,5 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import { msg, str } from '@lit/localize';
 import { api } from '../api/client.js';
 import type { ChatStore } from '../state/chat-store.js';
 import type { UiStore } from '../state/ui-store.js';
@@ -8,17 +9,20 @@ import { messageQueue as sharedQueue, type MessageQueue, type QueueChange, type 
 export type MessageMode = 'steer' | 'queue' | 'interrupt';
 export const MESSAGE_MODES: readonly MessageMode[] = ['steer', 'queue', 'interrupt'];
 
-export const MODE_LABELS: Record<MessageMode, { label: string; hint: string }> = {
-  steer: { label: 'Steer', hint: 'Hand it to the running turn at its next step' },
-  queue: { label: 'Queue', hint: 'Send it after this turn ends' },
-  interrupt: { label: 'Interrupt', hint: 'Stop this turn and send it now' },
-};
+/** Each mode's name, hint and the Send button's tooltip, read when shown (a language switch re-renders). */
+export function modeLabel(mode: MessageMode): { label: string; hint: string; title: string } {
+  if (mode === 'queue') return { label: msg('Queue'), hint: msg('Send it after this turn ends'), title: msg('While the agent works, Send will queue') };
+  if (mode === 'interrupt')
+    return { label: msg('Interrupt'), hint: msg('Stop this turn and send it now'), title: msg('While the agent works, Send will interrupt') };
+  return { label: msg('Steer'), hint: msg('Hand it to the running turn at its next step'), title: msg('While the agent works, Send will steer') };
+}
 
 /** Why a steer was not taken, as the quiet toast says it (the server's `fallback` codes). */
 function steerRefusal(fallback: string | null | undefined): string {
-  if (fallback === 'gateway_steer_queued') return 'Hermes Agent cannot take messages mid-turn: queued for after this turn.';
-  if (fallback === 'not_running') return 'The turn was ending: your message is queued for after it.';
-  return `The turn could not take it now${fallback ? ` (${fallback})` : ''}: queued for after this turn.`;
+  if (fallback === 'gateway_steer_queued') return msg('Hermes Agent cannot take messages mid-turn: queued for after this turn.');
+  if (fallback === 'not_running') return msg('The turn was ending: your message is queued for after it.');
+  if (fallback) return msg(str`The turn could not take it now (${fallback}): queued for after this turn.`);
+  return msg('The turn could not take it now: queued for after this turn.');
 }
 
 export interface BusyInputHost extends ReactiveControllerHost {
@@ -99,8 +103,9 @@ export class BusyInput implements ReactiveController {
 
   /** While a turn runs, the input's placeholder says what Send will do. */
   placeholder(bot: string): string {
-    const does = { steer: 'Send steers this turn', queue: 'Send queues for after this turn', interrupt: 'Send stops this turn and sends' };
-    return `${bot} is working… ${does[this.mode]}`;
+    if (this.mode === 'queue') return msg(str`${bot} is working… Send queues for after this turn`);
+    if (this.mode === 'interrupt') return msg(str`${bot} is working… Send stops this turn and sends`);
+    return msg(str`${bot} is working… Send steers this turn`);
   }
 
   /** The send menu's choice: that mode for the next message only. */
@@ -143,20 +148,21 @@ export class BusyInput implements ReactiveController {
     const model = chat.session?.model ?? '';
     if (mode === 'queue') {
       this.queue.add(sid, { text, files, model });
-      ui?.notify(`Queued: “${text.length > 40 ? `${text.slice(0, 40)}…` : text}”`);
+      const short = text.length > 40 ? `${text.slice(0, 40)}…` : text;
+      ui?.notify(msg(str`Queued: “${short}”`));
       return;
     }
     if (mode === 'interrupt') {
       // First in line, then the stop: the drain sends it as soon as the turn has ended.
       this.queue.add(sid, { text, files, model }, 'front');
-      ui?.notify('Stopping the current turn; your message goes next.');
+      ui?.notify(msg('Stopping the current turn; your message goes next.'));
       await chat.cancel();
       return;
     }
     if (files.length) {
       // A steer carries text only: attachments wait for a turn of their own.
       this.queue.add(sid, { text, files, model });
-      ui?.notify('Steering takes text only: queued with its attachments for after this turn.');
+      ui?.notify(msg('Steering takes text only: queued with its attachments for after this turn.'));
       return;
     }
     let result: Awaited<ReturnType<ChatStore['steer']>>;
@@ -164,13 +170,13 @@ export class BusyInput implements ReactiveController {
       result = await chat.steer(text);
     } catch (err) {
       this.host.restoreText(text);
-      ui?.notify(`Could not steer: ${(err as Error).message}`, 'error');
+      ui?.notify(msg(str`Could not steer: ${(err as Error).message}`), 'error');
       return;
     }
     if (result.accepted) return;
     if (chat.status === 'idle' && chat.sessionId === sid) {
       // The turn ended while the steer was on its way: this starts the next one.
-      ui?.notify('The turn had just ended: sent as a new message.');
+      ui?.notify(msg('The turn had just ended: sent as a new message.'));
       try {
         await chat.send(text);
       } catch {
@@ -215,7 +221,7 @@ export class BusyInput implements ReactiveController {
       });
       if (result === 'failed') {
         this.#paused = true;
-        this.host.ui?.notify('A queued message could not be sent: it stays in the queue.', 'error');
+        this.host.ui?.notify(msg('A queued message could not be sent: it stays in the queue.'), 'error');
       } else if (result === 'busy') {
         // Another tab started a turn here (or holds the queue): follow it, and look again later.
         if (chat.sessionId === sid) void chat.reload().catch(() => {});

@@ -1,3 +1,4 @@
+import { msg, str } from '@lit/localize';
 import { transcribe, transcribeCapability } from '../api/voice.js';
 
 /**
@@ -78,7 +79,13 @@ function recognise(Ctor: RecognitionCtor, h: DictationHandlers): Dictation {
     }
     if (e.error === 'aborted') return;
     failed = true;
-    h.error(e.error === 'not-allowed' ? 'Microphone access was refused' : e.error === 'no-speech' ? 'No speech was heard' : `Dictation stopped (${e.error})`);
+    h.error(
+      e.error === 'not-allowed'
+        ? msg('Microphone access was refused')
+        : e.error === 'no-speech'
+          ? msg('No speech was heard')
+          : msg(str`Dictation stopped (${e.error})`),
+    );
   };
   rec.onend = () => {
     if (!handedOver && !failed) h.phase('idle');
@@ -117,21 +124,21 @@ function record(h: DictationHandlers): Dictation {
   void (async () => {
     try {
       const capability = await transcribeCapability();
-      if (!capability.available) return fail(capability.reason ?? 'Speech-to-text is not configured on this server');
+      if (!capability.available) return fail(capability.reason ?? msg('Speech-to-text is not configured on this server'));
     } catch (err) {
       return fail((err as Error).message);
     }
-    if (!navigator.mediaDevices?.getUserMedia || typeof MediaRecorder === 'undefined') return fail('This browser cannot record audio');
+    if (!navigator.mediaDevices?.getUserMedia || typeof MediaRecorder === 'undefined') return fail(msg('This browser cannot record audio'));
     try {
       stream = await navigator.mediaDevices.getUserMedia({ audio: true });
     } catch (err) {
       const name = (err as DOMException).name;
       return fail(
         name === 'NotAllowedError'
-          ? 'Microphone access was refused'
+          ? msg('Microphone access was refused')
           : name === 'NotFoundError'
-            ? 'No microphone was found'
-            : 'The microphone could not be opened',
+            ? msg('No microphone was found')
+            : msg('The microphone could not be opened'),
       );
     }
     if (stopped) return release();
@@ -143,12 +150,12 @@ function record(h: DictationHandlers): Dictation {
       release();
       if (dropped) return h.phase('idle');
       const audio = new Blob(chunks, { type: recorder?.mimeType || type || 'audio/webm' });
-      if (!audio.size) return h.error('Nothing was recorded');
+      if (!audio.size) return h.error(msg('Nothing was recorded'));
       h.phase('transcribing');
       transcribe(audio, `dictation-${Date.now()}.${ext}`).then(
         (text) => {
           if (text.trim()) h.text(text.trim());
-          else h.error('No speech was heard');
+          else h.error(msg('No speech was heard'));
           h.phase('idle');
         },
         (err: Error) => h.error(err.message),

@@ -1,3 +1,4 @@
+import { msg } from '@lit/localize';
 import { type WorkspaceUploaded, uploadToWorkspace } from '../api/uploads.js';
 import { emit } from '../events.js';
 import type { Attachment, Extraction } from './attachments.js';
@@ -14,7 +15,7 @@ export async function extractAttachment(
 ): Promise<Extraction> {
   try {
     const r = await send(item.sessionId!, item.file!);
-    if (!r.extracted) throw new Error(r.extract_error || 'Extraction failed');
+    if (!r.extracted) throw new Error(r.extract_error || msg('Extraction failed'));
     item.path = r.path;
     emit(window, 'hermes-workspace-changed', { sessionId: item.sessionId! });
     return { state: 'done', count: r.extracted_count ?? 0, folder: r.path.split(/[\\/]/).pop() || r.path };

@@ -1,5 +1,6 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, state } from 'lit/decorators.js';
+import { localized, msg, str } from '@lit/localize';
 import { AGENT_PATHS as PATHS, apiUrl, type AgentInfo } from '../api/client.js';
 import { baseStyles } from '../shared/styles.js';
 
@@ -10,6 +11,7 @@ import { baseStyles } from '../shared/styles.js';
  * (`hermes-models-changed`: Settings → Agent, the wizard).
  */
 @customElement('hermes-agent-badge')
+@localized()
 export class HermesAgentBadge extends LitElement {
   @state() private info: AgentInfo | null = null;
   @state() private open = false;
@@ -59,9 +61,9 @@ export class HermesAgentBadge extends LitElement {
   override render() {
     const info = this.info;
     if (!info || info.kind === 'builtin') return nothing;
-    const via = info.reachable ? (info.path ? (PATHS[info.path] ?? info.path) : 'unusable') : 'unreachable';
+    const via = info.reachable ? (info.path ? (PATHS[info.path] ?? info.path) : msg('unusable')) : msg('unreachable');
     return html`
-      <button class="badge" data-role="agent-badge" data-path=${info.path ?? 'none'} ?data-down=${!info.reachable} aria-expanded=${this.open} title="${info.label} at ${info.base_url ?? ''}" @click=${this.#toggle} @keydown=${this.#onKey} @focusout=${this.#onBlur}>
+      <button class="badge" data-role="agent-badge" data-path=${info.path ?? 'none'} ?data-down=${!info.reachable} aria-expanded=${this.open} title=${msg(str`${info.label} at ${info.base_url ?? ''}`)} @click=${this.#toggle} @keydown=${this.#onKey} @focusout=${this.#onBlur}>
         <span class="dot" aria-hidden="true"></span>${info.label} · ${via}
       </button>
       ${

@@ -1,19 +1,22 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement } from 'lit/decorators.js';
+import { localized, msg, str } from '@lit/localize';
 import { consume } from '@lit/context';
 import { chatContext } from '../state/contexts.js';
 import type { ChatStore } from '../state/chat-store.js';
 import { StoreController } from '../state/store.js';
 import { baseStyles } from '../shared/styles.js';
 import { icons } from '../shared/icons.js';
+import { formatNumber } from '../i18n/format.js';
 
 type Choice = 'once' | 'session' | 'always' | 'deny';
 
-const BUTTONS: Array<{ choice: Choice; label: string; className: string }> = [
-  { choice: 'once', label: 'Allow once', className: 'primary' },
-  { choice: 'session', label: 'Allow for session', className: 'outline' },
-  { choice: 'always', label: 'Always', className: 'outline' },
-  { choice: 'deny', label: 'Deny', className: 'outline danger' },
+// Labels are read when shown, so a language switch re-renders them.
+const BUTTONS: Array<{ choice: Choice; label: () => string; className: string }> = [
+  { choice: 'once', label: () => msg('Allow once'), className: 'primary' },
+  { choice: 'session', label: () => msg('Allow for session'), className: 'outline' },
+  { choice: 'always', label: () => msg('Always'), className: 'outline' },
+  { choice: 'deny', label: () => msg('Deny'), className: 'outline danger' },
 ];
 
 /**
@@ -22,6 +25,7 @@ const BUTTONS: Array<{ choice: Choice; label: string; className: string }> = [
  * the diff it would make instead of the command (the diff view loads only then).
  */
 @customElement('hermes-approval-card')
+@localized()
 export class HermesApprovalCard extends LitElement {
   @consume({ context: chatContext, subscribe: true }) chat?: ChatStore;
   #stores = new StoreController(this, () => [this.chat]);
@@ -59,20 +63,20 @@ export class HermesApprovalCard extends LitElement {
       <section class="card" data-role="approval-card" tabindex="-1" role="alertdialog" aria-labelledby="title" aria-describedby="desc" @keydown=${this.#onKeyDown}>
         <header>
           <span class="icon">${icons.alert()}</span>
-          <h2 id="title">Approval needed</h2>
-          ${a.pending_count > 1 ? html`<span class="count meta" data-role="approval-count">1 of ${a.pending_count}</span>` : nothing}
+          <h2 id="title">${msg('Approval needed')}</h2>
+          ${a.pending_count > 1 ? html`<span class="count meta" data-role="approval-count">${msg(str`1 of ${formatNumber(a.pending_count)}`)}</span>` : nothing}
         </header>
         ${a.description ? html`<p id="desc" class="desc">${a.description}</p>` : nothing}
         ${
           a.diff !== undefined
             ? html`<div class="path mono" data-role="approval-path">${a.path ?? a.command}</div>
-                <div class="diff" data-role="approval-diff" tabindex="0" aria-label="Proposed change">
-                  <hermes-diff-view .diff=${a.diff} empty="The file would stay as it is"></hermes-diff-view>
+                <div class="diff" data-role="approval-diff" tabindex="0" aria-label=${msg('Proposed change')}>
+                  <hermes-diff-view .diff=${a.diff} empty=${msg('The file would stay as it is')}></hermes-diff-view>
                 </div>`
-            : html`<pre class="command mono" data-role="approval-command" tabindex="0" aria-label="Command">${a.command}</pre>`
+            : html`<pre class="command mono" data-role="approval-command" tabindex="0" aria-label=${msg('Command')}>${a.command}</pre>`
         }
         <div class="actions">
-          ${offered.map((b) => html`<button class=${b.className} data-choice=${b.choice} @click=${() => this.#answer(b.choice)}>${b.label}</button>`)}
+          ${offered.map((b) => html`<button class=${b.className} data-choice=${b.choice} @click=${() => this.#answer(b.choice)}>${b.label()}</button>`)}
         </div>
       </section>
     `;

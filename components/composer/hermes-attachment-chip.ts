@@ -1,5 +1,7 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
+import { localized, msg, str } from '@lit/localize';
+import { formatNumber } from '../i18n/format.js';
 import { baseStyles } from '../shared/styles.js';
 import { icons } from '../shared/icons.js';
 import { emit } from '../events.js';
@@ -7,9 +9,14 @@ import type { Extraction } from './attachments.js';
 
 function sizeLabel(bytes: number): string {
   if (!bytes) return '';
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  if (bytes < 1024) return formatNumber(bytes, { style: 'unit', unit: 'byte', unitDisplay: 'narrow' });
+  if (bytes < 1024 * 1024) return formatNumber(Math.round(bytes / 1024), { style: 'unit', unit: 'kilobyte' });
+  return formatNumber(bytes / 1024 / 1024, { style: 'unit', unit: 'megabyte', minimumFractionDigits: 1, maximumFractionDigits: 1 });
+}
+
+/** "3 files → bundle/": one message per count form, the count through Intl. */
+function extracted(count: number, folder: string): string {
+  return count === 1 ? msg(str`1 file → ${folder}/`) : msg(str`${formatNumber(count)} files → ${folder}/`);
 }
 
 /**
@@ -20,6 +27,7 @@ function sizeLabel(bytes: number): string {
  * @fires hermes-attachment-extract - the user asked for the archive to be extracted
  */
 @customElement('hermes-attachment-chip')
+@localized()
 export class HermesAttachmentChip extends LitElement {
   @property() name = '';
   @property({ type: Number }) size = 0;
@@ -36,13 +44,13 @@ export class HermesAttachmentChip extends LitElement {
     const x = this.extraction;
     const detail =
       this.status === 'uploading'
-        ? `${pct}%`
+        ? formatNumber(this.progress, { style: 'percent' })
         : this.status === 'error'
-          ? this.error || 'Upload failed'
+          ? this.error || msg('Upload failed')
           : x?.state === 'running'
-            ? 'Extracting…'
+            ? msg('Extracting…')
             : x?.state === 'done'
-              ? `${x.count} file${x.count === 1 ? '' : 's'} → ${x.folder}/`
+              ? extracted(x.count ?? 0, x.folder ?? '')
               : sizeLabel(this.size);
     const icon =
       this.status === 'error'
@@ -57,19 +65,19 @@ export class HermesAttachmentChip extends LitElement {
       <div class="chip" data-role="attachment-chip" data-state=${this.status} data-extraction=${x?.state ?? nothing} title=${this.status === 'error' ? `${this.name}: ${detail}` : this.name}>
         <span class="icon">${icon}</span>
         <span class="name">${this.name}</span>
-        ${detail ? html`<span class="detail" data-role="attachment-detail" title=${x?.state === 'done' ? `Extracted into the workspace: ${x.folder}/` : nothing}>${detail}</span>` : nothing}
+        ${detail ? html`<span class="detail" data-role="attachment-detail" title=${x?.state === 'done' ? msg(str`Extracted into the workspace: ${x.folder}/`) : nothing}>${detail}</span>` : nothing}
         ${x?.state === 'error' ? html`<span class="detail failed" role="alert" data-role="attachment-extract-error" title=${x.error ?? ''}>${x.error}</span>` : nothing}
         ${
           offer
-            ? html`<button class="extract" data-role="attachment-extract" aria-label="Extract ${this.name} into workspace" title="Extract into workspace" @click=${this.#extract}>
-              ${icons.archive()}<span>Extract</span>
+            ? html`<button class="extract" data-role="attachment-extract" aria-label=${msg(str`Extract ${this.name} into workspace`)} title=${msg('Extract into workspace')} @click=${this.#extract}>
+              ${icons.archive()}<span>${msg('Extract')}</span>
             </button>`
             : nothing
         }
-        <button class="remove" data-role="attachment-remove" aria-label="Remove ${this.name}" title="Remove" @click=${this.#remove}>${icons.close()}</button>
+        <button class="remove" data-role="attachment-remove" aria-label=${msg(str`Remove ${this.name}`)} title=${msg('Remove')} @click=${this.#remove}>${icons.close()}</button>
         ${
           this.status === 'uploading'
-            ? html`<span class="bar" role="progressbar" aria-label="Uploading ${this.name}" aria-valuemin="0" aria-valuemax="100" aria-valuenow=${pct}
+            ? html`<span class="bar" role="progressbar" aria-label=${msg(str`Uploading ${this.name}`)} aria-valuemin="0" aria-valuemax="100" aria-valuenow=${pct}
               ><span style="width: ${pct}%"></span
             ></span>`
             : nothing

@@ -1,5 +1,6 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, state } from 'lit/decorators.js';
+import { localized, msg } from '@lit/localize';
 import { consume } from '@lit/context';
 import { chatContext } from '../state/contexts.js';
 import type { ChatStore } from '../state/chat-store.js';
@@ -8,6 +9,7 @@ import { baseStyles } from '../shared/styles.js';
 
 /** The agent's question (above the composer): one button per offered answer, or free text. */
 @customElement('hermes-clarify-card')
+@localized()
 export class HermesClarifyCard extends LitElement {
   @consume({ context: chatContext, subscribe: true }) chat?: ChatStore;
   @state() answer = '';
@@ -52,12 +54,12 @@ export class HermesClarifyCard extends LitElement {
         >
           <input
             data-role="clarify-input"
-            aria-label="Your answer"
-            placeholder=${c.choices_offered?.length ? 'Or type another answer…' : 'Type your answer…'}
+            aria-label=${msg('Your answer')}
+            placeholder=${c.choices_offered?.length ? msg('Or type another answer…') : msg('Type your answer…')}
             .value=${this.answer}
             @input=${(e: Event) => (this.answer = (e.target as HTMLInputElement).value)}
           />
-          <button class="primary" type="submit" data-role="clarify-send" ?disabled=${!this.answer.trim()}>Send</button>
+          <button class="primary" type="submit" data-role="clarify-send" ?disabled=${!this.answer.trim()}>${msg('Send')}</button>
         </form>
       </section>
     `;

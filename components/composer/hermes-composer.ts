@@ -1,5 +1,6 @@
 import { LitElement, html, nothing } from 'lit';
 import { customElement, property, query, state } from 'lit/decorators.js';
+import { localized, msg, str } from '@lit/localize';
 import { consume } from '@lit/context';
 import { api, type ApiSession } from '../api/client.js';
 import { chatContext, sessionsContext, uiContext } from '../state/contexts.js';
@@ -26,7 +27,7 @@ import './hermes-send-mode.js';
 import './hermes-workspace-picker.js';
 import { rememberWorkspaces, switchWorkspace } from './workspace-switch.js';
 import './hermes-slash-menu.js';
-import { BusyInput, type MessageMode } from './busy-input.js';
+import { BusyInput, modeLabel, type MessageMode } from './busy-input.js';
 import type { MessageQueue } from '../state/message-queue.js';
 import type { HermesEvent } from '../events.js';
 
@@ -58,6 +59,7 @@ const touchOnly = () => matchMedia('(pointer: coarse)').matches && !matchMedia('
  * every upload thus starts at once and shows its own progress.
  */
 @customElement('hermes-composer')
+@localized()
 export class HermesComposer extends LitElement {
   @consume({ context: chatContext, subscribe: true }) chat?: ChatStore;
   @consume({ context: uiContext, subscribe: true }) ui?: UiStore;
@@ -204,7 +206,7 @@ export class HermesComposer extends LitElement {
     if (!left || !this.chat) return;
     this.chat.steerLeftover = null;
     this.#setText(this.text.trim() ? `${this.text}\n${left}` : left);
-    this.ui?.notify('The reply finished before your steer was used: it is back in the composer.');
+    this.ui?.notify(msg('The reply finished before your steer was used: it is back in the composer.'));
   }
 
   override updated(): void {
@@ -310,7 +312,7 @@ export class HermesComposer extends LitElement {
       return;
     }
     if (this.#creating) return;
-    if (this.attachments.uploading) return this.ui?.notify('Waiting for uploads to finish…');
+    if (this.attachments.uploading) return this.ui?.notify(msg('Waiting for uploads to finish…'));
     const attachments = this.attachments.paths;
     this.#setText('');
     this.attachments.clear();
@@ -518,8 +520,8 @@ export class HermesComposer extends LitElement {
         ${
           fromHermes && !running
             ? html`<div class="import-cli" data-role="import-cli-note">
-              <span>A Hermes ${hermesLabel} session, read from Hermes.</span>
-              <button class="primary" data-role="import-cli" @click=${() => void this.#importFromHermes()}>Continue here</button>
+              <span>${msg(str`A Hermes ${hermesLabel} session, read from Hermes.`)}</span>
+              <button class="primary" data-role="import-cli" @click=${() => void this.#importFromHermes()}>${msg('Continue here')}</button>
             </div>`
             : nothing
         }
@@ -528,9 +530,9 @@ export class HermesComposer extends LitElement {
         <textarea
           data-role="composer-input"
           rows="1"
-          aria-label="Message"
+          aria-label=${msg('Message')}
           aria-autocomplete="list"
-          placeholder=${running ? this.busy.placeholder(bot) : fromHermes ? 'Continue here to write in this conversation' : snapshot ? 'A snapshot from before compression is read-only' : viewOnly ? 'A subagent session is view-only: continue in its parent conversation' : (this.placeholderText ?? `Message ${bot} — / for commands`)}
+          placeholder=${running ? this.busy.placeholder(bot) : fromHermes ? msg('Continue here to write in this conversation') : snapshot ? msg('A snapshot from before compression is read-only') : viewOnly ? msg('A subagent session is view-only: continue in its parent conversation') : (this.placeholderText ?? msg(str`Message ${bot} — / for commands`))}
           ?disabled=${viewOnly && !running}
           .value=${this.text}
           @input=${this.#onInput}
@@ -538,10 +540,10 @@ export class HermesComposer extends LitElement {
           @paste=${this.#files.paste}
         ></textarea>
         <div class="bar">
-          <button class="icon-button" title="Attach files" aria-label="Attach files" data-role="attach" @click=${() => this.renderRoot.querySelector<HTMLInputElement>('input[type=file]')?.click()}>${icons.attach()}</button>
+          <button class="icon-button" title=${msg('Attach files')} aria-label=${msg('Attach files')} data-role="attach" @click=${() => this.renderRoot.querySelector<HTMLInputElement>('input[type=file]')?.click()}>${icons.attach()}</button>
           <input type="file" multiple hidden @change=${this.#files.pick} />
           <span class="prompts-wrap" data-role="prompts-wrap">
-            <button class="icon-button" title="Saved prompts" aria-label="Saved prompts" aria-haspopup="dialog" aria-expanded=${this.promptsOpen} data-role="prompts-button" @click=${() => this.#togglePrompts()}>${icons.bookmark()}</button>
+            <button class="icon-button" title=${msg('Saved prompts')} aria-label=${msg('Saved prompts')} aria-haspopup="dialog" aria-expanded=${this.promptsOpen} data-role="prompts-button" @click=${() => this.#togglePrompts()}>${icons.bookmark()}</button>
             ${
               this.promptsOpen
                 ? html`<hermes-saved-prompts
@@ -574,13 +576,13 @@ export class HermesComposer extends LitElement {
           <hermes-context-ring></hermes-context-ring>
           ${
             running
-              ? html`<button class="icon-button stop outline" data-role="stop" title="Stop" aria-label="Stop" @click=${() => void chat!.cancel()}>${icons.stop()}</button>
+              ? html`<button class="icon-button stop outline" data-role="stop" title=${msg('Stop')} aria-label=${msg('Stop')} @click=${() => void chat!.cancel()}>${icons.stop()}</button>
                   <hermes-send-mode .mode=${this.busy.mode} .pick=${(m: MessageMode) => this.busy.pick(m, () => this.input?.focus())}></hermes-send-mode>
-                  <button class="icon-button send primary" data-role="send-busy" title=${`Send (${this.busy.mode})`} aria-label=${`Send: ${this.busy.mode}`} ?disabled=${!canSend} @click=${() => void this.send()}>${icons.send()}</button>`
-              : html`<button class="icon-button send primary" data-role="send" title="Send" aria-label="Send" ?disabled=${!canSend} @click=${() => void this.send()}>${icons.send()}</button>`
+                  <button class="icon-button send primary" data-role="send-busy" title=${msg(str`Send (${modeLabel(this.busy.mode).label})`)} aria-label=${msg(str`Send: ${modeLabel(this.busy.mode).label}`)} ?disabled=${!canSend} @click=${() => void this.send()}>${icons.send()}</button>`
+              : html`<button class="icon-button send primary" data-role="send" title=${msg('Send')} aria-label=${msg('Send')} ?disabled=${!canSend} @click=${() => void this.send()}>${icons.send()}</button>`
           }
         </div>
-        ${this.#files.dragging ? html`<div class="drop" aria-hidden="true">Drop files to attach</div>` : nothing}
+        ${this.#files.dragging ? html`<div class="drop" aria-hidden="true">${msg('Drop files to attach')}</div>` : nothing}
       </div>
     `;
   }

@@ -1,5 +1,7 @@
 import { LitElement, css, html, nothing, svg } from 'lit';
 import { customElement, state } from 'lit/decorators.js';
+import { localized, msg, str } from '@lit/localize';
+import { formatNumber } from '../i18n/format.js';
 import { consume } from '@lit/context';
 import { chatContext, uiContext } from '../state/contexts.js';
 import type { ChatStore } from '../state/chat-store.js';
@@ -11,6 +13,8 @@ import { compressSession } from './compress-action.js';
 
 const R = 8;
 const CIRCUMFERENCE = 2 * Math.PI * R;
+/** A whole percent (0..100) in the language's style: "25%", "25 %", "%25". */
+const pct = (whole: number) => formatNumber(whole / 100, { style: 'percent' });
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : null);
 
 /** The ring's figures, from the open session as the server stored them (a turn's end, a compression). */
@@ -42,6 +46,7 @@ export function contextFigures(session: Record<string, unknown> | null | undefin
  * finishes, since both store them on the session this reads.
  */
 @customElement('hermes-context-ring')
+@localized()
 export class HermesContextRing extends LitElement {
   @consume({ context: chatContext, subscribe: true }) chat?: ChatStore;
   @consume({ context: uiContext, subscribe: true }) ui?: UiStore;
@@ -84,8 +89,8 @@ export class HermesContextRing extends LitElement {
     const mark = contextLength && thresholdTokens ? Math.min(1, thresholdTokens / contextLength) : null;
     const over = thresholdTokens !== null && promptTokens >= thresholdTokens;
     const summary = contextLength
-      ? `Context: ${promptTokens.toLocaleString()} of ${contextLength.toLocaleString()} tokens (${percent}%)`
-      : `Context: ${promptTokens.toLocaleString()} tokens`;
+      ? msg(str`Context: ${formatNumber(promptTokens)} of ${formatNumber(contextLength)} tokens (${pct(percent ?? 0)})`)
+      : msg(str`Context: ${formatNumber(promptTokens)} tokens`);
     const busy = this.compressing || (this.chat?.status ?? 'idle') !== 'idle';
     return html`<span class="wrap" @keydown=${this.#onKey} @focusout=${this.#onFocusOut}>
       <button
@@ -106,20 +111,24 @@ export class HermesContextRing extends LitElement {
           ${svg`<circle class="fill" data-role="context-fill" cx="10" cy="10" r=${R} stroke-dasharray=${`${(fill * CIRCUMFERENCE).toFixed(3)} ${CIRCUMFERENCE.toFixed(3)}`} transform="rotate(-90 10 10)"></circle>`}
           ${mark !== null ? svg`<line class="mark" data-role="context-threshold" data-degrees=${Math.round(mark * 360)} x1="10" y1="0.5" x2="10" y2="5" transform=${`rotate(${(mark * 360).toFixed(2)} 10 10)`}></line>` : nothing}
         </svg>
-        <span class="label">${percent !== null ? `${percent}%` : formatTokens(promptTokens)}</span>
+        <span class="label">${percent !== null ? pct(percent) : formatTokens(promptTokens)}</span>
       </button>
       ${
         this.open
-          ? html`<div class="details" role="dialog" aria-label="Context and cost" data-role="context-details">
+          ? html`<div class="details" role="dialog" aria-label=${msg('Context and cost')} data-role="context-details">
             <div data-field="context">${summary}</div>
             ${
               thresholdTokens !== null
-                ? html`<div data-field="threshold">Compresses automatically at ${thresholdTokens.toLocaleString()} tokens${contextLength ? ` (${percentOf(thresholdTokens, contextLength)}%)` : ''}</div>`
+                ? html`<div data-field="threshold">${
+                    contextLength
+                      ? msg(str`Compresses automatically at ${formatNumber(thresholdTokens)} tokens (${pct(percentOf(thresholdTokens, contextLength))})`)
+                      : msg(str`Compresses automatically at ${formatNumber(thresholdTokens)} tokens`)
+                  }</div>`
                 : nothing
             }
-            <div data-field="cost">${cost !== null ? `Cost so far: ${formatCost(cost)}` : 'Cost: not reported by the provider'}</div>
+            <div data-field="cost">${cost !== null ? msg(str`Cost so far: ${formatCost(cost)}`) : msg('Cost: not reported by the provider')}</div>
             <button class="compress" data-role="context-compress" ?disabled=${busy} @click=${() => void this.#compress()}>
-              ${this.compressing ? 'Compressing…' : 'Compress'}
+              ${this.compressing ? msg('Compressing…') : msg('Compress')}
             </button>
           </div>`
           : nothing

@@ -1,5 +1,6 @@
 import { LitElement, css, html, nothing, svg } from 'lit';
 import { customElement, state } from 'lit/decorators.js';
+import { localized, msg } from '@lit/localize';
 import { baseStyles } from '../shared/styles.js';
 import { emit } from '../events.js';
 import type { Dictation, DictationPhase } from './dictation.js';
@@ -7,11 +8,12 @@ import type { Dictation, DictationPhase } from './dictation.js';
 /** The mic, drawn like the icons in shared/icons.ts (kept here: this chunk loads after the shell). */
 const micIcon = svg`<svg width="16" height="16" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="1.8" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true"><rect x="9" y="3" width="6" height="11" rx="3"/><path d="M5 11a7 7 0 0 0 14 0M12 18v3"/></svg>`;
 
-const LABELS: Record<Exclude<DictationPhase, 'idle'>, string> = {
-  listening: 'Listening…',
-  opening: 'Opening the microphone…',
-  recording: 'Recording…',
-  transcribing: 'Transcribing…',
+// Read when shown, so a language switch re-renders them.
+const LABELS: Record<Exclude<DictationPhase, 'idle'>, () => string> = {
+  listening: () => msg('Listening…'),
+  opening: () => msg('Opening the microphone…'),
+  recording: () => msg('Recording…'),
+  transcribing: () => msg('Transcribing…'),
 };
 
 /**
@@ -23,6 +25,7 @@ const LABELS: Record<Exclude<DictationPhase, 'idle'>, string> = {
  * @fires hermes-dictation-text - `{text}`
  */
 @customElement('hermes-dictation-button')
+@localized()
 export class HermesDictationButton extends LitElement {
   @state() phase: DictationPhase = 'idle';
   @state() error = '';
@@ -63,7 +66,7 @@ export class HermesDictationButton extends LitElement {
         },
       });
     } catch {
-      this.error = 'Dictation could not start';
+      this.error = msg('Dictation could not start');
     } finally {
       this.#starting = false;
     }
@@ -79,7 +82,7 @@ export class HermesDictationButton extends LitElement {
 
   override render() {
     const active = this.phase !== 'idle';
-    const title = active ? (this.phase === 'transcribing' ? 'Transcribing…' : 'Stop dictation (Esc)') : 'Dictate';
+    const title = active ? (this.phase === 'transcribing' ? msg('Transcribing…') : msg('Stop dictation (Esc)')) : msg('Dictate');
     return html`
       <button
         class="icon-button"
@@ -93,7 +96,7 @@ export class HermesDictationButton extends LitElement {
       >
         ${micIcon}
       </button>
-      ${active ? html`<span class="state" role="status" data-role="dictation-state"><span class="dot" aria-hidden="true"></span>${LABELS[this.phase as Exclude<DictationPhase, 'idle'>]}</span>` : nothing}
+      ${active ? html`<span class="state" role="status" data-role="dictation-state"><span class="dot" aria-hidden="true"></span>${LABELS[this.phase as Exclude<DictationPhase, 'idle'>]()}</span>` : nothing}
       ${!active && this.error ? html`<span class="error" role="status" data-role="dictation-error" title=${this.error}>${this.error}</span>` : nothing}
     `;
   }

@@ -1,5 +1,7 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
+import { localized, msg, str } from '@lit/localize';
+import { withMarkup } from '../i18n/markup.js';
 import { matchesWords, popoverMenuStyles } from './popover-menu.js';
 import { baseStyles } from '../shared/styles.js';
 import { icons } from '../shared/icons.js';
@@ -33,6 +35,7 @@ export function contextHint(n: number | undefined): string {
  * @fires hermes-popover-close - (not bubbling) detail: { refocus } close me
  */
 @customElement('hermes-model-menu')
+@localized()
 export class HermesModelMenu extends LitElement {
   /** The model the chip shows: the session's, or the configured default. */
   @property() current: string | null = null;
@@ -147,12 +150,12 @@ export class HermesModelMenu extends LitElement {
             type="search"
             data-role="model-search"
             role="combobox"
-            aria-label="Search models or type a model id"
+            aria-label=${msg('Search models or type a model id')}
             aria-expanded="true"
             aria-controls="model-list"
             aria-autocomplete="list"
             aria-activedescendant=${choices.length ? `opt-${active}` : nothing}
-            placeholder="Search, or type any model id"
+            placeholder=${msg('Search, or type any model id')}
             autocomplete="off"
             spellcheck="false"
             .value=${this.query}
@@ -161,22 +164,22 @@ export class HermesModelMenu extends LitElement {
           <button
             class="icon-button refresh"
             data-role="model-refresh"
-            title="Ask the providers for their models again"
-            aria-label="Refresh the model list"
+            title=${msg('Ask the providers for their models again')}
+            aria-label=${msg('Refresh the model list')}
             ?disabled=${this.refreshing}
             @click=${() => this.#refresh()}
           >
             ${this.refreshing ? icons.spinner() : icons.retry()}
           </button>
         </div>
-        <div class="list" id="model-list" role="listbox" aria-label="Models">
-          ${unlisted ? html`<div class="group meta" role="presentation">Current</div>${this.#option(unlisted, 0, active === 0, current)}` : nothing}
+        <div class="list" id="model-list" role="listbox" aria-label=${msg('Models')}>
+          ${unlisted ? html`<div class="group meta" role="presentation">${msg('Current')}</div>${this.#option(unlisted, 0, active === 0, current)}` : nothing}
           ${groups.map(
             ({ group, models }) => html`<div role="group" aria-label=${group.label ?? group.provider} data-provider=${group.provider}>
               ${
                 group.provider || group.label
                   ? html`<div class="group meta" data-role="model-group" role="presentation">
-                    <span>${group.label ?? group.provider}</span>${group.provider && group.provider === catalog?.active_provider ? html`<span class="faint">active</span>` : nothing}
+                    <span>${group.label ?? group.provider}</span>${group.provider && group.provider === catalog?.active_provider ? html`<span class="faint">${msg('active')}</span>` : nothing}
                   </div>`
                   : nothing
               }
@@ -199,19 +202,19 @@ export class HermesModelMenu extends LitElement {
                 ?data-active=${index.get(`\u0000${typed.id}`) === active}
                 @click=${() => this.#pick(typed.id)}
               >
-                <span class="check"></span><span class="label">Use <span class="mono">${typed.id}</span></span><span class="meta">model id</span>
+                <span class="check"></span><span class="label">${withMarkup((v) => msg(str`Use ${v}`), html`<span class="mono">${typed.id}</span>`)}</span><span class="meta">${msg('model id')}</span>
               </div>`
               : nothing
           }
         </div>
         ${
           !catalog
-            ? html`<div class="empty meta">Loading models…</div>`
+            ? html`<div class="empty meta">${msg('Loading models…')}</div>`
             : !choices.length && !q
-              ? html`<div class="empty meta">${catalog.error ?? 'No models listed. Type a model id above, or add a provider in Settings.'}</div>`
+              ? html`<div class="empty meta">${catalog.error ?? msg('No models listed. Type a model id above, or add a provider in Settings.')}</div>`
               : nothing
         }
-        ${catalog?.stale ? html`<div class="foot meta" data-role="models-stale">This list may be out of date. <button class="link" @click=${() => this.#refresh()}>Refresh</button></div>` : nothing}
+        ${catalog?.stale ? html`<div class="foot meta" data-role="models-stale">${msg('This list may be out of date.')} <button class="link" @click=${() => this.#refresh()}>${msg('Refresh')}</button></div>` : nothing}
       </div>
     `;
   }
@@ -233,7 +236,7 @@ export class HermesModelMenu extends LitElement {
       @pointermove=${() => i !== this.active && ((this.active = i))}
     >
       <span class="check">${on ? icons.check() : nothing}</span><span class="label">${c.label}</span>
-      ${c.id === this.catalog?.default_model ? html`<span class="meta tag">default</span>` : nothing}
+      ${c.id === this.catalog?.default_model ? html`<span class="meta tag">${msg('default')}</span>` : nothing}
       ${hint ? html`<span class="meta faint">${hint}</span>` : nothing}
     </div>`;
   }

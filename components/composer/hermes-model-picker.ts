@@ -1,5 +1,6 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
+import { localized, msg, str } from '@lit/localize';
 import { chipStyles } from './chip-styles.js';
 import { baseStyles } from '../shared/styles.js';
 import { icons } from '../shared/icons.js';
@@ -53,6 +54,7 @@ const loadMenu = () =>
  * @fires hermes-models-refresh - the person asked for a fresh list (the owner refetches `catalog`)
  */
 @customElement('hermes-model-picker')
+@localized()
 export class HermesModelPicker extends LitElement {
   @property() value: string | null = null;
   @property({ attribute: false }) catalog: ModelCatalogView | null = null;
@@ -98,7 +100,7 @@ export class HermesModelPicker extends LitElement {
 
   override render() {
     const current = this.value || this.catalog?.default_model || null;
-    const label = current ? modelLabel(current) : 'No model';
+    const label = current ? modelLabel(current) : msg('No model');
     return html`
       <div class="wrap" @keydown=${this.#onKeyDown}>
         <button
@@ -106,7 +108,7 @@ export class HermesModelPicker extends LitElement {
           data-role="model-picker"
           aria-haspopup="listbox"
           aria-expanded=${this.open}
-          title=${current ? `Model: ${current}` : 'No model configured'}
+          title=${current ? msg(str`Model: ${current}`) : msg('No model configured')}
           @pointerenter=${loadMenu}
           @focus=${loadMenu}
           @click=${() => this.#toggle()}

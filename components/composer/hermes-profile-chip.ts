@@ -1,5 +1,6 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, state } from 'lit/decorators.js';
+import { localized, msg } from '@lit/localize';
 import { consume } from '@lit/context';
 import { uiContext } from '../state/contexts.js';
 import type { UiStore } from '../state/ui-store.js';
@@ -12,6 +13,7 @@ import { baseStyles } from '../shared/styles.js';
  * (the sidebar, models and workspaces follow). Hidden while `default` is the only profile.
  */
 @customElement('hermes-profile-chip')
+@localized()
 export class HermesProfileChip extends LitElement {
   @consume({ context: uiContext, subscribe: true }) ui?: UiStore;
   #store = new StoreController(this, () => [profileStore]);
@@ -54,7 +56,7 @@ export class HermesProfileChip extends LitElement {
         class="chip"
         data-role="profile-chip"
         data-profile=${s.active}
-        title="Hermes profile: its config, keys, memory and skills"
+        title=${msg('Hermes profile: its config, keys, memory and skills')}
         aria-haspopup="menu"
         aria-expanded=${this.open}
         ?disabled=${this.switching}

@@ -1,5 +1,7 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
+import { localized, msg, str } from '@lit/localize';
+import { formatNumber } from '../i18n/format.js';
 import { repeat } from 'lit/directives/repeat.js';
 import { baseStyles } from '../shared/styles.js';
 import { icons } from '../shared/icons.js';
@@ -20,6 +22,7 @@ const preview = (text: string) => (text.length > 80 ? `${text.slice(0, 80)}…` 
  * buttons, which the keyboard reaches).
  */
 @customElement('hermes-queue-chips')
+@localized()
 export class HermesQueueChips extends LitElement {
   @property({ attribute: false }) items: QueuedMessage[] = [];
   @property({ attribute: false }) actions: QueueActions | null = null;
@@ -61,7 +64,7 @@ export class HermesQueueChips extends LitElement {
   override render() {
     if (!this.items.length) return nothing;
     const last = this.items.length - 1;
-    return html`<ol class="queue" aria-label="Queued messages">
+    return html`<ol class="queue" aria-label=${msg('Queued messages')}>
       ${repeat(
         this.items,
         (m) => m._queued_at,
@@ -80,28 +83,28 @@ export class HermesQueueChips extends LitElement {
           @dragover=${(e: DragEvent) => this.dragging !== null && e.preventDefault()}
           @drop=${(e: DragEvent) => this.#onDrop(e, i)}
         >
-          <span class="order" aria-hidden="true">${i + 1}</span>
+          <span class="order" aria-hidden="true">${formatNumber(i + 1)}</span>
           ${
             this.editing === m._queued_at
               ? html`<textarea
                   data-role="queued-edit-input"
                   rows="1"
-                  aria-label="Edit queued message ${i + 1}"
+                  aria-label=${msg(str`Edit queued message ${formatNumber(i + 1)}`)}
                   .value=${m.text}
                   @keydown=${(e: KeyboardEvent) => this.#onEditKey(e, m._queued_at)}
                   @blur=${(e: FocusEvent) => this.#finishEdit(m._queued_at, e.target as HTMLTextAreaElement, true)}
                 ></textarea>`
-              : html`<button class="text" data-role="queued-edit" title="Edit: ${m.text}" @click=${() => void this.#startEdit(m._queued_at)}>
-                  ${preview(m.text)}${m.files.length ? html`<span class="files"> · ${m.files.length} file${m.files.length > 1 ? 's' : ''}</span>` : nothing}
+              : html`<button class="text" data-role="queued-edit" title=${msg(str`Edit: ${m.text}`)} @click=${() => void this.#startEdit(m._queued_at)}>
+                  ${preview(m.text)}${m.files.length ? html`<span class="files"> · ${m.files.length > 1 ? msg(str`${formatNumber(m.files.length)} files`) : msg('1 file')}</span>` : nothing}
                 </button>`
           }
-          <button class="icon" data-role="queued-up" aria-label="Move queued message ${i + 1} up" title="Move up" ?disabled=${i === 0} @click=${() => this.actions?.move(m._queued_at, i - 1)}>
+          <button class="icon" data-role="queued-up" aria-label=${msg(str`Move queued message ${formatNumber(i + 1)} up`)} title=${msg('Move up')} ?disabled=${i === 0} @click=${() => this.actions?.move(m._queued_at, i - 1)}>
             <span class="up">${icons.chevron()}</span>
           </button>
-          <button class="icon" data-role="queued-down" aria-label="Move queued message ${i + 1} down" title="Move down" ?disabled=${i === last} @click=${() => this.actions?.move(m._queued_at, i + 1)}>
+          <button class="icon" data-role="queued-down" aria-label=${msg(str`Move queued message ${formatNumber(i + 1)} down`)} title=${msg('Move down')} ?disabled=${i === last} @click=${() => this.actions?.move(m._queued_at, i + 1)}>
             <span class="down">${icons.chevron()}</span>
           </button>
-          <button class="icon" data-role="queued-remove" aria-label="Remove queued message ${i + 1}" title="Remove" @click=${() => this.actions?.remove(m._queued_at)}>${icons.close()}</button>
+          <button class="icon" data-role="queued-remove" aria-label=${msg(str`Remove queued message ${formatNumber(i + 1)}`)} title=${msg('Remove')} @click=${() => this.actions?.remove(m._queued_at)}>${icons.close()}</button>
         </li>`,
       )}
     </ol>`;

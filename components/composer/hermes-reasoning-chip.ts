@@ -1,5 +1,6 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
+import { localized, msg } from '@lit/localize';
 import { consume } from '@lit/context';
 import { uiContext } from '../state/contexts.js';
 import type { UiStore } from '../state/ui-store.js';
@@ -9,16 +10,18 @@ import { baseStyles } from '../shared/styles.js';
 /** Fired on window after the effort or display changed elsewhere (`/reasoning`), so the chip re-reads. */
 export const REASONING_CHANGED = 'hermes-reasoning-changed';
 
-const LABELS: Record<string, string> = {
-  '': 'Default',
-  none: 'Off',
-  minimal: 'Minimal',
-  low: 'Low',
-  medium: 'Medium',
-  high: 'High',
-  xhigh: 'X-High',
-  max: 'Max',
+// Read when shown, so a language switch re-renders them; an effort the list lacks shows as sent.
+const LABELS: Record<string, () => string> = {
+  '': () => msg('Default'),
+  none: () => msg('Off'),
+  minimal: () => msg('Minimal'),
+  low: () => msg('Low'),
+  medium: () => msg('Medium'),
+  high: () => msg('High'),
+  xhigh: () => msg('X-High'),
+  max: () => msg('Max'),
 };
+const effortLabel = (level: string) => LABELS[level]?.() ?? level;
 
 /**
  * The composer's reasoning-effort chip: shows config.yaml's `agent.reasoning_effort` for the
@@ -26,6 +29,7 @@ const LABELS: Record<string, string> = {
  * levels. Asks the server only when the model changes (the one input its answer depends on).
  */
 @customElement('hermes-reasoning-chip')
+@localized()
 export class HermesReasoningChip extends LitElement {
   @consume({ context: uiContext, subscribe: true }) ui?: UiStore;
   /** The model the next turn uses; null: the configured default. */
@@ -96,20 +100,20 @@ export class HermesReasoningChip extends LitElement {
         class="chip"
         data-role="reasoning-chip"
         data-effort=${current || 'default'}
-        title="Reasoning effort (agent.reasoning_effort in config.yaml)"
+        title=${msg('Reasoning effort (agent.reasoning_effort in config.yaml)')}
         aria-haspopup="menu"
         aria-expanded=${this.open}
         ?disabled=${this.saving}
         @click=${() => (this.open = !this.open)}
       >
-        <span class="glyph" aria-hidden="true">✦</span><span class="label">${LABELS[current] ?? current}</span>
+        <span class="glyph" aria-hidden="true">✦</span><span class="label">${effortLabel(current)}</span>
       </button>
       ${
         this.open
           ? html`<div class="menu" role="menu" data-role="reasoning-menu">
             ${levels.map(
               (level) =>
-                html`<button role="menuitemradio" aria-checked=${level === current} data-effort=${level || 'default'} @click=${() => void this.#pick(level)}>${LABELS[level] ?? level}</button>`,
+                html`<button role="menuitemradio" aria-checked=${level === current} data-effort=${level || 'default'} @click=${() => void this.#pick(level)}>${effortLabel(level)}</button>`,
             )}
           </div>`
           : nothing

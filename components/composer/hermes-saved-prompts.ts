@@ -1,5 +1,7 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
+import { localized, msg, str } from '@lit/localize';
+import { formatNumber } from '../i18n/format.js';
 import { matchesWords, popoverMenuStyles } from './popover-menu.js';
 import { baseStyles } from '../shared/styles.js';
 import { icons } from '../shared/icons.js';
@@ -18,6 +20,7 @@ export const PROMPT_MAX_CHARS = 8000;
  * @fires hermes-popover-close - (not bubbling) detail: { refocus } close me
  */
 @customElement('hermes-saved-prompts')
+@localized()
 export class HermesSavedPrompts extends LitElement {
   /** The composer's text now: what "Save current text" saves. */
   @property() current = '';
@@ -91,27 +94,27 @@ export class HermesSavedPrompts extends LitElement {
     const text = this.current.trim();
     const tooLong = text.length > PROMPT_MAX_CHARS;
     return html`
-      <div class="menu" data-role="saved-prompts" role="dialog" aria-label="Saved prompts" @keydown=${this.#onKeyDown}>
+      <div class="menu" data-role="saved-prompts" role="dialog" aria-label=${msg('Saved prompts')} @keydown=${this.#onKeyDown}>
         <div class="search">
           ${icons.search()}
           <input
             type="search"
             data-role="prompt-search"
-            aria-label="Search saved prompts"
-            placeholder="Search saved prompts"
+            aria-label=${msg('Search saved prompts')}
+            placeholder=${msg('Search saved prompts')}
             autocomplete="off"
             .value=${this.query}
             @input=${(e: Event) => (this.query = (e.target as HTMLInputElement).value)}
           />
         </div>
-        <ul class="list" aria-label="Saved prompts">
+        <ul class="list" aria-label=${msg('Saved prompts')}>
           ${shown.map(
             (p) => html`<li class="row" data-role="saved-prompt" data-id=${p.id}>
               <button class="insert" data-role="prompt-insert" title=${p.text} @click=${() => this.#insert(p)}>
                 <span class="label">${p.label}</span>
                 <span class="meta preview">${p.text}</span>
               </button>
-              <button class="icon-button" data-role="prompt-delete" title="Delete" aria-label=${`Delete ${p.label}`} ?disabled=${this.busy} @click=${() => this.#remove(p)}>
+              <button class="icon-button" data-role="prompt-delete" title=${msg('Delete')} aria-label=${msg(str`Delete ${p.label}`)} ?disabled=${this.busy} @click=${() => this.#remove(p)}>
                 ${icons.trash()}
               </button>
             </li>`,
@@ -119,27 +122,27 @@ export class HermesSavedPrompts extends LitElement {
         </ul>
         ${
           this.prompts === null
-            ? html`<div class="empty meta">Loading…</div>`
+            ? html`<div class="empty meta">${msg('Loading…')}</div>`
             : !shown.length
-              ? html`<div class="empty meta" data-role="prompts-empty">${q ? 'No saved prompt matches.' : 'No saved prompts yet. Type one in the composer and save it here.'}</div>`
+              ? html`<div class="empty meta" data-role="prompts-empty">${q ? msg('No saved prompt matches.') : msg('No saved prompts yet. Type one in the composer and save it here.')}</div>`
               : nothing
         }
         <div class="foot">
           <input
             data-role="prompt-label"
-            aria-label="Label for the new prompt"
-            placeholder="Label (optional)"
+            aria-label=${msg('Label for the new prompt')}
+            placeholder=${msg('Label (optional)')}
             .value=${this.label}
             @input=${(e: Event) => (this.label = (e.target as HTMLInputElement).value)}
             @keydown=${(e: KeyboardEvent) => e.key === 'Enter' && this.#save()}
           />
           <button
             data-role="prompt-save"
-            title=${text ? (tooLong ? `A prompt holds at most ${PROMPT_MAX_CHARS} characters` : 'Save what the composer holds') : 'Type a prompt in the composer first'}
+            title=${text ? (tooLong ? msg(str`A prompt holds at most ${formatNumber(PROMPT_MAX_CHARS)} characters`) : msg('Save what the composer holds')) : msg('Type a prompt in the composer first')}
             ?disabled=${!text || tooLong || this.busy}
             @click=${() => this.#save()}
           >
-            Save current text
+            ${msg('Save current text')}
           </button>
         </div>
         ${this.error ? html`<div class="error meta" role="alert" data-role="prompts-error">${this.error}</div>` : nothing}

@@ -1,8 +1,9 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
+import { localized, msg, str } from '@lit/localize';
 import { baseStyles } from '../shared/styles.js';
 import { icons } from '../shared/icons.js';
-import { MESSAGE_MODES, MODE_LABELS, type MessageMode } from './busy-input.js';
+import { MESSAGE_MODES, modeLabel, type MessageMode } from './busy-input.js';
 
 /**
  * The small menu on the Send button while a turn runs: what Send does with this message
@@ -10,6 +11,7 @@ import { MESSAGE_MODES, MODE_LABELS, type MessageMode } from './busy-input.js';
  * message, then falls back to the `default_message_mode` setting.
  */
 @customElement('hermes-send-mode')
+@localized()
 export class HermesSendMode extends LitElement {
   @property({ attribute: false }) mode: MessageMode = 'steer';
   @property({ attribute: false }) pick: ((mode: MessageMode) => void) | null = null;
@@ -53,22 +55,22 @@ export class HermesSendMode extends LitElement {
         class="toggle"
         data-role="send-mode"
         data-mode=${this.mode}
-        title="While the agent works, Send will: ${MODE_LABELS[this.mode].label.toLowerCase()}"
-        aria-label="Send mode: ${MODE_LABELS[this.mode].label}"
+        title=${modeLabel(this.mode).title}
+        aria-label=${msg(str`Send mode: ${modeLabel(this.mode).label}`)}
         aria-haspopup="menu"
         aria-expanded=${this.open}
         @click=${() => void this.#toggle()}
       >
-        <span class="label">${MODE_LABELS[this.mode].label}</span><span class="caret" aria-hidden="true">${icons.chevron()}</span>
+        <span class="label">${modeLabel(this.mode).label}</span><span class="caret" aria-hidden="true">${icons.chevron()}</span>
       </button>
       ${
         this.open
-          ? html`<div class="menu" role="menu" aria-label="Send mode for this message">
+          ? html`<div class="menu" role="menu" aria-label=${msg('Send mode for this message')}>
             ${MESSAGE_MODES.map(
               (
                 m,
               ) => html`<button role="menuitemradio" data-role="send-mode-option" data-mode=${m} aria-checked=${m === this.mode} @click=${() => this.#choose(m)}>
-                <span class="name">${MODE_LABELS[m].label}</span><span class="hint">${MODE_LABELS[m].hint}</span>
+                <span class="name">${modeLabel(m).label}</span><span class="hint">${modeLabel(m).hint}</span>
               </button>`,
             )}
           </div>`

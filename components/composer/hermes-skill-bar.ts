@@ -1,5 +1,8 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement } from 'lit/decorators.js';
+import { localized, msg, str } from '@lit/localize';
+import { formatNumber } from '../i18n/format.js';
+import { withMarkup } from '../i18n/markup.js';
 import { baseStyles } from '../shared/styles.js';
 import { icons } from '../shared/icons.js';
 import { skillCommands } from './skill-commands.js';
@@ -10,6 +13,7 @@ import { skillCommands } from './skill-commands.js';
  * `skillCommands`, so commands and the composer's send share it.
  */
 @customElement('hermes-skill-bar')
+@localized()
 export class HermesSkillBar extends LitElement {
   #off: (() => void) | null = null;
 
@@ -26,25 +30,26 @@ export class HermesSkillBar extends LitElement {
   #card() {
     const card = skillCommands.card;
     if (!card) return nothing;
-    const title = card.query ? `Skills matching “${card.query}” (${card.skills.length})` : `Skills (${card.skills.length})`;
+    const count = formatNumber(card.skills.length);
+    const title = card.query ? msg(str`Skills matching “${card.query}” (${count})`) : msg(str`Skills (${count})`);
     return html`<section class="card" data-role="skills-card" aria-label=${title}>
       <header>
         <span>${title}</span>
-        <button class="icon" data-role="skills-card-close" aria-label="Close the skills list" @click=${() => skillCommands.showCard(null)}>${icons.close()}</button>
+        <button class="icon" data-role="skills-card-close" aria-label=${msg('Close the skills list')} @click=${() => skillCommands.showCard(null)}>${icons.close()}</button>
       </header>
       ${
         card.skills.length
           ? html`<ul>
             ${card.skills.map(
               (s) => html`<li>
-                <button data-role="skills-card-row" data-skill=${s.name} title="Use this skill for the next message" @click=${() => (skillCommands.setForced(s.name), skillCommands.showCard(null))}>
+                <button data-role="skills-card-row" data-skill=${s.name} title=${msg('Use this skill for the next message')} @click=${() => (skillCommands.setForced(s.name), skillCommands.showCard(null))}>
                   <span class="name">${s.name}</span>${s.category ? html`<span class="cat">${s.category}</span>` : nothing}
                   <span class="desc">${s.description}</span>
                 </button>
               </li>`,
             )}
           </ul>`
-          : html`<p class="empty">${card.query ? `No skills matching “${card.query}”.` : 'No skills found.'}</p>`
+          : html`<p class="empty">${card.query ? msg(str`No skills matching “${card.query}”.`) : msg('No skills found.')}</p>`
       }
     </section>`;
   }
@@ -54,8 +59,8 @@ export class HermesSkillBar extends LitElement {
     return html`${this.#card()}${
       forced
         ? html`<div class="chip" data-role="skill-chip" data-skill=${forced}>
-          <span>Skill for the next message: <strong>${forced}</strong></span>
-          <button class="icon" data-role="skill-chip-remove" aria-label=${`Do not use ${forced}`} @click=${() => skillCommands.setForced(null)}>${icons.close()}</button>
+          <span>${withMarkup((v) => msg(str`Skill for the next message: ${v}`), html`<strong>${forced}</strong>`)}</span>
+          <button class="icon" data-role="skill-chip-remove" aria-label=${msg(str`Do not use ${forced}`)} @click=${() => skillCommands.setForced(null)}>${icons.close()}</button>
         </div>`
         : nothing
     }`;

@@ -1,5 +1,6 @@
 import { LitElement, css, html } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
+import { localized, msg } from '@lit/localize';
 import { baseStyles } from '../shared/styles.js';
 import type { SlashItem } from './slash-commands.js';
 import { emit } from '../events.js';
@@ -11,6 +12,7 @@ import { emit } from '../events.js';
  * @fires hermes-slash-pick - detail: { index } (a row was clicked)
  */
 @customElement('hermes-slash-menu')
+@localized()
 export class HermesSlashMenu extends LitElement {
   @property({ attribute: false }) items: SlashItem[] = [];
   @property({ type: Number }) active = 0;
@@ -21,7 +23,7 @@ export class HermesSlashMenu extends LitElement {
 
   override render() {
     return html`
-      <ul role="listbox" aria-label="Commands" data-role="slash-menu">
+      <ul role="listbox" aria-label=${msg('Commands')} data-role="slash-menu">
         ${this.items.map(
           (item, i) => html`
             <li

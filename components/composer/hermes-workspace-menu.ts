@@ -1,5 +1,6 @@
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
+import { localized, msg, str } from '@lit/localize';
 import { icons } from '../shared/icons.js';
 import { emit } from '../events.js';
 import { workspacesApi, type WorkspaceEntry } from '../api/workspaces.js';
@@ -23,6 +24,7 @@ const SUGGEST_DEBOUNCE_MS = 120;
  * @fires hermes-popover-close - (not bubbling) detail: { refocus } close me
  */
 @customElement('hermes-workspace-menu')
+@localized()
 export class HermesWorkspaceMenu extends LitElement {
   /** The current workspace's path. */
   @property() value = '';
@@ -210,35 +212,35 @@ export class HermesWorkspaceMenu extends LitElement {
           type="search"
           data-role="workspace-search"
           role="combobox"
-          aria-label="Search workspaces"
+          aria-label=${msg('Search workspaces')}
           aria-expanded="true"
           aria-controls="workspace-list"
           aria-autocomplete="list"
           aria-activedescendant=${list.length ? `ws-${active}` : nothing}
-          placeholder="Search workspaces"
+          placeholder=${msg('Search workspaces')}
           autocomplete="off"
           spellcheck="false"
           .value=${this.query}
           @input=${(e: Event) => ((this.query = (e.target as HTMLInputElement).value), (this.active = 0))}
         />
       </div>
-      <div class="list" id="workspace-list" role="listbox" aria-label="Workspaces">
+      <div class="list" id="workspace-list" role="listbox" aria-label=${msg('Workspaces')}>
         ${list.map((w, i) => this.#option(w, i, i === active))}
         ${
           this.loadError
             ? html`<div class="empty error" role="alert">${this.loadError}</div>`
             : !this.workspaces
-              ? html`<div class="empty meta">Loading workspaces…</div>`
+              ? html`<div class="empty meta">${msg('Loading workspaces…')}</div>`
               : !list.length
-                ? html`<div class="empty meta">No workspace matches “${this.query}”.</div>`
+                ? html`<div class="empty meta">${msg(str`No workspace matches “${this.query}”.`)}</div>`
                 : nothing
         }
       </div>
       ${this.adding ? this.#addForm() : nothing}
       <div class="foot">
-        ${this.adding ? nothing : html`<button data-role="workspace-add" @click=${() => this.#startAdd()}>${icons.plus()} Add folder…</button>`}
+        ${this.adding ? nothing : html`<button data-role="workspace-add" @click=${() => this.#startAdd()}>${icons.plus()} ${msg('Add folder…')}</button>`}
         <button data-role="workspace-files-item" @click=${() => (this.#close(), emit(this, 'hermes-workspace-files', null))}>
-          ${icons.panel()} ${this.panelOpen ? 'Hide files' : 'Show files'}
+          ${icons.panel()} ${this.panelOpen ? msg('Hide files') : msg('Show files')}
         </button>
       </div>
     </div>`;
@@ -262,7 +264,7 @@ export class HermesWorkspaceMenu extends LitElement {
     >
       <span class="check">${current ? icons.check() : nothing}</span>
       <span class="text"><span class="name">${w.name}</span><span class="path">${w.path}</span></span>
-      <button class="icon-button here" data-role="workspace-new-chat" title="New chat here" aria-label=${`New chat in ${w.name}`} @click=${(e: Event) => this.#newChat(w, e)}>
+      <button class="icon-button here" data-role="workspace-new-chat" title=${msg('New chat here')} aria-label=${msg(str`New chat in ${w.name}`)} @click=${(e: Event) => this.#newChat(w, e)}>
         ${icons.plus()}
       </button>
     </div>`;
@@ -274,7 +276,7 @@ export class HermesWorkspaceMenu extends LitElement {
         <input
           data-role="workspace-add-input"
           role="combobox"
-          aria-label="Folder path to add"
+          aria-label=${msg('Folder path to add')}
           aria-expanded=${this.suggestions.length > 0}
           aria-controls="workspace-suggestions"
           aria-autocomplete="list"
@@ -287,10 +289,10 @@ export class HermesWorkspaceMenu extends LitElement {
           @input=${this.#onAddInput}
           @keydown=${this.#onAddKey}
         />
-        <button class="primary" data-role="workspace-add-confirm" ?disabled=${!this.addPath.trim() || this.saving} @click=${() => void this.#addFolder(this.addPath)}>Add</button>
+        <button class="primary" data-role="workspace-add-confirm" ?disabled=${!this.addPath.trim() || this.saving} @click=${() => void this.#addFolder(this.addPath)}>${msg('Add')}</button>
       </div>
       ${this.addError ? html`<div class="error" role="alert" data-role="workspace-add-error">${this.addError}</div>` : nothing}
-      <div id="workspace-suggestions" role="listbox" aria-label="Folders">
+      <div id="workspace-suggestions" role="listbox" aria-label=${msg('Folders')}>
         ${this.suggestions.map(
           (s, i) => html`<div
             class="suggestion"

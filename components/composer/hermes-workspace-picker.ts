@@ -1,5 +1,6 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
+import { localized, msg, str } from '@lit/localize';
 import { chipStyles } from './chip-styles.js';
 import { baseStyles } from '../shared/styles.js';
 import { icons } from '../shared/icons.js';
@@ -25,6 +26,7 @@ const loadMenu = () =>
  * @fires hermes-workspace-files - the file panel's toggle
  */
 @customElement('hermes-workspace-picker')
+@localized()
 export class HermesWorkspacePicker extends LitElement {
   /** The current workspace's path ('' when none is known yet). */
   @property() value = '';
@@ -77,7 +79,7 @@ export class HermesWorkspacePicker extends LitElement {
   }
 
   override render() {
-    const label = this.value ? ((this.workspaces ?? []).find((w) => w.path === this.value)?.name ?? workspaceLabel(this.value)) : 'Workspace';
+    const label = this.value ? ((this.workspaces ?? []).find((w) => w.path === this.value)?.name ?? workspaceLabel(this.value)) : msg('Workspace');
     return html`
       <div class="wrap" @keydown=${this.#onKeyDown}>
         <button
@@ -85,7 +87,7 @@ export class HermesWorkspacePicker extends LitElement {
           data-role="workspace-chip"
           aria-haspopup="listbox"
           aria-expanded=${this.open}
-          title=${this.value ? `Workspace: ${this.value}` : 'Choose a workspace'}
+          title=${this.value ? msg(str`Workspace: ${this.value}`) : msg('Choose a workspace')}
           @pointerenter=${loadMenu}
           @focus=${loadMenu}
           @click=${() => this.toggle()}
@@ -95,8 +97,8 @@ export class HermesWorkspacePicker extends LitElement {
         <button
           class="icon-button files"
           data-role="workspace-files"
-          title="Show the workspace files"
-          aria-label="Toggle the workspace file panel"
+          title=${msg('Show the workspace files')}
+          aria-label=${msg('Toggle the workspace file panel')}
           aria-pressed=${this.panelOpen}
           @click=${() => emit(this, 'hermes-workspace-files', null)}
         >

@@ -1,4 +1,5 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import { msg, str } from '@lit/localize';
 import { api } from '../api/client.js';
 import type { ModelCatalogView } from './hermes-model-picker.js';
 
@@ -66,7 +67,7 @@ export class ModelChoice implements ReactiveController {
     try {
       this.catalog = await api.refreshModels();
     } catch (err) {
-      this.notify(`Could not refresh the model list: ${(err as Error).message}`);
+      this.notify(msg(str`Could not refresh the model list: ${(err as Error).message}`));
     } finally {
       this.refreshing = false;
       this.host.requestUpdate();

@@ -1,3 +1,4 @@
+import { msg, str } from '@lit/localize';
 import { request } from '../api/client.js';
 import type { CommandContext, SlashCommand, SlashItem } from './slash-commands.js';
 
@@ -119,7 +120,9 @@ export const SKILL_SLASH_COMMANDS: SlashCommand[] = [
   {
     name: 'skills',
     args: '[query]',
-    description: 'List the skills (name, description), or those matching a query',
+    get description() {
+      return msg('List the skills (name, description), or those matching a query');
+    },
     async run(_ctx: CommandContext, arg: string) {
       const q = arg.toLowerCase();
       const skills = (await skillCommands.load(true)).filter((s) => matches(s, q));
@@ -129,15 +132,17 @@ export const SKILL_SLASH_COMMANDS: SlashCommand[] = [
   {
     name: 'use',
     args: '<skill>',
-    description: 'Use a skill for the next message',
+    get description() {
+      return msg('Use a skill for the next message');
+    },
     async run(ctx: CommandContext, arg: string) {
       if (!arg) {
-        ctx.ui.notify('Usage: /use <skill-name> — the agent follows that skill for your next message.');
+        ctx.ui.notify(msg('Usage: /use <skill-name> — the agent follows that skill for your next message.'));
         return;
       }
       const skill = await findSkill(arg);
       if (!skill) {
-        ctx.ui.notify(`No skill named “${arg}”. Use /skills to see the available skills.`, 'error');
+        ctx.ui.notify(msg(str`No skill named “${arg}”. Use /skills to see the available skills.`), 'error');
         return;
       }
       skillCommands.setForced(skill.name);
@@ -159,8 +164,8 @@ export function skillSuggestions(typed: string, builtins: readonly string[]): Sl
     .filter(({ s, slug }) => slug.startsWith(q) || (q && (slug.includes(q) || s.description.toLowerCase().includes(q))));
   return rows.map(({ s, slug }) => ({
     label: `/${slug}`,
-    hint: '[instruction]',
-    description: s.description || `Invoke the ${s.name} skill`,
+    hint: msg('[instruction]'),
+    description: s.description || msg(str`Invoke the ${s.name} skill`),
     complete: `/${slug} `,
     runnable: true,
   }));

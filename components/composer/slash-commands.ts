@@ -1,3 +1,4 @@
+import { msg, str } from '@lit/localize';
 import { api } from '../api/client.js';
 import { chatControls } from '../api/chat-controls.js';
 import { sessionOps } from '../api/session-ops.js';
@@ -66,10 +67,10 @@ function need(ok: unknown, why: string): asserts ok {
   if (!ok) throw new Refusal(why);
 }
 const sessionOf = (ctx: CommandContext) => {
-  need(ctx.chat.sessionId, 'Start a conversation first.');
+  need(ctx.chat.sessionId, msg('Start a conversation first.'));
   return ctx.chat.sessionId!;
 };
-const idleOf = (ctx: CommandContext) => need(ctx.chat.status === 'idle', 'Wait for the current reply to finish (or /stop it).');
+const idleOf = (ctx: CommandContext) => need(ctx.chat.status === 'idle', msg('Wait for the current reply to finish (or /stop it).'));
 
 /** Drops the last exchange (from its user message on) and hands back what the user had sent. */
 async function dropLastExchange(ctx: CommandContext): Promise<Unsent | null> {
@@ -80,8 +81,8 @@ async function dropLastExchange(ctx: CommandContext): Promise<Unsent | null> {
 
 /** /queue and /interrupt: the composer sends it (idle: as a normal message). */
 async function sendAs(ctx: CommandContext, mode: MessageMode, text: string): Promise<void> {
-  need(text, `Type the message after /${mode}.`);
-  need(ctx.sendAs, `/${mode} is not available here.`);
+  need(text, msg(str`Type the message after /${mode}.`));
+  need(ctx.sendAs, msg(str`/${mode} is not available here.`));
   await ctx.sendAs(mode, text);
 }
 
@@ -93,16 +94,17 @@ async function compress(ctx: CommandContext, focus: string): Promise<void> {
 }
 
 /** What the composer says when the running turn did not take a steer, by the incumbent's fallback name. */
-const STEER_REFUSED: Record<string, string> = {
-  gateway_steer_queued: 'This agent cannot steer a running reply; queue the message instead.',
-  not_running: 'The reply has just finished; send it as a new message.',
-  stream_dead: 'The reply stopped; send it as a new message.',
-  session_not_found: 'This conversation no longer exists.',
-};
+function steerRefused(fallback: string | null | undefined): string {
+  if (fallback === 'gateway_steer_queued') return msg('This agent cannot steer a running reply; queue the message instead.');
+  if (fallback === 'not_running') return msg('The reply has just finished; send it as a new message.');
+  if (fallback === 'stream_dead') return msg('The reply stopped; send it as a new message.');
+  if (fallback === 'session_not_found') return msg('This conversation no longer exists.');
+  return msg(str`The reply could not take it (${fallback ?? 'unknown'}).`);
+}
 
 /** `/steer <text>`: into the running turn at its next tool step; idle, it is an ordinary message. */
 async function steer(ctx: CommandContext, text: string): Promise<void> {
-  need(text, 'Type what the agent should take into account: /steer <text>');
+  need(text, msg('Type what the agent should take into account: /steer <text>'));
   if (ctx.chat.status === 'idle') {
     // Nothing to steer: the text goes out as a message (or waits in the input without a conversation).
     if (!ctx.chat.targetId) return ctx.setText(text);
@@ -111,158 +113,214 @@ async function steer(ctx: CommandContext, text: string): Promise<void> {
   // In the composer, Send's steer path decides (a refusal queues the message, as Send does).
   if (ctx.sendAs) return ctx.sendAs('steer', text);
   const r = await ctx.chat.steer(text);
-  if (r.accepted) return ctx.ui.notify('Steer sent: the agent sees it after its current step.');
+  if (r.accepted) return ctx.ui.notify(msg('Steer sent: the agent sees it after its current step.'));
   // Nothing typed is lost: the text goes back into the input.
   ctx.setText(text);
-  ctx.ui.notify(STEER_REFUSED[r.fallback ?? ''] ?? `The reply could not take it (${r.fallback ?? 'unknown'}).`, 'error');
+  ctx.ui.notify(steerRefused(r.fallback), 'error');
 }
 
 export const COMMANDS: SlashCommand[] = [
-  { name: 'new', description: 'Start a new chat', run: (ctx) => emit(ctx.host, 'hermes-open-session', { sessionId: null }) },
+  {
+    name: 'new',
+    get description() {
+      return msg('Start a new chat');
+    },
+    run: (ctx) => emit(ctx.host, 'hermes-open-session', { sessionId: null }),
+  },
   {
     name: 'clear',
-    description: 'Clear this conversation',
+    get description() {
+      return msg('Clear this conversation');
+    },
     async run(ctx) {
       const sid = sessionOf(ctx);
       idleOf(ctx);
       const { session } = await api.clear(sid);
       await ctx.chat.reload();
       ctx.sessions?.patch(sid, session);
-      ctx.ui.notify('Conversation cleared.');
+      ctx.ui.notify(msg('Conversation cleared.'));
     },
   },
   {
     name: 'model',
     args: '<id>',
-    description: 'Switch the model',
+    get description() {
+      return msg('Switch the model');
+    },
     async run(ctx, arg) {
-      if (!arg) return ctx.ui.notify(`Model: ${ctx.currentModel() ?? 'none configured'}`);
+      const current = ctx.currentModel() ?? msg('none configured');
+      if (!arg) return ctx.ui.notify(msg(str`Model: ${current}`));
       await ctx.setModel(arg);
-      ctx.ui.notify(`Model set to ${arg}.`);
+      ctx.ui.notify(msg(str`Model set to ${arg}.`));
     },
   },
   {
     name: 'title',
     args: '<text>',
-    description: 'Rename this conversation',
+    get description() {
+      return msg('Rename this conversation');
+    },
     async run(ctx, arg) {
       const sid = sessionOf(ctx);
-      if (!arg) return ctx.ui.notify(`Title: ${ctx.chat.session?.title ?? ''}`);
+      if (!arg) return ctx.ui.notify(msg(str`Title: ${ctx.chat.session?.title ?? ''}`));
       const { session } = await api.rename(sid, arg);
       if (ctx.chat.session?.session_id === sid) ctx.chat.session = { ...ctx.chat.session, title: session.title };
       ctx.sessions?.patch(sid, { title: session.title });
-      ctx.ui.notify(`Renamed to “${session.title}”.`);
+      ctx.ui.notify(msg(str`Renamed to “${session.title}”.`));
     },
   },
   {
     name: 'retry',
-    description: 'Send the last message again',
+    get description() {
+      return msg('Send the last message again');
+    },
     async run(ctx) {
       sessionOf(ctx);
       idleOf(ctx);
-      if (!(await ctx.chat.retry())) return ctx.ui.notify('Nothing to retry.');
+      if (!(await ctx.chat.retry())) return ctx.ui.notify(msg('Nothing to retry.'));
     },
   },
   {
     name: 'undo',
-    description: 'Remove the last exchange, back into the composer',
+    get description() {
+      return msg('Remove the last exchange, back into the composer');
+    },
     async run(ctx) {
       const sent = await dropLastExchange(ctx);
-      if (!sent) return ctx.ui.notify('Nothing to undo.');
+      if (!sent) return ctx.ui.notify(msg('Nothing to undo.'));
       ctx.setText(sent.text);
       ctx.restoreAttachments(sent.paths);
     },
   },
   {
     name: 'stop',
-    description: 'Stop the current reply',
+    get description() {
+      return msg('Stop the current reply');
+    },
     async run(ctx) {
-      if (ctx.chat.status === 'idle') return ctx.ui.notify('Nothing is running.');
+      if (ctx.chat.status === 'idle') return ctx.ui.notify(msg('Nothing is running.'));
       await ctx.chat.cancel();
     },
   },
   {
     name: 'queue',
     args: '<message>',
-    description: 'Send a message after the current turn ends',
+    get description() {
+      return msg('Send a message after the current turn ends');
+    },
     run: (ctx, arg) => sendAs(ctx, 'queue', arg),
   },
   {
     name: 'interrupt',
     args: '<message>',
-    description: 'Stop the current turn and send a message',
+    get description() {
+      return msg('Stop the current turn and send a message');
+    },
     run: (ctx, arg) => sendAs(ctx, 'interrupt', arg),
   },
-  { name: 'steer', args: '<text>', description: 'Guide the running reply at its next step (sends normally when idle)', run: steer },
-  { name: 'compress', args: '[focus]', description: 'Summarise the conversation so far (optionally around a focus)', run: compress },
-  { name: 'compact', description: 'Compress the context', run: (ctx) => compress(ctx, '') },
+  {
+    name: 'steer',
+    args: '<text>',
+    get description() {
+      return msg('Guide the running reply at its next step (sends normally when idle)');
+    },
+    run: steer,
+  },
+  {
+    name: 'compress',
+    args: '[focus]',
+    get description() {
+      return msg('Summarise the conversation so far (optionally around a focus)');
+    },
+    run: compress,
+  },
+  {
+    name: 'compact',
+    get description() {
+      return msg('Compress the context');
+    },
+    run: (ctx) => compress(ctx, ''),
+  },
   {
     name: 'usage',
     args: '[on|off]',
-    description: 'Show this session’s tokens and cost (on/off: the usage line under answers)',
+    get description() {
+      return msg('Show this session’s tokens and cost (on/off: the usage line under answers)');
+    },
     run: (ctx, arg) => usageCommand(ctx, arg, sessionOf),
   },
   {
     name: 'yolo',
-    description: 'Toggle running commands without approval',
+    get description() {
+      return msg('Toggle running commands without approval');
+    },
     async run(ctx) {
       const sid = sessionOf(ctx);
       const res = await fetch(`/api/session/yolo?session_id=${encodeURIComponent(sid)}`, { credentials: 'same-origin' });
       const now = res.ok ? Boolean((await res.json()).yolo_enabled) : false;
       const { yolo_enabled } = await api.setYolo(sid, !now);
-      ctx.ui.notify(yolo_enabled ? 'YOLO on: commands run without asking in this session.' : 'YOLO off: risky commands ask for approval again.');
+      ctx.ui.notify(yolo_enabled ? msg('YOLO on: commands run without asking in this session.') : msg('YOLO off: risky commands ask for approval again.'));
     },
   },
   {
     name: 'branch',
-    description: 'Fork this conversation',
+    get description() {
+      return msg('Fork this conversation');
+    },
     async run(ctx) {
       sessionOf(ctx);
       const fork = await ctx.chat.fork();
       void ctx.sessions?.refresh();
       emit(ctx.host, 'hermes-open-session', { sessionId: fork.session_id });
-      ctx.ui.notify(`Forked as “${fork.title}”.`);
+      ctx.ui.notify(msg(str`Forked as “${fork.title}”.`));
     },
   },
   {
     name: 'theme',
     args: '<dark|light|system|skin>',
-    description: 'Switch the colour theme or the skin',
+    get description() {
+      return msg('Switch the colour theme or the skin');
+    },
     async run(ctx, arg) {
       const name = arg.toLowerCase();
       if (SKIN_NAMES.includes(name)) return void (await ctx.ui.save({ skin: name }));
-      need((THEMES as readonly string[]).includes(name), `Unknown theme or skin “${arg}”: use dark, light, system or one of ${SKIN_NAMES.join(', ')}.`);
+      need((THEMES as readonly string[]).includes(name), msg(str`Unknown theme or skin “${arg}”: use dark, light, system or one of ${SKIN_NAMES.join(', ')}.`));
       await ctx.ui.save({ theme: name as (typeof THEMES)[number] });
     },
   },
   {
     name: 'reasoning',
     args: '<show|hide|level>',
-    description: 'Show or hide reasoning, or set the effort',
+    get description() {
+      return msg('Show or hide reasoning, or set the effort');
+    },
     async run(ctx, arg) {
       const typed = arg.toLowerCase();
       const model = ctx.currentModel();
       if (!typed) {
         const s = await chatControls.reasoning(model);
-        return ctx.ui.notify(`Reasoning effort: ${s.reasoning_effort || 'default'} · shown: ${s.show_reasoning ? 'yes' : 'no'}`);
+        const effort = s.reasoning_effort || 'default';
+        return ctx.ui.notify(s.show_reasoning ? msg(str`Reasoning effort: ${effort} · shown: yes`) : msg(str`Reasoning effort: ${effort} · shown: no`));
       }
       // on/off are the CLI's synonyms for show/hide.
       const word = ({ on: 'show', off: 'hide' } as Record<string, string>)[typed] ?? typed;
       need(
         (REASONING_ARGS as readonly string[]).includes(word),
-        `Unknown /reasoning “${arg}”: use show, hide or one of none, minimal, low, medium, high, xhigh, max.`,
+        msg(str`Unknown /reasoning “${arg}”: use show, hide or one of none, minimal, low, medium, high, xhigh, max.`),
       );
       const display = word === 'show' || word === 'hide';
       const s = await chatControls.setReasoning(display ? { display: word } : { effort: word }, model);
       // The web app's own thinking switch follows the CLI's, as in the incumbent.
       if (display) await ctx.ui.save({ show_thinking: s.show_reasoning });
       window.dispatchEvent(new Event(REASONING_CHANGED));
-      ctx.ui.notify(display ? `Reasoning ${s.show_reasoning ? 'shown' : 'hidden'}.` : `Reasoning effort set to ${word}.`);
+      ctx.ui.notify(display ? (s.show_reasoning ? msg('Reasoning shown.') : msg('Reasoning hidden.')) : msg(str`Reasoning effort set to ${word}.`));
     },
   },
   {
     name: 'status',
-    description: 'Show this session’s model, workspace, size and usage',
+    get description() {
+      return msg('Show this session’s model, workspace, size and usage');
+    },
     async run(ctx) {
       const status = await sessionOps.status(sessionOf(ctx));
       ctx.ui.notify(statusLines(status).join('\n'));
@@ -271,38 +329,46 @@ export const COMMANDS: SlashCommand[] = [
   {
     name: 'personality',
     args: '[name|none]',
-    description: 'Use one of config.yaml’s personalities in this session',
+    get description() {
+      return msg('Use one of config.yaml’s personalities in this session');
+    },
     async run(ctx, arg) {
       const sid = sessionOf(ctx);
       const list = await sessionOps.personalities();
       if (!arg) {
-        need(list.length, 'No personalities in config.yaml (agent.personalities).');
+        need(list.length, msg('No personalities in config.yaml (agent.personalities).'));
         const current = ctx.chat.session?.personality;
-        return ctx.ui.notify(`Personalities: ${list.map((p) => (p.name === current ? `${p.name} (current)` : p.name)).join(', ')}`);
+        const names = list.map((p) => (p.name === current ? msg(str`${p.name} (current)`) : p.name)).join(', ');
+        return ctx.ui.notify(msg(str`Personalities: ${names}`));
       }
       const name = ['none', 'clear', 'off', 'default'].includes(arg.toLowerCase()) ? '' : arg;
       const { personality } = await sessionOps.setPersonality(sid, name);
       ctx.chat.patchSession({ personality });
-      ctx.ui.notify(personality ? `Personality set to ${personality}.` : 'Personality cleared.');
+      ctx.ui.notify(personality ? msg(str`Personality set to ${personality}.`) : msg('Personality cleared.'));
     },
   },
   {
     name: 'workspace',
     args: '[name|path]',
-    description: 'List the workspaces, or switch to one',
+    get description() {
+      return msg('List the workspaces, or switch to one');
+    },
     async run(ctx, arg) {
       const list = (await workspacesApi.list()).workspaces;
       rememberWorkspaces(list);
       const current = ctx.currentWorkspace();
-      if (!arg) return ctx.ui.notify(`Workspaces: ${list.map((w) => `${w.path === current ? '✓ ' : ''}${w.name} (${w.path})`).join(' · ')}`);
+      const listed = list.map((w) => `${w.path === current ? '✓ ' : ''}${w.name} (${w.path})`).join(' · ');
+      if (!arg) return ctx.ui.notify(msg(str`Workspaces: ${listed}`));
       const w = findWorkspace(list, arg);
-      need(w, `No workspace matches “${arg}”: type /workspace to list them.`);
+      need(w, msg(str`No workspace matches “${arg}”: type /workspace to list them.`));
       await ctx.setWorkspace(w.path, w.name);
     },
   },
   {
     name: 'terminal',
-    description: 'Open a shell in the workspace, above the composer',
+    get description() {
+      return msg('Open a shell in the workspace, above the composer');
+    },
     run: (ctx) => {
       sessionOf(ctx);
       emit(ctx.host, 'hermes-terminal-open', null);
@@ -310,17 +376,23 @@ export const COMMANDS: SlashCommand[] = [
   },
   {
     name: 'prompts',
-    description: 'Saved prompts: insert one, or save what you typed',
+    get description() {
+      return msg('Saved prompts: insert one, or save what you typed');
+    },
     run: (ctx) => {
-      need(ctx.openPrompts, '/prompts is not available here.');
+      need(ctx.openPrompts, msg('/prompts is not available here.'));
       ctx.openPrompts();
     },
   },
   {
     name: 'help',
-    description: 'List the commands',
+    get description() {
+      return msg('List the commands');
+    },
     run: (ctx) =>
-      ctx.ui.notify(`Commands: ${COMMANDS.map((c) => `/${c.name}${c.args ? ` ${c.args}` : ''}`).join(' · ')}. Any other /word is sent to the agent as it is.`),
+      ctx.ui.notify(
+        msg(str`Commands: ${COMMANDS.map((c) => `/${c.name}${c.args ? ` ${c.args}` : ''}`).join(' · ')}. Any other /word is sent to the agent as it is.`),
+      ),
   },
   // /skills and /use (skill-commands.ts).
   ...SKILL_SLASH_COMMANDS,

@@ -1,20 +1,27 @@
+import { msg, str } from '@lit/localize';
+import { formatNumber } from '../i18n/format.js';
 import { sessionUsage, type SessionUsage } from '../api/usage.js';
 import { formatCost, percentOf } from '../chat/usage-format.js';
 import type { CommandContext } from './slash-commands.js';
 
 /** `/usage`'s line: the session's totals, its cache share, its cost and how full the context is. */
 export function usageLine(u: SessionUsage): string {
-  const parts = [`${u.input_tokens.toLocaleString()} in · ${u.output_tokens.toLocaleString()} out (${u.total_tokens.toLocaleString()} tokens)`];
-  if (u.cache_read_tokens) parts.push(`${u.cache_read_tokens.toLocaleString()} cached${u.cache_hit_percent !== null ? ` (${u.cache_hit_percent}%)` : ''}`);
-  parts.push(u.estimated_cost !== null ? `cost ${formatCost(u.estimated_cost)}` : 'cost not reported');
+  const n = (v: number) => formatNumber(v);
+  const pct = (v: number) => formatNumber(v / 100, { style: 'percent', maximumFractionDigits: 1 });
+  const parts = [msg(str`${n(u.input_tokens)} in · ${n(u.output_tokens)} out (${n(u.total_tokens)} tokens)`)];
+  if (u.cache_read_tokens)
+    parts.push(
+      u.cache_hit_percent !== null ? msg(str`${n(u.cache_read_tokens)} cached (${pct(u.cache_hit_percent)})`) : msg(str`${n(u.cache_read_tokens)} cached`),
+    );
+  parts.push(u.estimated_cost !== null ? msg(str`cost ${formatCost(u.estimated_cost)}`) : msg('cost not reported'));
   if (u.last_prompt_tokens || u.context_length)
     parts.push(
       u.context_length
-        ? `context ${u.last_prompt_tokens.toLocaleString()} of ${u.context_length.toLocaleString()} (${percentOf(u.last_prompt_tokens, u.context_length)}%)`
-        : `context ${u.last_prompt_tokens.toLocaleString()} tokens`,
+        ? msg(str`context ${n(u.last_prompt_tokens)} of ${n(u.context_length)} (${pct(percentOf(u.last_prompt_tokens, u.context_length))})`)
+        : msg(str`context ${n(u.last_prompt_tokens)} tokens`),
     );
   if (u.model) parts.push(u.model);
-  return `Usage: ${parts.join(' · ')}`;
+  return msg(str`Usage: ${parts.join(' · ')}`);
 }
 
 /**
@@ -25,8 +32,8 @@ export async function usageCommand(ctx: CommandContext, arg: string, sessionOf: 
   const word = arg.toLowerCase();
   if (word === 'on' || word === 'off') {
     await ctx.ui.save({ show_token_usage: word === 'on' });
-    return ctx.ui.notify(word === 'on' ? 'Token usage shown under each answer.' : 'Token usage hidden.');
+    return ctx.ui.notify(word === 'on' ? msg('Token usage shown under each answer.') : msg('Token usage hidden.'));
   }
-  if (word) return ctx.ui.notify(`Unknown /usage “${arg}”: use /usage, /usage on or /usage off.`);
+  if (word) return ctx.ui.notify(msg(str`Unknown /usage “${arg}”: use /usage, /usage on or /usage off.`));
   ctx.ui.notify(usageLine(await sessionUsage(sessionOf(ctx))));
 }

@@ -1,11 +1,12 @@
+import { msg, str } from '@lit/localize';
 import { api } from '../api/client.js';
 import type { WorkspaceEntry } from '../api/workspaces.js';
 import type { ChatStore } from '../state/chat-store.js';
 import type { SessionsStore } from '../state/sessions-store.js';
 import type { UiStore } from '../state/ui-store.js';
 
-/** The incumbent's words when a switch would land under a running turn. */
-export const BUSY_SWITCH = 'Cannot switch workspace while agent is running';
+/** The incumbent's words when a switch would land under a running turn (in the chosen language). */
+export const busySwitchText = () => msg('Cannot switch workspace while agent is running');
 
 export const workspaceLabel = (path: string) =>
   path
@@ -46,7 +47,7 @@ export async function switchWorkspace(ctx: { chat: ChatStore; ui: UiStore; sessi
   if (!sid) return false;
   if (chat.session?.workspace === path) return true;
   if (chat.status !== 'idle') {
-    ui.notify(BUSY_SWITCH);
+    ui.notify(busySwitchText());
     return false;
   }
   try {
@@ -54,10 +55,10 @@ export async function switchWorkspace(ctx: { chat: ChatStore; ui: UiStore; sessi
     const workspace = session.workspace ?? path;
     if (chat.sessionId === sid) chat.patchSession({ workspace });
     ctx.sessions?.patch(sid, { workspace });
-    ui.notify(`Switched to ${name ?? workspaceLabel(workspace)}`);
+    ui.notify(msg(str`Switched to ${name ?? workspaceLabel(workspace)}`));
     return true;
   } catch (err) {
-    ui.notify(`Workspace switch failed: ${(err as Error).message}`, 'error');
+    ui.notify(msg(str`Workspace switch failed: ${(err as Error).message}`), 'error');
     return false;
   }
 }

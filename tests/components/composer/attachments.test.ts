@@ -264,7 +264,7 @@ describe('hermes-attachment-chip', () => {
     expect(chip.shadowRoot!.querySelector('[role="progressbar"]')!.getAttribute('aria-valuenow')).to.equal('25');
     chip.status = 'done';
     await chip.updateComplete;
-    expect(chipPart(chip, 'attachment-detail')!.textContent).to.equal('2 KB');
+    expect(chipPart(chip, 'attachment-detail')!.textContent).to.equal('2 kB');
     expect(chip.shadowRoot!.querySelector('[role="progressbar"]')).to.equal(null);
     let removed = 0;
     chip.addEventListener('hermes-attachment-remove', () => removed++);

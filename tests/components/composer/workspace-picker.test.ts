@@ -4,7 +4,7 @@ import '../../../components/composer/hermes-composer.js';
 import type { HermesWorkspacePicker } from '../../../components/composer/hermes-workspace-picker.js';
 import type { HermesWorkspaceMenu } from '../../../components/composer/hermes-workspace-menu.js';
 import type { HermesComposer } from '../../../components/composer/hermes-composer.js';
-import { BUSY_SWITCH, findWorkspace, rememberWorkspaces } from '../../../components/composer/workspace-switch.js';
+import { busySwitchText, findWorkspace, rememberWorkspaces } from '../../../components/composer/workspace-switch.js';
 import { suggestions } from '../../../components/composer/slash-commands.js';
 import { CATALOG, makeStores, openSession, session, setStatus, type Stores } from './setup.js';
 
@@ -212,7 +212,7 @@ describe('workspace switching from the composer', () => {
     setStatus(s.chat, 'running');
     pick(picker, BETA);
     await waitFor(() => s.toasts.length > 0);
-    expect(s.toasts).to.deep.equal([{ message: BUSY_SWITCH, kind: 'info' }]);
+    expect(s.toasts).to.deep.equal([{ message: busySwitchText(), kind: 'info' }]);
     expect(fetchStub.calls.some((c) => c.method === 'POST')).to.equal(false);
     expect(s.chat.session?.workspace).to.equal(ATLAS.path);
   });
