@@ -1,11 +1,7 @@
 import { LitElement, css, html, nothing, type TemplateResult } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
-<<<<<<< HEAD
-import { resumedLine, type AssistantTurn } from '../state/turns.js';
-=======
 import { localized, msg } from '@lit/localize';
-import type { AssistantTurn } from '../state/turns.js';
->>>>>>> h-ichat
+import { resumedLine, type AssistantTurn } from '../state/turns.js';
 import { baseStyles } from '../shared/styles.js';
 import './hermes-markdown.js';
 
@@ -61,11 +57,7 @@ export function proseWithLines(turn: AssistantTurn, live: boolean): TemplateResu
     ...(turn.steers ?? []).map((s) => ({ at: s.at, line: html`<hermes-steer-line .text=${s.text}></hermes-steer-line>` })),
     ...(turn.resumes ?? []).map((r) => ({
       at: r.at,
-<<<<<<< HEAD
       line: html`<div class="divider" data-role="resumed" role="note" title=${r.message}>${resumedLine()}</div>`,
-=======
-      line: html`<div class="divider" data-role="resumed" role="note" title=${r.message}>${msg('Resumed after a restart')}</div>`,
->>>>>>> h-ichat
     })),
   ].sort((a, b) => a.at - b.at);
   if (!lines.length) return turn.text ? html`<hermes-markdown .text=${turn.text} ?streaming=${live}></hermes-markdown>` : nothing;
