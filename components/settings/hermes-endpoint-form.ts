@@ -84,7 +84,8 @@ export class HermesEndpointForm extends LitElement {
     e.preventDefault();
     if (this.busy) return;
     const name = this.#value('name');
-    if (!NAME.test(name)) return this.#refuse(msg('Name: 1–40 lowercase letters, digits, - or _ (it becomes part of model ids: custom:<name>:<model>).'), 'name');
+    if (!NAME.test(name))
+      return this.#refuse(msg('Name: 1–40 lowercase letters, digits, - or _ (it becomes part of model ids: custom:<name>:<model>).'), 'name');
     if (!this.#checkUrl()) return;
     const key = this.#value('api_key');
     const models = this.#value('models')

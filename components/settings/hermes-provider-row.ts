@@ -129,7 +129,9 @@ export class HermesProviderRow extends LitElement {
   #confirm() {
     const p = this.provider;
     const question = p.kind === 'custom' ? msg(str`Remove the ${p.label} endpoint?`) : msg(str`Remove the ${p.label} key?`);
-    const outcome = p.active ? msg('It is the active provider: new chats will have no model until you choose another.') : msg('Chats that use its models will stop working.');
+    const outcome = p.active
+      ? msg('It is the active provider: new chats will have no model until you choose another.')
+      : msg('Chats that use its models will stop working.');
     return html`<div class="confirm" role="group" aria-label=${msg('Confirm removal')} data-mode="remove" @keydown=${this.#onKeyDown}>
       <p class="note">${question} ${outcome}</p>
       <p class="field-error" role="alert">${this.error || nothing}</p>

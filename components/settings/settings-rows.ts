@@ -166,7 +166,9 @@ export function settingsRows(c: SettingsRowsContext): Row[] {
       hint: msg('What Send does during a turn: steer it at its next step, queue for after it, or interrupt it. The send menu changes it for one message.'),
       keywords: 'busy steer queue interrupt message mode send running',
       control: () =>
-        segmented('default_message_mode', msg('While the agent works'), MESSAGE_MODES(), s?.default_message_mode ?? 'steer', (default_message_mode) => c.save({ default_message_mode })),
+        segmented('default_message_mode', msg('While the agent works'), MESSAGE_MODES(), s?.default_message_mode ?? 'steer', (default_message_mode) =>
+          c.save({ default_message_mode }),
+        ),
     },
     {
       id: 'show_thinking',
@@ -378,7 +380,9 @@ function providerRows(c: SettingsRowsContext): Row[] {
       id: 'add_provider',
       section: 'Providers',
       label: msg('Hosted provider'),
-      hint: msg(str`Add an API key for ${new Intl.ListFormat(currentLocale() === PSEUDO_LOCALE ? 'en' : currentLocale(), { type: 'disjunction' }).format(keyless.map((h) => h.label))}.`),
+      hint: msg(
+        str`Add an API key for ${new Intl.ListFormat(currentLocale() === PSEUDO_LOCALE ? 'en' : currentLocale(), { type: 'disjunction' }).format(keyless.map((h) => h.label))}.`,
+      ),
       keywords: `${common} add hosted ${keyless.map((h) => `${h.id} ${h.key_env}`).join(' ')}`,
       control: () => html`<hermes-provider-add .options=${keyless} @hermes-provider-changed=${c.onProviderChanged}></hermes-provider-add>`,
     });
