@@ -1,11 +1,13 @@
 import { LitElement, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
+import { localized, msg, str } from '@lit/localize';
 import { api, type ProbeResult } from '../api/client.js';
 import { baseStyles } from '../shared/styles.js';
 import { icons } from '../shared/icons.js';
 import { probeMessage } from '../onboarding/probe-messages.js';
 import { providerFormStyles } from './provider-form-styles.js';
 import { emit } from '../events.js';
+import { modelCount } from './model-count.js';
 
 type Field = 'name' | 'base_url' | 'api_key' | 'models';
 const NAME = /^[a-z0-9_-]{1,40}$/;
@@ -18,6 +20,7 @@ const NAME = /^[a-z0-9_-]{1,40}$/;
  * @fires hermes-provider-changed - detail: { provider, removed: false } (the endpoint was saved)
  */
 @customElement('hermes-endpoint-form')
+@localized()
 export class HermesEndpointForm extends LitElement {
   @property({ type: Boolean, reflect: true }) open = false;
   @state() private busy: 'save' | 'test' | null = null;
@@ -55,7 +58,7 @@ export class HermesEndpointForm extends LitElement {
 
   #checkUrl(): boolean {
     if (!this.#value('base_url')) {
-      this.#refuse('Enter the base URL, e.g. http://127.0.0.1:8000/v1.', 'base_url');
+      this.#refuse(msg('Enter the base URL, e.g. http://127.0.0.1:8000/v1.'), 'base_url');
       return false;
     }
     return true;
@@ -81,7 +84,8 @@ export class HermesEndpointForm extends LitElement {
     e.preventDefault();
     if (this.busy) return;
     const name = this.#value('name');
-    if (!NAME.test(name)) return this.#refuse('Name: 1–40 lowercase letters, digits, - or _ (it becomes part of model ids: custom:<name>:<model>).', 'name');
+    if (!NAME.test(name))
+      return this.#refuse(msg('Name: 1–40 lowercase letters, digits, - or _ (it becomes part of model ids: custom:<name>:<model>).'), 'name');
     if (!this.#checkUrl()) return;
     const key = this.#value('api_key');
     const models = this.#value('models')
@@ -93,7 +97,7 @@ export class HermesEndpointForm extends LitElement {
     try {
       await api.saveSelfHosted({ name, base_url: this.#value('base_url'), ...(key ? { api_key: key } : {}), ...(models.length ? { models } : {}) });
       this.#show(false);
-      this.done = `Added “${name}”.`;
+      this.done = msg(str`Added “${name}”.`);
       clearTimeout(this.#doneTimer);
       this.#doneTimer = setTimeout(() => (this.done = ''), 4000);
       emit(this, 'hermes-provider-changed', { provider: `custom:${name}`, removed: false });
@@ -132,7 +136,7 @@ export class HermesEndpointForm extends LitElement {
   override render() {
     return html`<div class="actions">
         <span class="done meta" role="status">${this.done ? html`${icons.check()} ${this.done}` : nothing}</span>
-        <button class="outline" data-action="add-endpoint" @click=${() => this.#show(true)}>Add endpoint…</button>
+        <button class="outline" data-action="add-endpoint" @click=${() => this.#show(true)}>${msg('Add endpoint…')}</button>
       </div>
       ${this.open ? this.#form() : nothing}`;
   }
@@ -141,13 +145,13 @@ export class HermesEndpointForm extends LitElement {
     const probe = this.probe;
     return html`<form data-role="endpoint-form" @submit=${this.#save} @keydown=${this.#onKeyDown} @input=${() => ((this.error = ''), (this.invalid = null))} novalidate>
       <div class="fields">
-        ${this.#input('name', 'Name', { placeholder: 'lab' })} ${this.#input('base_url', 'Base URL', { type: 'url', placeholder: 'http://127.0.0.1:8000/v1' })}
-        ${this.#input('api_key', 'API key (optional)', { type: 'password' })} ${this.#input('models', 'Models (optional)', { placeholder: 'Only if it lists none: qwen3-8b, …' })}
+        ${this.#input('name', msg('Name'), { placeholder: msg('lab') })} ${this.#input('base_url', msg('Base URL'), { type: 'url', placeholder: 'http://127.0.0.1:8000/v1' })}
+        ${this.#input('api_key', msg('API key (optional)'), { type: 'password' })} ${this.#input('models', msg('Models (optional)'), { placeholder: msg('Only if it lists none: qwen3-8b, …') })}
       </div>
       ${
         probe?.ok
           ? html`<p class="probe" role="status" data-role="endpoint-probe" data-ok="true">
-            ${icons.check()} Connected — ${probe.models.length === 1 ? '1 model' : `${probe.models.length} models`}${
+            ${icons.check()} ${msg('Connected')} — ${modelCount(probe.models.length)}${
               probe.models.length
                 ? `: ${probe.models
                     .slice(0, 3)
@@ -163,10 +167,10 @@ export class HermesEndpointForm extends LitElement {
       <p id="endpoint-error" class="field-error" role="alert">${this.error || nothing}</p>
       <div class="buttons">
         <button type="button" class="test" data-action="test" ?disabled=${!!this.busy} @click=${() => void this.#test()}>
-          ${this.busy === 'test' ? 'Testing…' : 'Test'}
+          ${this.busy === 'test' ? msg('Testing…') : msg('Test')}
         </button>
-        <button type="button" data-action="cancel" @click=${() => this.#show(false)}>Cancel</button>
-        <button type="submit" class="primary" data-action="submit" ?disabled=${!!this.busy}>${this.busy === 'save' ? 'Adding…' : 'Add endpoint'}</button>
+        <button type="button" data-action="cancel" @click=${() => this.#show(false)}>${msg('Cancel')}</button>
+        <button type="submit" class="primary" data-action="submit" ?disabled=${!!this.busy}>${this.busy === 'save' ? msg('Adding…') : msg('Add endpoint')}</button>
       </div>
     </form>`;
   }

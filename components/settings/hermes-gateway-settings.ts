@@ -1,5 +1,7 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, state } from 'lit/decorators.js';
+import { localized, msg, str } from '@lit/localize';
+import { formatNumber } from '../i18n/format.js';
 import { consume } from '@lit/context';
 import { AGENT_PATHS, api, type ProbeResult } from '../api/client.js';
 import { uiContext } from '../state/contexts.js';
@@ -14,6 +16,18 @@ import { emit } from '../events.js';
 
 export const DEFAULT_GATEWAY_URL = 'http://127.0.0.1:8642';
 
+/** The product's name, shown as it is. */
+const AGENT_NAME = 'Hermes Agent';
+
+/** Private-use characters standing in for the three names while the sentence is translated. */
+const NAMES: Record<string, string> = { '\uE001': 'HERMES_WEBUI_GATEWAY_API_KEY', '\uE002': '$HERMES_HOME/.env', '\uE003': 'API_SERVER_KEY' };
+
+/** Which key turns use: one translated sentence, the variable and file names set in mono where the language puts them. */
+function keyNote() {
+  const text = msg(str`Turns use ${'\uE001'} from ${'\uE002'}, else Hermes’ ${'\uE003'}.`);
+  return text.split(/([\uE001-\uE003])/).map((part) => (NAMES[part] ? html`<span class="mono">${NAMES[part]}</span>` : part));
+}
+
 /**
  * Settings → Agent, when a Hermes Agent answers: its API server's URL (saved on change through
  * POST /api/settings, for the next turn) and "Test" (POST /api/onboarding/probe), which says the
@@ -23,6 +37,7 @@ export const DEFAULT_GATEWAY_URL = 'http://127.0.0.1:8642';
  * @fires hermes-setting-saved - the URL was kept (the dialog says "Saved")
  */
 @customElement('hermes-gateway-settings')
+@localized()
 export class HermesGatewaySettings extends LitElement {
   @consume({ context: uiContext, subscribe: true }) ui?: UiStore;
   #stores = new StoreController(this, () => [this.ui]);
@@ -77,11 +92,11 @@ export class HermesGatewaySettings extends LitElement {
       const agent = result.agent;
       const via = agent?.path ? (AGENT_PATHS[agent.path] ?? agent.path) : null;
       return html`<div class="result" data-role="gateway-probe" data-ok="true" role="status">
-        <p class="probe" data-ok="true">${icons.check()} Connected — ${agent?.label ?? 'Hermes Agent'}${via ? ` · ${via}` : ''}</p>
+        <p class="probe" data-ok="true">${icons.check()} ${msg('Connected')} — ${agent?.label ?? AGENT_NAME}${via ? ` · ${via}` : ''}</p>
         ${
           agent?.limitations.length
             ? html`<details class="limits meta" data-role="gateway-limitations">
-              <summary>What this path cannot do (${agent.limitations.length})</summary>
+              <summary>${msg(str`What this path cannot do (${formatNumber(agent.limitations.length)})`)}</summary>
               <ul>${agent.limitations.map((l) => html`<li>${l}</li>`)}</ul>
             </details>`
             : nothing
@@ -96,7 +111,7 @@ export class HermesGatewaySettings extends LitElement {
 
   override render() {
     return html`<div class="fields">
-        <label for="gateway_base_url">API server URL</label>
+        <label for="gateway_base_url">${msg('API server URL')}</label>
         <input
           id="gateway_base_url"
           name="gateway_base_url"
@@ -111,26 +126,25 @@ export class HermesGatewaySettings extends LitElement {
           @input=${() => (this.probe = null)}
           @change=${(e: Event) => this.#saveUrl(e.target as HTMLInputElement)}
         />
-        <label for="gateway_key">Key, to test</label>
+        <label for="gateway_key">${msg('Key, to test')}</label>
         <input
           id="gateway_key"
           name="api_key"
           type="password"
           class="mono"
           autocomplete="off"
-          placeholder="Empty: the key in use"
+          placeholder=${msg('Empty: the key in use')}
           .value=${this.key}
           @input=${(e: Event) => ((this.key = (e.target as HTMLInputElement).value), (this.probe = null))}
         />
       </div>
       <p class="field-error" id="gateway-url-error" role="alert">${this.error}</p>
       <p class="note" data-role="gateway-key-note">
-        Turns use <span class="mono">HERMES_WEBUI_GATEWAY_API_KEY</span> from <span class="mono">$HERMES_HOME/.env</span>, else Hermes’
-        <span class="mono">API_SERVER_KEY</span>. A key typed here is only tried, not kept.
+        ${keyNote()} ${msg('A key typed here is only tried, not kept.')}
       </p>
       <div class="buttons">
         <button type="button" class="outline" data-action="test-gateway" ?disabled=${this.testing} @click=${() => this.#test()}>
-          ${this.testing ? html`${icons.spinner()} Testing…` : 'Test'}
+          ${this.testing ? html`${icons.spinner()} ${msg('Testing…')}` : msg('Test')}
         </button>
       </div>
       ${this.#result()}`;

@@ -1,5 +1,7 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
+import { localized, msg, str } from '@lit/localize';
+import { withMarkup } from '../i18n/markup.js';
 import { mcpApi, type McpServerInput, type McpServerRow } from '../api/mcp.js';
 import { baseStyles } from '../shared/styles.js';
 import { emit } from '../events.js';
@@ -12,11 +14,15 @@ export function parsePairs(text: string, separator: '=' | ':'): Record<string, s
     const line = raw.trim();
     if (!line) continue;
     const at = line.indexOf(separator);
-    if (at <= 0) throw new Error(`“${line}” needs ${separator === '=' ? 'KEY=value' : 'Name: value'}`);
+    if (at <= 0) throw new Error(msg(str`“${line}” needs ${separator === '=' ? 'KEY=value' : 'Name: value'}`));
     out[line.slice(0, at).trim()] = line.slice(at + 1).trim();
   }
   return out;
 }
+
+/** Code, shown as it is: the protocol's name and the `${VAR}` reference syntax. */
+const TRANSPORT_HTTP = 'HTTP';
+const VAR_REF = ['$', '{VAR}'].join('');
 
 const pairsText = (pairs: Record<string, string> | undefined, separator: string) =>
   Object.entries(pairs ?? {})
@@ -39,6 +45,7 @@ const argsOf = (text: string) =>
  * @fires hermes-mcp-cancel - the form was closed without saving
  */
 @customElement('hermes-mcp-server-form')
+@localized()
 export class HermesMcpServerForm extends LitElement {
   /** The server being edited; null adds one. */
   @property({ attribute: false }) server: McpServerRow | null = null;
@@ -65,14 +72,14 @@ export class HermesMcpServerForm extends LitElement {
     this.error = '';
     let body: McpServerInput;
     try {
-      if (!name) throw new Error('Give the server a name');
+      if (!name) throw new Error(msg('Give the server a name'));
       const timeout = this.#value('mcp-timeout');
       body =
         this.transport === 'http'
           ? { url: this.#value('mcp-url'), headers: parsePairs(this.#value('mcp-headers'), ':') }
           : { command: this.#value('mcp-command'), args: argsOf(this.#value('mcp-args')), env: parsePairs(this.#value('mcp-env'), '=') };
-      if (this.transport === 'http' && !body.url) throw new Error('The URL is required');
-      if (this.transport === 'stdio' && !body.command) throw new Error('The command is required');
+      if (this.transport === 'http' && !body.url) throw new Error(msg('The URL is required'));
+      if (this.transport === 'stdio' && !body.command) throw new Error(msg('The command is required'));
       if (timeout) body.timeout = Number(timeout);
     } catch (err) {
       this.error = (err as Error).message;
@@ -102,38 +109,38 @@ export class HermesMcpServerForm extends LitElement {
     const http = this.transport === 'http';
     return html`<form data-role="mcp-form" @submit=${this.#save} @keydown=${this.#onKeyDown} @input=${() => (this.error = '')} novalidate>
       <div class="fields">
-        <label for="mcp-name">Name</label>
+        <label for="mcp-name">${msg('Name')}</label>
         <input id="mcp-name" class="mono" autocomplete="off" spellcheck="false" placeholder="github" .value=${s?.name ?? ''} ?readonly=${!!s} />
-        <span class="label" id="mcp-transport-label">Transport</span>
+        <span class="label" id="mcp-transport-label">${msg('Transport')}</span>
         <div class="segmented" role="radiogroup" aria-labelledby="mcp-transport-label">
           ${(['stdio', 'http'] as const).map(
             (t) => html`<label>
               <input type="radio" name="mcp-transport" value=${t} .checked=${this.transport === t} @change=${() => (this.transport = t)} />
-              <span>${t === 'stdio' ? 'Command' : 'HTTP'}</span>
+              <span>${t === 'stdio' ? msg('Command') : TRANSPORT_HTTP}</span>
             </label>`,
           )}
         </div>
         ${
           http
-            ? html`<label for="mcp-url">URL</label>
+            ? html`<label for="mcp-url">${msg('URL')}</label>
               <input id="mcp-url" class="mono" type="url" autocomplete="off" spellcheck="false" placeholder="https://mcp.example.com/mcp" .value=${s?.url ?? ''} />
-              <label for="mcp-headers">Headers</label>
+              <label for="mcp-headers">${msg('Headers')}</label>
               <textarea id="mcp-headers" class="mono" rows="2" spellcheck="false" placeholder="Authorization: Bearer \${TOKEN}" .value=${pairsText(s?.headers, ': ')}></textarea>`
-            : html`<label for="mcp-command">Command</label>
+            : html`<label for="mcp-command">${msg('Command')}</label>
               <input id="mcp-command" class="mono" autocomplete="off" spellcheck="false" placeholder="npx" .value=${s?.command ?? ''} />
-              <label for="mcp-args">Arguments</label>
-              <textarea id="mcp-args" class="mono" rows="2" spellcheck="false" placeholder="One per line" .value=${(s?.args ?? []).join('\n')}></textarea>
-              <label for="mcp-env">Environment</label>
+              <label for="mcp-args">${msg('Arguments')}</label>
+              <textarea id="mcp-args" class="mono" rows="2" spellcheck="false" placeholder=${msg('One per line')} .value=${(s?.args ?? []).join('\n')}></textarea>
+              <label for="mcp-env">${msg('Environment')}</label>
               <textarea id="mcp-env" class="mono" rows="2" spellcheck="false" placeholder="GITHUB_TOKEN=\${GITHUB_TOKEN}" .value=${pairsText(s?.env, '=')}></textarea>`
         }
-        <label for="mcp-timeout">Tool timeout (s)</label>
+        <label for="mcp-timeout">${msg('Tool timeout (s)')}</label>
         <input id="mcp-timeout" class="mono" inputmode="numeric" autocomplete="off" placeholder=${s ? String(s.timeout) : '300'} .value=${s?.timeout_set ? String(s.timeout) : ''} />
       </div>
-      <p class="note">\${VAR} reads the variable from Hermes’ .env; •••••• keeps the stored value.</p>
+      <p class="note">${withMarkup((v) => msg(str`${v} reads the variable from Hermes’ .env; •••••• keeps the stored value.`), VAR_REF)}</p>
       <p class="field-error" role="alert">${this.error || nothing}</p>
       <div class="buttons">
-        <button type="button" data-action="cancel" @click=${() => emit(this, 'hermes-mcp-cancel', null)}>Cancel</button>
-        <button type="submit" class="primary" data-action="save-mcp" ?disabled=${this.busy}>${this.busy ? 'Saving…' : s ? 'Save' : 'Add server'}</button>
+        <button type="button" data-action="cancel" @click=${() => emit(this, 'hermes-mcp-cancel', null)}>${msg('Cancel')}</button>
+        <button type="submit" class="primary" data-action="save-mcp" ?disabled=${this.busy}>${this.busy ? msg('Saving…') : s ? msg('Save') : msg('Add server')}</button>
       </div>
     </form>`;
   }

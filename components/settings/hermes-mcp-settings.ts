@@ -1,5 +1,7 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, state } from 'lit/decorators.js';
+import { localized, msg, str } from '@lit/localize';
+import { formatNumber } from '../i18n/format.js';
 import { mcpApi, type McpServerRow } from '../api/mcp.js';
 import { baseStyles } from '../shared/styles.js';
 import { icons } from '../shared/icons.js';
@@ -7,14 +9,17 @@ import { emit } from '../events.js';
 import { inlineControlStyles } from './provider-form-styles.js';
 import './hermes-mcp-server-form.js';
 
-const STATUS_TEXT: Record<McpServerRow['status'], string> = {
-  active: 'Connected',
-  configured: 'Not started yet',
-  connecting: 'Connecting…',
-  failed: 'Failed to connect',
-  disabled: 'Off',
-  invalid_config: 'Invalid entry',
-};
+// A function, so each render reads the current language.
+const statusText = (): Record<McpServerRow['status'], string> => ({
+  active: msg('Connected'),
+  configured: msg('Not started yet'),
+  connecting: msg('Connecting…'),
+  failed: msg('Failed to connect'),
+  disabled: msg('Off'),
+  invalid_config: msg('Invalid entry'),
+});
+/** Transport names are config values, shown as they are. */
+const TRANSPORT: Record<string, string> = { http: 'HTTP', stdio: 'stdio' };
 
 /**
  * Settings → MCP servers: the `mcp_servers` of config.yaml with each one's status and tool
@@ -24,6 +29,7 @@ const STATUS_TEXT: Record<McpServerRow['status'], string> = {
  * @fires hermes-setting-saved - a change was written (the dialog says "Saved")
  */
 @customElement('hermes-mcp-settings')
+@localized()
 export class HermesMcpSettings extends LitElement {
   @state() private servers: McpServerRow[] | null = null;
   @state() private error = '';
@@ -78,7 +84,7 @@ export class HermesMcpSettings extends LitElement {
 
   #row(s: McpServerRow) {
     const where = s.transport === 'http' ? s.url : [s.command, ...(s.args ?? [])].join(' ');
-    const tools = s.tool_count === null ? '' : ` · ${s.tool_count === 1 ? '1 tool' : `${s.tool_count} tools`}`;
+    const tools = s.tool_count === null ? '' : ` · ${s.tool_count === 1 ? msg('1 tool') : msg(str`${formatNumber(s.tool_count)} tools`)}`;
     if (this.editing === s.name) {
       return html`<li data-server=${s.name}>
         <hermes-mcp-server-form .server=${s} @hermes-mcp-saved=${this.#saved} @hermes-mcp-cancel=${() => (this.editing = null)}></hermes-mcp-server-form>
@@ -86,10 +92,10 @@ export class HermesMcpSettings extends LitElement {
     }
     return html`<li data-server=${s.name} data-status=${s.status}>
       <div class="about">
-        <span class="name">${s.name}</span> <span class="tag">${s.transport === 'http' ? 'HTTP' : s.transport === 'stdio' ? 'stdio' : 'invalid'}</span>
+        <span class="name">${s.name}</span> <span class="tag">${TRANSPORT[s.transport] ?? msg('invalid')}</span>
         <p class="where mono meta" title=${where ?? ''}>${where || '—'}</p>
         <p class="state meta" data-role="mcp-status" data-status=${s.status}>
-          ${s.status === 'active' ? icons.check() : s.status === 'failed' ? icons.alert() : nothing} ${STATUS_TEXT[s.status] ?? s.status}${tools}
+          ${s.status === 'active' ? icons.check() : s.status === 'failed' ? icons.alert() : nothing} ${statusText()[s.status] ?? s.status}${tools}
         </p>
         ${s.error ? html`<p class="error meta mono" data-role="mcp-error">${s.error}</p>` : nothing}
       </div>
@@ -101,7 +107,7 @@ export class HermesMcpSettings extends LitElement {
               type="checkbox"
               role="switch"
               class="switch"
-              aria-label=${`Enable ${s.name}`}
+              aria-label=${msg(str`Enable ${s.name}`)}
               data-action="toggle"
               .checked=${s.enabled}
               ?disabled=${this.busy === s.name}
@@ -110,10 +116,10 @@ export class HermesMcpSettings extends LitElement {
         }
         ${
           this.confirmRemove === s.name
-            ? html`<button class="danger" data-action="confirm-remove" @click=${() => this.#remove(s)}>Remove ${s.name}</button>
-              <button data-action="keep" @click=${() => (this.confirmRemove = null)}>Keep</button>`
-            : html`${s.transport === 'invalid' ? nothing : html`<button data-action="edit" @click=${() => ((this.editing = s.name), (this.confirmRemove = null))}>Edit</button>`}
-              <button data-action="remove" @click=${() => (this.confirmRemove = s.name)}>Remove</button>`
+            ? html`<button class="danger" data-action="confirm-remove" @click=${() => this.#remove(s)}>${msg(str`Remove ${s.name}`)}</button>
+              <button data-action="keep" @click=${() => (this.confirmRemove = null)}>${msg('Keep')}</button>`
+            : html`${s.transport === 'invalid' ? nothing : html`<button data-action="edit" @click=${() => ((this.editing = s.name), (this.confirmRemove = null))}>${msg('Edit')}</button>`}
+              <button data-action="remove" @click=${() => (this.confirmRemove = s.name)}>${msg('Remove')}</button>`
         }
       </div>
     </li>`;
@@ -122,15 +128,15 @@ export class HermesMcpSettings extends LitElement {
   override render() {
     const list = this.servers;
     return html`<div class="mcp" data-role="mcp-servers">
-      ${list === null && !this.error ? html`<p class="meta">Loading…</p>` : nothing}
-      ${list?.length ? html`<ul>${list.map((s) => this.#row(s))}</ul>` : list ? html`<p class="meta empty">No MCP servers yet.</p>` : nothing}
+      ${list === null && !this.error ? html`<p class="meta">${msg('Loading…')}</p>` : nothing}
+      ${list?.length ? html`<ul>${list.map((s) => this.#row(s))}</ul>` : list ? html`<p class="meta empty">${msg('No MCP servers yet.')}</p>` : nothing}
       <p class="field-error" role="alert">${this.error || nothing}</p>
       ${
         this.editing === ''
           ? html`<hermes-mcp-server-form @hermes-mcp-saved=${this.#saved} @hermes-mcp-cancel=${() => (this.editing = null)}></hermes-mcp-server-form>`
           : html`<div class="actions">
-            <button class="outline" data-action="refresh" @click=${() => void this.load()}>Refresh</button>
-            <button class="outline" data-action="add-mcp" @click=${() => (this.editing = '')}>Add server…</button>
+            <button class="outline" data-action="refresh" @click=${() => void this.load()}>${msg('Refresh')}</button>
+            <button class="outline" data-action="add-mcp" @click=${() => (this.editing = '')}>${msg('Add server…')}</button>
           </div>`
       }
     </div>`;

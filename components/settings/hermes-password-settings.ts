@@ -1,5 +1,7 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
+import { localized, msg, str } from '@lit/localize';
+import { formatNumber } from '../i18n/format.js';
 import { consume } from '@lit/context';
 import { api } from '../api/client.js';
 import { uiContext } from '../state/contexts.js';
@@ -16,12 +18,13 @@ export { MIN_PASSWORD_LENGTH };
 type Mode = 'set' | 'change' | 'remove';
 type Field = 'current' | 'new' | 'confirm';
 
-const SUBMIT: Record<Mode, [idle: string, busy: string]> = {
-  set: ['Set password', 'Setting…'],
-  change: ['Change password', 'Changing…'],
-  remove: ['Remove password', 'Removing…'],
-};
-const DONE: Record<Mode, string> = { set: 'Password set.', change: 'Password changed.', remove: 'Password removed.' };
+// Functions, so each use reads the current language.
+const SUBMIT = (): Record<Mode, [idle: string, busy: string]> => ({
+  set: [msg('Set password'), msg('Setting…')],
+  change: [msg('Change password'), msg('Changing…')],
+  remove: [msg('Remove password'), msg('Removing…')],
+});
+const DONE = (): Record<Mode, string> => ({ set: msg('Password set.'), change: msg('Password changed.'), remove: msg('Password removed.') });
 
 /**
  * The Security section's password control: set the first password (new + confirm), change it
@@ -31,6 +34,7 @@ const DONE: Record<Mode, string> = { set: 'Password set.', change: 'Password cha
  * The host carries `open` while a form is shown, so the settings row can give it full width.
  */
 @customElement('hermes-password-settings')
+@localized()
 export class HermesPasswordSettings extends LitElement {
   @consume({ context: uiContext, subscribe: true }) ui?: UiStore;
   #stores = new StoreController(this, () => [this.ui]);
@@ -72,11 +76,11 @@ export class HermesPasswordSettings extends LitElement {
 
   /** What is wrong with the typed values before asking the server; null when nothing. */
   #check(mode: Mode): [string, Field] | null {
-    if (mode !== 'set' && !this.#value('current')) return ['Enter your current password.', 'current'];
+    if (mode !== 'set' && !this.#value('current')) return [msg('Enter your current password.'), 'current'];
     if (mode === 'remove') return null;
     const next = this.#value('new');
-    if (next.length < MIN_PASSWORD_LENGTH) return [`Use at least ${MIN_PASSWORD_LENGTH} characters.`, 'new'];
-    if (next !== this.#value('confirm')) return ['The two new passwords do not match.', 'confirm'];
+    if (next.length < MIN_PASSWORD_LENGTH) return [msg(str`Use at least ${formatNumber(MIN_PASSWORD_LENGTH)} characters.`), 'new'];
+    if (next !== this.#value('confirm')) return [msg('The two new passwords do not match.'), 'confirm'];
     return null;
   }
 
@@ -96,7 +100,7 @@ export class HermesPasswordSettings extends LitElement {
       this.ui?.setSettings(settings);
       this.#show(null);
       void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLButtonElement>('.actions button')?.focus());
-      this.done = DONE[mode];
+      this.done = DONE()[mode];
       clearTimeout(this.#doneTimer);
       this.#doneTimer = setTimeout(() => (this.done = ''), 4000);
     } catch (err) {
@@ -138,16 +142,16 @@ export class HermesPasswordSettings extends LitElement {
   }
 
   #form(mode: Mode) {
-    const [idle, busy] = SUBMIT[mode];
+    const [idle, busy] = SUBMIT()[mode];
     return html`<form data-mode=${mode} @submit=${this.#submit} @keydown=${this.#onKeyDown} @input=${this.#onInput} novalidate>
       <div class="fields">
-        ${mode !== 'set' ? this.#field('current', 'Current password', 'current-password') : nothing}
-        ${mode !== 'remove' ? html`${this.#field('new', 'New password', 'new-password')}${this.#field('confirm', 'Confirm new password', 'new-password')}` : nothing}
+        ${mode !== 'set' ? this.#field('current', msg('Current password'), 'current-password') : nothing}
+        ${mode !== 'remove' ? html`${this.#field('new', msg('New password'), 'new-password')}${this.#field('confirm', msg('Confirm new password'), 'new-password')}` : nothing}
       </div>
-      ${mode === 'remove' ? html`<p class="note meta">Anyone who can reach this address will be able to use Hermes.</p>` : nothing}
+      ${mode === 'remove' ? html`<p class="note meta">${msg('Anyone who can reach this address will be able to use Hermes.')}</p>` : nothing}
       <p id="password-error" class="field-error" role="alert">${this.error || nothing}</p>
       <div class="buttons">
-        <button type="button" data-action="cancel" @click=${() => this.#show(null)}>Cancel</button>
+        <button type="button" data-action="cancel" @click=${() => this.#show(null)}>${msg('Cancel')}</button>
         <button type="submit" class=${mode === 'remove' ? 'outline danger' : 'primary'} data-action="submit" ?disabled=${this.busy}>${this.busy ? busy : idle}</button>
       </div>
     </form>`;
@@ -155,7 +159,7 @@ export class HermesPasswordSettings extends LitElement {
 
   override render() {
     const s = this.ui?.settings;
-    if (s?.password_env_var) return html`<span class="readonly" data-role="password-from-env">Set on the server</span>`;
+    if (s?.password_env_var) return html`<span class="readonly" data-role="password-from-env">${msg('Set on the server')}</span>`;
     const mode = this.mode;
     // The status line stays in place, so its text is announced when it changes.
     return html`<div class="actions">
@@ -164,9 +168,9 @@ export class HermesPasswordSettings extends LitElement {
           mode
             ? nothing
             : s?.auth_enabled
-              ? html`<button class="outline" data-action="change" @click=${() => this.#show('change')}>Change…</button>
-                <button class="outline" data-action="remove" @click=${() => this.#show('remove')}>Remove…</button>`
-              : html`<button class="outline" data-action="set" @click=${() => this.#show('set')}>Set password…</button>`
+              ? html`<button class="outline" data-action="change" @click=${() => this.#show('change')}>${msg('Change…')}</button>
+                <button class="outline" data-action="remove" @click=${() => this.#show('remove')}>${msg('Remove…')}</button>`
+              : html`<button class="outline" data-action="set" @click=${() => this.#show('set')}>${msg('Set password…')}</button>`
         }
       </div>
       ${mode ? this.#form(mode) : nothing}`;

@@ -1,5 +1,6 @@
 import { LitElement, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
+import { localized, msg, str } from '@lit/localize';
 import { api } from '../api/client.js';
 import { baseStyles } from '../shared/styles.js';
 import { icons } from '../shared/icons.js';
@@ -26,6 +27,7 @@ export const HOSTED: HostedOption[] = [
  * @fires hermes-provider-changed - detail: { provider, removed: false } (the key was saved)
  */
 @customElement('hermes-provider-add')
+@localized()
 export class HermesProviderAdd extends LitElement {
   /** The providers offered (those without a key). */
   @property({ attribute: false }) options: HostedOption[] = HOSTED;
@@ -59,7 +61,7 @@ export class HermesProviderAdd extends LitElement {
     const key = input.value.trim();
     const label = this.options.find((o) => o.id === provider)?.label ?? provider;
     if (!key) {
-      this.error = `Paste the ${label} API key.`;
+      this.error = msg(str`Paste the ${label} API key.`);
       this.invalid = true;
       return input.focus();
     }
@@ -68,7 +70,7 @@ export class HermesProviderAdd extends LitElement {
       await api.saveProviderKey(provider, key);
       input.value = '';
       this.#show(false);
-      this.done = `${label} added.`;
+      this.done = msg(str`${label} added.`);
       clearTimeout(this.#doneTimer);
       this.#doneTimer = setTimeout(() => (this.done = ''), 4000);
       emit(this, 'hermes-provider-changed', { provider, removed: false });
@@ -90,7 +92,7 @@ export class HermesProviderAdd extends LitElement {
   override render() {
     return html`<div class="actions">
         <span class="done meta" role="status">${this.done ? html`${icons.check()} ${this.done}` : nothing}</span>
-        ${this.options.length ? html`<button class="outline" data-action="add-provider" @click=${() => this.#show(true)}>Add provider…</button>` : nothing}
+        ${this.options.length ? html`<button class="outline" data-action="add-provider" @click=${() => this.#show(true)}>${msg('Add provider…')}</button>` : nothing}
       </div>
       ${this.open ? this.#form() : nothing}`;
   }
@@ -98,18 +100,18 @@ export class HermesProviderAdd extends LitElement {
   #form() {
     return html`<form data-role="provider-add-form" @submit=${this.#save} @keydown=${this.#onKeyDown} @input=${() => ((this.error = ''), (this.invalid = false))} novalidate>
       <div class="fields">
-        <label for="provider">Provider</label>
+        <label for="provider">${msg('Provider')}</label>
         <select id="provider" name="provider">
           ${this.options.map((o) => html`<option value=${o.id}>${o.label}</option>`)}
         </select>
-        <label for="api_key">API key</label>
+        <label for="api_key">${msg('API key')}</label>
         <input id="api_key" name="api_key" type="password" class="mono" autocomplete="off" spellcheck="false" aria-invalid=${this.invalid ? 'true' : 'false'} aria-describedby="add-error" />
       </div>
-      <p class="note">Saved in Hermes’ .env; only a masked form is shown afterwards.</p>
+      <p class="note">${msg('Saved in Hermes’ .env; only a masked form is shown afterwards.')}</p>
       <p id="add-error" class="field-error" role="alert">${this.error || nothing}</p>
       <div class="buttons">
-        <button type="button" data-action="cancel" @click=${() => this.#show(false)}>Cancel</button>
-        <button type="submit" class="primary" data-action="submit" ?disabled=${this.busy}>${this.busy ? 'Saving…' : 'Save key'}</button>
+        <button type="button" data-action="cancel" @click=${() => this.#show(false)}>${msg('Cancel')}</button>
+        <button type="submit" class="primary" data-action="submit" ?disabled=${this.busy}>${this.busy ? msg('Saving…') : msg('Save key')}</button>
       </div>
     </form>`;
   }

@@ -1,5 +1,7 @@
 import { LitElement, html, nothing } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
+import { localized, msg, str } from '@lit/localize';
+import { withMarkup } from '../i18n/markup.js';
 import { api, type ProviderRow } from '../api/client.js';
 import { baseStyles } from '../shared/styles.js';
 import { icons } from '../shared/icons.js';
@@ -16,6 +18,7 @@ type Mode = 'key' | 'remove';
  * @fires hermes-provider-changed - detail: { provider, removed } (a key was saved or the provider removed)
  */
 @customElement('hermes-provider-row')
+@localized()
 export class HermesProviderRow extends LitElement {
   @property({ attribute: false }) provider!: ProviderRow;
   @property({ type: Boolean, reflect: true }) open = false;
@@ -53,7 +56,7 @@ export class HermesProviderRow extends LitElement {
     const input = this.renderRoot.querySelector<HTMLInputElement>('input[name="api_key"]')!;
     const key = input.value.trim();
     if (!key) {
-      this.error = `Paste the ${this.provider.label} API key.`;
+      this.error = msg(str`Paste the ${this.provider.label} API key.`);
       return input.focus();
     }
     this.busy = true;
@@ -62,7 +65,7 @@ export class HermesProviderRow extends LitElement {
       input.value = '';
       this.provider = row;
       this.#show(null);
-      this.#announce(false, 'Key saved.');
+      this.#announce(false, msg('Key saved.'));
     } catch (err) {
       this.error = (err as Error).message;
     } finally {
@@ -76,7 +79,7 @@ export class HermesProviderRow extends LitElement {
     try {
       await api.removeProvider(this.provider.id);
       this.#show(null);
-      this.#announce(true, this.provider.kind === 'custom' ? 'Removed.' : 'Key removed.');
+      this.#announce(true, this.provider.kind === 'custom' ? msg('Removed.') : msg('Key removed.'));
     } catch (err) {
       this.error = (err as Error).message;
     } finally {
@@ -100,9 +103,9 @@ export class HermesProviderRow extends LitElement {
     const takesKey = !custom && (p.key_env !== null || p.kind === 'hosted');
     return html`<div class="actions">
         <span class="done meta" role="status">${this.done ? html`${icons.check()} ${this.done}` : nothing}</span>
-        ${p.key_masked ? html`<span class="key mono" data-role="provider-key" title="Saved key (masked)">${p.key_masked}</span>` : nothing}
-        ${takesKey ? html`<button class="outline" data-action="key" @click=${() => this.#show('key')}>${p.key_set ? 'Replace key…' : 'Add key…'}</button>` : nothing}
-        ${custom || p.key_set ? html`<button class="outline danger" data-action="remove" @click=${() => this.#show('remove')}>Remove…</button>` : nothing}
+        ${p.key_masked ? html`<span class="key mono" data-role="provider-key" title=${msg('Saved key (masked)')}>${p.key_masked}</span>` : nothing}
+        ${takesKey ? html`<button class="outline" data-action="key" @click=${() => this.#show('key')}>${p.key_set ? msg('Replace key…') : msg('Add key…')}</button>` : nothing}
+        ${custom || p.key_set ? html`<button class="outline danger" data-action="remove" @click=${() => this.#show('remove')}>${msg('Remove…')}</button>` : nothing}
       </div>
       ${this.mode === 'key' ? this.#keyForm() : this.mode === 'remove' ? this.#confirm() : nothing}`;
   }
@@ -111,27 +114,30 @@ export class HermesProviderRow extends LitElement {
     const p = this.provider;
     return html`<form data-mode="key" @submit=${this.#saveKey} @keydown=${this.#onKeyDown} @input=${() => (this.error = '')} novalidate>
       <div class="fields">
-        <label for="api_key">${p.key_set ? 'New key' : 'API key'}</label>
+        <label for="api_key">${p.key_set ? msg('New key') : msg('API key')}</label>
         <input id="api_key" name="api_key" type="password" class="mono" autocomplete="off" spellcheck="false" aria-invalid=${this.error ? 'true' : 'false'} aria-describedby="key-error" />
       </div>
-      ${p.key_env ? html`<p class="note">Saved as <span class="mono">${p.key_env}</span> in Hermes’ .env; only a masked form is shown afterwards.</p>` : nothing}
+      ${p.key_env ? html`<p class="note">${withMarkup((v) => msg(str`Saved as ${v} in Hermes’ .env; only a masked form is shown afterwards.`), html`<span class="mono">${p.key_env}</span>`)}</p>` : nothing}
       <p id="key-error" class="field-error" role="alert">${this.error || nothing}</p>
       <div class="buttons">
-        <button type="button" data-action="cancel" @click=${() => this.#show(null)}>Cancel</button>
-        <button type="submit" class="primary" data-action="submit" ?disabled=${this.busy}>${this.busy ? 'Saving…' : 'Save key'}</button>
+        <button type="button" data-action="cancel" @click=${() => this.#show(null)}>${msg('Cancel')}</button>
+        <button type="submit" class="primary" data-action="submit" ?disabled=${this.busy}>${this.busy ? msg('Saving…') : msg('Save key')}</button>
       </div>
     </form>`;
   }
 
   #confirm() {
     const p = this.provider;
-    const what = p.kind === 'custom' ? `the ${p.label} endpoint` : `the ${p.label} key`;
-    return html`<div class="confirm" role="group" aria-label="Confirm removal" data-mode="remove" @keydown=${this.#onKeyDown}>
-      <p class="note">Remove ${what}?${p.active ? ' It is the active provider: new chats will have no model until you choose another.' : ' Chats that use its models will stop working.'}</p>
+    const question = p.kind === 'custom' ? msg(str`Remove the ${p.label} endpoint?`) : msg(str`Remove the ${p.label} key?`);
+    const outcome = p.active
+      ? msg('It is the active provider: new chats will have no model until you choose another.')
+      : msg('Chats that use its models will stop working.');
+    return html`<div class="confirm" role="group" aria-label=${msg('Confirm removal')} data-mode="remove" @keydown=${this.#onKeyDown}>
+      <p class="note">${question} ${outcome}</p>
       <p class="field-error" role="alert">${this.error || nothing}</p>
       <div class="buttons">
-        <button type="button" data-action="cancel" @click=${() => this.#show(null)}>Cancel</button>
-        <button type="button" class="outline danger" data-action="confirm-remove" ?disabled=${this.busy} @click=${() => this.#remove()}>${this.busy ? 'Removing…' : 'Remove'}</button>
+        <button type="button" data-action="cancel" @click=${() => this.#show(null)}>${msg('Cancel')}</button>
+        <button type="button" class="outline danger" data-action="confirm-remove" ?disabled=${this.busy} @click=${() => this.#remove()}>${this.busy ? msg('Removing…') : msg('Remove')}</button>
       </div>
     </div>`;
   }

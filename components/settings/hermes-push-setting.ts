@@ -1,5 +1,6 @@
 import { LitElement, html } from 'lit';
 import { customElement, property } from 'lit/decorators.js';
+import { localized, msg, str } from '@lit/localize';
 import { browserPushDevice, type PushDevice, type PushState } from './push-device.js';
 
 /** The row's state, shared by its switch and its status line (they render in different cells). */
@@ -26,9 +27,9 @@ export class PushSettingModel extends EventTarget {
   get status(): string {
     if (this.error) return this.error;
     const s = this.state;
-    if (!s) return 'Checking this device…';
+    if (!s) return msg('Checking this device…');
     if (s.note) return s.note;
-    return s.subscribed ? 'On: approvals, answers and task runs reach this device even with the app closed.' : 'Off for this device.';
+    return s.subscribed ? msg('On: approvals, answers and task runs reach this device even with the app closed.') : msg('Off for this device.');
   }
 
   async #run(step: () => Promise<PushState>): Promise<void> {
@@ -38,7 +39,7 @@ export class PushSettingModel extends EventTarget {
     try {
       this.state = await step();
     } catch (err) {
-      this.error = `Could not change push notifications: ${err instanceof Error ? err.message : String(err)}`;
+      this.error = msg(str`Could not change push notifications: ${err instanceof Error ? err.message : String(err)}`);
     } finally {
       this.busy = false;
       this.dispatchEvent(new Event('change'));
@@ -57,6 +58,7 @@ export const pushSettingModel = (): PushSettingModel => (shared ??= new PushSett
  * so the dialog's switch styles apply.
  */
 @customElement('hermes-push-setting')
+@localized()
 export class HermesPushSetting extends LitElement {
   @property() view: 'toggle' | 'status' = 'toggle';
   @property({ attribute: false }) model: PushSettingModel = pushSettingModel();

@@ -1,5 +1,6 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, state } from 'lit/decorators.js';
+import { localized, msg, str } from '@lit/localize';
 import { consume } from '@lit/context';
 import { api } from '../api/client.js';
 import { sessionsContext, uiContext } from '../state/contexts.js';
@@ -14,6 +15,7 @@ import { emit } from '../events.js';
  * @fires hermes-open-session - with the imported session's id
  */
 @customElement('hermes-session-import')
+@localized()
 export class HermesSessionImport extends LitElement {
   @consume({ context: sessionsContext, subscribe: true }) sessions?: SessionsStore;
   @consume({ context: uiContext, subscribe: true }) ui?: UiStore;
@@ -30,12 +32,12 @@ export class HermesSessionImport extends LitElement {
       try {
         data = JSON.parse(await file.text());
       } catch {
-        throw new Error(`${file.name} is not a JSON file`);
+        throw new Error(msg(str`${file.name} is not a JSON file`));
       }
       const session = await api.importSession(data);
       await this.sessions?.refresh();
       emit(this, 'hermes-open-session', { sessionId: session.session_id });
-      this.ui?.notify(`Imported “${session.title}”`);
+      this.ui?.notify(msg(str`Imported “${session.title}”`));
       this.ui?.openSettings(false);
     } catch (err) {
       this.error = (err as Error).message;
@@ -55,7 +57,7 @@ export class HermesSessionImport extends LitElement {
     return html`
       <input id="file" class="visually-hidden" type="file" accept="application/json,.json" tabindex="-1" @change=${this.#onChange} />
       <button class="outline" data-action="import" ?disabled=${this.busy} @click=${() => this.renderRoot.querySelector<HTMLInputElement>('#file')?.click()}>
-        ${this.busy ? 'Importing…' : 'Import JSON…'}
+        ${this.busy ? msg('Importing…') : msg('Import JSON…')}
       </button>
       ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
     `;

@@ -1,7 +1,7 @@
 import { LitElement, html, nothing } from 'lit';
 import { customElement, query, state } from 'lit/decorators.js';
 import { consume } from '@lit/context';
-import { localized } from '@lit/localize';
+import { localized, msg, str } from '@lit/localize';
 import { api, type Settings } from '../api/client.js';
 import { chatContext, uiContext } from '../state/contexts.js';
 import type { ChatStore } from '../state/chat-store.js';
@@ -10,7 +10,7 @@ import { StoreController } from '../state/store.js';
 import { baseStyles } from '../shared/styles.js';
 import { icons } from '../shared/icons.js';
 import { settingsStyles } from './settings-styles.js';
-import { SECTIONS, settingsRows, type Backend, type Models, type Providers, type Row, type SettingsRowsContext } from './settings-rows.js';
+import { SECTIONS, sectionLabel, settingsRows, type Backend, type Models, type Providers, type Row, type SettingsRowsContext } from './settings-rows.js';
 import { announceModelsChanged } from '../events.js';
 import { signOut } from './sign-out.js';
 
@@ -144,7 +144,7 @@ export class HermesSettingsDialog extends LitElement {
     this.workspaceDraft = null;
     if (!(await this.#save({ default_workspace: value }))) {
       this.workspaceDraft = value;
-      this.workspaceError = this.ui?.toast?.kind === 'error' ? this.ui.toast.message : 'The server refused this folder';
+      this.workspaceError = this.ui?.toast?.kind === 'error' ? this.ui.toast.message : msg('The server refused this folder');
     }
   }
 
@@ -185,11 +185,13 @@ export class HermesSettingsDialog extends LitElement {
 
   /** Every typed word must start a word of the row's text ("the" finds Theme, not "other"). */
   #matches(row: Row): boolean {
-    const words = `${row.section} ${row.label} ${row.hint ?? ''} ${row.keywords}`.toLowerCase().split(/[^a-z0-9$+]+/);
+    // Letters of any script, so the search finds a row by its translated words too (and the English section and keywords).
+    const cut = /[^\p{L}\p{N}$+]+/u;
+    const words = `${row.section} ${sectionLabel(row.section)} ${row.label} ${row.hint ?? ''} ${row.keywords}`.toLocaleLowerCase().split(cut);
     // The query is cut like the text, so a variable name (ANTHROPIC_API_KEY) finds its row.
     return this.query
-      .toLowerCase()
-      .split(/[^a-z0-9$+]+/)
+      .toLocaleLowerCase()
+      .split(cut)
       .filter(Boolean)
       .every((q) => words.some((w) => w.startsWith(q)));
   }
@@ -218,20 +220,20 @@ export class HermesSettingsDialog extends LitElement {
     >
       <div class="box">
         <header>
-          <h2 id="title">Settings</h2>
-          <span class="saved meta" role="status" ?data-on=${this.saved}>${this.saved ? html`${icons.check()} Saved` : nothing}</span>
-          <button class="icon-button" aria-label="Close settings" title="Close (Esc)" data-action="close" @click=${() => this.close()}>${icons.close()}</button>
+          <h2 id="title">${msg('Settings')}</h2>
+          <span class="saved meta" role="status" ?data-on=${this.saved}>${this.saved ? html`${icons.check()} ${msg('Saved')}` : nothing}</span>
+          <button class="icon-button" aria-label=${msg('Close settings')} title=${msg('Close (Esc)')} data-action="close" @click=${() => this.close()}>${icons.close()}</button>
         </header>
         <label class="search">
           ${icons.search()}
-          <input type="search" placeholder="Search settings" aria-label="Search settings" .value=${this.query} @input=${(e: Event) => (this.query = (e.target as HTMLInputElement).value)} @keydown=${this.#onSearchKey} />
+          <input type="search" placeholder=${msg('Search settings')} aria-label=${msg('Search settings')} .value=${this.query} @input=${(e: Event) => (this.query = (e.target as HTMLInputElement).value)} @keydown=${this.#onSearchKey} />
         </label>
         <div class="content">
           ${SECTIONS.map((section) => {
             const inSection = rows.filter((r) => r.section === section);
             if (!inSection.length) return nothing;
             return html`<section>
-              <h3>${section}</h3>
+              <h3>${sectionLabel(section)}</h3>
               ${inSection.map(
                 (r) => html`<div class="row" data-setting=${r.id}>
                   <div class="text">
@@ -244,9 +246,9 @@ export class HermesSettingsDialog extends LitElement {
               )}
             </section>`;
           })}
-          ${rows.length ? nothing : html`<p class="empty meta">No settings match “${this.query}”.</p>`}
+          ${rows.length ? nothing : html`<p class="empty meta">${msg(str`No settings match “${this.query}”.`)}</p>`}
         </div>
-        ${this.ui?.settings?.webui_version ? html`<footer class="meta">Hermes WebUI ${this.ui.settings.webui_version}</footer>` : nothing}
+        ${this.ui?.settings?.webui_version ? html`<footer class="meta">${msg(str`Hermes WebUI ${this.ui.settings.webui_version}`)}</footer>` : nothing}
       </div>
     </dialog>`;
   }

@@ -1,9 +1,26 @@
 import { LitElement, css, html } from 'lit';
 import { customElement, property, state } from 'lit/decorators.js';
+import { localized, msg } from '@lit/localize';
 import { styleMap } from 'lit/directives/style-map.js';
-import { drawnSkin, SKINS } from '../../src/shared/skins.js';
+import { drawnSkin, SKINS, type SkinId } from '../../src/shared/skins.js';
 import { baseStyles } from '../shared/styles.js';
 import { SKIN_SWATCHES } from './skin-swatches.js';
+
+/** The skins' words in the current language (proper names like Poseidon go through msg() too, and stay as they are in most languages). */
+/** The type sample in each swatch (letters, not words). */
+const SAMPLE = 'Aa';
+
+const skinText = (): Record<SkinId, { label: string; hint: string }> => ({
+  default: { label: msg('Calm Console'), hint: msg('Warm ink and parchment') },
+  'geist-contrast': { label: msg('High contrast'), hint: msg('Black, white and one bright accent') },
+  paper: { label: msg('Paper'), hint: msg('Ink on warm paper') },
+  mono: { label: msg('Mono'), hint: msg('Greys only') },
+  slate: { label: msg('Slate'), hint: msg('Cool blue-grey') },
+  poseidon: { label: msg('Poseidon'), hint: msg('Deep sea blue') },
+  solarized: { label: msg('Solarized'), hint: msg('Schoonover’s base tones, tuned for contrast') },
+  catppuccin: { label: msg('Catppuccin'), hint: msg('Mocha at night, Latte by day') },
+  'okabe-ito': { label: msg('Colour-blind safe'), hint: msg('Okabe–Ito hues: status stays distinct without red/green') },
+});
 
 /**
  * Settings → Appearance → Skin: a grid of skins, each previewed by a small window in its own
@@ -13,6 +30,7 @@ import { SKIN_SWATCHES } from './skin-swatches.js';
  * @fires change - the user picked a skin; read `.value`
  */
 @customElement('hermes-skin-picker')
+@localized()
 export class HermesSkinPicker extends LitElement {
   /** The stored skin name; one only the incumbent draws shows as Calm Console, which is what it looks like. */
   @property() value = 'default';
@@ -40,16 +58,17 @@ export class HermesSkinPicker extends LitElement {
   override render() {
     const variant = this.theme === 'light' || (this.theme === 'system' && this.prefersLight) ? 'light' : 'dark';
     const current = drawnSkin(this.value);
-    return html`<div class="grid" role="radiogroup" aria-label="Skin" data-variant=${variant}>
+    return html`<div class="grid" role="radiogroup" aria-label=${msg('Skin')} data-variant=${variant}>
       ${SKINS.map((s) => {
+        const text = skinText()[s.id] ?? s;
         const [bg, panel, fg, accent] = SKIN_SWATCHES[s.id][variant];
-        return html`<label class="skin" data-skin-option=${s.id} title=${s.hint}>
+        return html`<label class="skin" data-skin-option=${s.id} title=${text.hint}>
           <input type="radio" name="skin" value=${s.id} .checked=${s.id === current} @change=${() => this.#pick(s.id)} />
           <span class="swatch" aria-hidden="true" style=${styleMap({ '--sw-bg': bg, '--sw-panel': panel, '--sw-fg': fg, '--sw-accent': accent })}>
             <span class="side"></span>
-            <span class="body"><span class="aa">Aa</span><span class="pill"></span></span>
+            <span class="body"><span class="aa">${SAMPLE}</span><span class="pill"></span></span>
           </span>
-          <span class="name">${s.label}</span>
+          <span class="name">${text.label}</span>
         </label>`;
       })}
     </div>`;

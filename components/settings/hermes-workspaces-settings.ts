@@ -1,5 +1,6 @@
 import { LitElement, css, html, nothing } from 'lit';
 import { customElement, state } from 'lit/decorators.js';
+import { localized, msg, str } from '@lit/localize';
 import { workspacesApi, type WorkspaceEntry } from '../api/workspaces.js';
 import { baseStyles } from '../shared/styles.js';
 import { emit } from '../events.js';
@@ -15,6 +16,7 @@ import { rememberWorkspaces } from '../composer/workspace-switch.js';
  * @fires hermes-setting-saved - a change was written (the dialog says "Saved")
  */
 @customElement('hermes-workspaces-settings')
+@localized()
 export class HermesWorkspacesSettings extends LitElement {
   @state() private workspaces: WorkspaceEntry[] | null = null;
   @state() private error = '';
@@ -61,7 +63,7 @@ export class HermesWorkspacesSettings extends LitElement {
     const name = input.value.trim();
     if (!name) {
       input.value = w.name;
-      this.error = 'A workspace needs a name.';
+      this.error = msg('A workspace needs a name.');
       return;
     }
     if (name !== w.name) void this.#act(() => workspacesApi.rename(w.path, name));
@@ -93,7 +95,7 @@ export class HermesWorkspacesSettings extends LitElement {
         <input
           class="name"
           data-role="workspace-rename"
-          aria-label=${`Name of ${w.path}`}
+          aria-label=${msg(str`Name of ${w.path}`)}
           maxlength="128"
           .value=${w.name}
           ?disabled=${this.busy}
@@ -112,13 +114,13 @@ export class HermesWorkspacesSettings extends LitElement {
         <p class="path mono meta" title=${w.path}>${w.path}</p>
       </div>
       <div class="controls">
-        <button data-role="workspace-up" aria-label=${`Move ${w.name} up`} title="Move up" ?disabled=${i === 0 || this.busy} @click=${() => this.#move(i, -1)}>↑</button>
-        <button data-role="workspace-down" aria-label=${`Move ${w.name} down`} title="Move down" ?disabled=${i === count - 1 || this.busy} @click=${() => this.#move(i, 1)}>↓</button>
+        <button data-role="workspace-up" aria-label=${msg(str`Move ${w.name} up`)} title=${msg('Move up')} ?disabled=${i === 0 || this.busy} @click=${() => this.#move(i, -1)}>↑</button>
+        <button data-role="workspace-down" aria-label=${msg(str`Move ${w.name} down`)} title=${msg('Move down')} ?disabled=${i === count - 1 || this.busy} @click=${() => this.#move(i, 1)}>↓</button>
         ${
           this.confirmRemove === w.path
-            ? html`<button class="danger" data-role="workspace-remove-confirm" @click=${() => this.#remove(w)}>Remove ${w.name}</button>
-              <button data-role="workspace-remove-keep" @click=${() => (this.confirmRemove = null)}>Keep</button>`
-            : html`<button data-role="workspace-remove" aria-label=${`Remove ${w.name}`} ?disabled=${this.busy} @click=${() => (this.confirmRemove = w.path)}>Remove</button>`
+            ? html`<button class="danger" data-role="workspace-remove-confirm" @click=${() => this.#remove(w)}>${msg(str`Remove ${w.name}`)}</button>
+              <button data-role="workspace-remove-keep" @click=${() => (this.confirmRemove = null)}>${msg('Keep')}</button>`
+            : html`<button data-role="workspace-remove" aria-label=${msg(str`Remove ${w.name}`)} ?disabled=${this.busy} @click=${() => (this.confirmRemove = w.path)}>${msg('Remove')}</button>`
         }
       </div>
     </li>`;
@@ -127,10 +129,10 @@ export class HermesWorkspacesSettings extends LitElement {
   override render() {
     const list = this.workspaces;
     return html`<div data-role="workspaces-settings">
-      ${list === null && !this.error ? html`<p class="meta">Loading…</p>` : nothing}
-      ${list?.length ? html`<ul>${list.map((w, i) => this.#row(w, i, list.length))}</ul>` : list ? html`<p class="meta">No saved workspaces.</p>` : nothing}
+      ${list === null && !this.error ? html`<p class="meta">${msg('Loading…')}</p>` : nothing}
+      ${list?.length ? html`<ul>${list.map((w, i) => this.#row(w, i, list.length))}</ul>` : list ? html`<p class="meta">${msg('No saved workspaces.')}</p>` : nothing}
       <p class="field-error" role="alert">${this.error || nothing}</p>
-      <p class="meta hint">Add folders from the workspace chip under the message box (“Add folder…”).</p>
+      <p class="meta hint">${msg('Add folders from the workspace chip under the message box (“Add folder…”).')}</p>
     </div>`;
   }
 

@@ -1,3 +1,4 @@
+import { msg } from '@lit/localize';
 import { pushApi } from '../api/push.js';
 
 /** Whether this device gets Web Push, and if it cannot, why (said as it is). */
@@ -35,20 +36,20 @@ function keyBytes(base64url: string): Uint8Array<ArrayBuffer> {
 }
 
 async function registration(): Promise<ServiceWorkerRegistration | PushState> {
-  if (iosBrowserTab()) return unsupported('On iPhone and iPad, add Hermes to the Home Screen, open it from there and turn this on.');
-  if (!window.isSecureContext) return unsupported('Push needs the app over HTTPS (or on this machine).');
+  if (iosBrowserTab()) return unsupported(msg('On iPhone and iPad, add Hermes to the Home Screen, open it from there and turn this on.'));
+  if (!window.isSecureContext) return unsupported(msg('Push needs the app over HTTPS (or on this machine).'));
   if (!('serviceWorker' in navigator) || !('PushManager' in window) || !('Notification' in window)) {
-    return unsupported('This browser cannot receive push notifications.');
+    return unsupported(msg('This browser cannot receive push notifications.'));
   }
   const reg = await navigator.serviceWorker.getRegistration('/');
-  if (!reg) return unsupported('The app’s service worker is not running here (a private window?), so nothing can arrive while it is closed.');
+  if (!reg) return unsupported(msg('The app’s service worker is not running here (a private window?), so nothing can arrive while it is closed.'));
   return reg;
 }
 
 const denied = (): PushState => ({
   supported: true,
   subscribed: false,
-  note: 'The browser blocks notifications for this site; allow them in its site settings.',
+  note: msg('The browser blocks notifications for this site; allow them in its site settings.'),
 });
 
 export const browserPushDevice: PushDevice = {

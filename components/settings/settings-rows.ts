@@ -1,5 +1,6 @@
 import { html, nothing, type TemplateResult } from 'lit';
-import { msg } from '@lit/localize';
+import { msg, str } from '@lit/localize';
+import { currentLocale, PSEUDO_LOCALE } from '../i18n/localization.js';
 import { LOCALES } from '../i18n/locales.js';
 import { api, type ModelCatalog, type ProviderRow, type Settings } from '../api/client.js';
 import { icons } from '../shared/icons.js';
@@ -14,6 +15,7 @@ import './hermes-skin-picker.js';
 import type { HermesSkinPicker } from './hermes-skin-picker.js';
 import { HOSTED } from './hermes-provider-add.js';
 import { behaviourRows } from './behaviour-rows.js';
+import { modelCount } from './model-count.js';
 
 /** One setting: its text (which the search matches) and its control. */
 export interface Row {
@@ -34,19 +36,35 @@ export const SECTIONS = ['Appearance', 'Chat', 'Notifications', 'Agent', 'Provid
 export type Providers = { active_provider: string | null; providers: ProviderRow[] };
 export type Models = (Pick<ModelCatalog, 'default_model' | 'models'> & Partial<ModelCatalog>) | null;
 export type Backend = NonNullable<Settings['chat_backend']>;
-const THEMES: Option<Settings['theme']>[] = [
-  { value: 'dark', label: 'Dark' },
-  { value: 'light', label: 'Light' },
-  { value: 'system', label: 'System' },
+/** A section's name as the dialog shows it (SECTIONS stay the rows' keys). */
+export function sectionLabel(section: string): string {
+  const labels: Record<string, string> = {
+    Appearance: msg('Appearance'),
+    Chat: msg('Chat'),
+    Notifications: msg('Notifications'),
+    Agent: msg('Agent'),
+    Providers: msg('Providers'),
+    MCP: 'MCP',
+    Workspace: msg('Workspace'),
+    Conversation: msg('Conversation'),
+    Security: msg('Security'),
+  };
+  return labels[section] ?? section;
+}
+// Functions, so each render reads the current language.
+const THEMES = (): Option<Settings['theme']>[] => [
+  { value: 'dark', label: msg('Dark') },
+  { value: 'light', label: msg('Light') },
+  { value: 'system', label: msg('System') },
 ];
-const FONT_SIZES: Option<Settings['font_size']>[] = [
-  { value: 'small', label: 'Small' },
-  { value: 'default', label: 'Default' },
-  { value: 'large', label: 'Large' },
-  { value: 'xlarge', label: 'Extra large' },
+const FONT_SIZES = (): Option<Settings['font_size']>[] => [
+  { value: 'small', label: msg('Small') },
+  { value: 'default', label: msg('Default') },
+  { value: 'large', label: msg('Large') },
+  { value: 'xlarge', label: msg('Extra large') },
 ];
-const BACKENDS: Option<Backend>[] = [
-  { value: 'builtin', label: 'Built-in agent' },
+const BACKENDS = (): Option<Backend>[] => [
+  { value: 'builtin', label: msg('Built-in agent') },
   { value: 'gateway', label: 'Hermes Agent' },
 ];
 const SEND_KEYS: Option<Settings['send_key']>[] = [
@@ -54,10 +72,10 @@ const SEND_KEYS: Option<Settings['send_key']>[] = [
   { value: 'ctrl+enter', label: 'Ctrl+Enter' },
 ];
 
-const MESSAGE_MODES: Option<NonNullable<Settings['default_message_mode']>>[] = [
-  { value: 'steer', label: 'Steer' },
-  { value: 'queue', label: 'Queue' },
-  { value: 'interrupt', label: 'Interrupt' },
+const MESSAGE_MODES = (): Option<NonNullable<Settings['default_message_mode']>>[] => [
+  { value: 'steer', label: msg('Steer') },
+  { value: 'queue', label: msg('Queue') },
+  { value: 'interrupt', label: msg('Interrupt') },
 ];
 
 /** What the rows show (the dialog's state as it renders) and the dialog's actions their controls call. */
@@ -96,15 +114,15 @@ export function settingsRows(c: SettingsRowsContext): Row[] {
     {
       id: 'theme',
       section: 'Appearance',
-      label: 'Theme',
+      label: msg('Theme'),
       keywords: 'dark light system color mode',
-      control: () => segmented('theme', THEMES, s?.theme, (theme) => c.save({ theme })),
+      control: () => segmented('theme', msg('Theme'), THEMES(), s?.theme, (theme) => c.save({ theme })),
     },
     {
       id: 'skin',
       section: 'Appearance',
-      label: 'Skin',
-      hint: 'Colours for the whole app. Each follows the theme above and passes WCAG AA contrast.',
+      label: msg('Skin'),
+      hint: msg('Colours for the whole app. Each follows the theme above and passes WCAG AA contrast.'),
       keywords: 'skin palette colours colors high contrast paper solarized catppuccin colour-blind colorblind accessibility',
       control: () =>
         html`<hermes-skin-picker
@@ -116,10 +134,10 @@ export function settingsRows(c: SettingsRowsContext): Row[] {
     {
       id: 'font_size',
       section: 'Appearance',
-      label: 'Font size',
+      label: msg('Font size'),
       keywords: 'text scale zoom small large',
       control: () => html`<select id="font_size" @change=${(e: Event) => c.save({ font_size: (e.target as HTMLSelectElement).value as Settings['font_size'] })}>
-        ${FONT_SIZES.map((o) => html`<option value=${o.value} ?selected=${o.value === s?.font_size}>${o.label}</option>`)}
+        ${FONT_SIZES().map((o) => html`<option value=${o.value} ?selected=${o.value === s?.font_size}>${o.label}</option>`)}
       </select>`,
     },
     {
@@ -136,25 +154,27 @@ export function settingsRows(c: SettingsRowsContext): Row[] {
     {
       id: 'send_key',
       section: 'Chat',
-      label: 'Send with',
-      hint: 'The other combination adds a new line.',
+      label: msg('Send with'),
+      hint: msg('The other combination adds a new line.'),
       keywords: 'send key enter ctrl keyboard shortcut newline',
-      control: () => segmented('send_key', SEND_KEYS, s?.send_key, (send_key) => c.save({ send_key })),
+      control: () => segmented('send_key', msg('Send with'), SEND_KEYS, s?.send_key, (send_key) => c.save({ send_key })),
     },
     {
       id: 'default_message_mode',
       section: 'Chat',
-      label: 'While the agent works',
-      hint: 'What Send does during a turn: steer it at its next step, queue for after it, or interrupt it. The send menu changes it for one message.',
+      label: msg('While the agent works'),
+      hint: msg('What Send does during a turn: steer it at its next step, queue for after it, or interrupt it. The send menu changes it for one message.'),
       keywords: 'busy steer queue interrupt message mode send running',
       control: () =>
-        segmented('default_message_mode', MESSAGE_MODES, s?.default_message_mode ?? 'steer', (default_message_mode) => c.save({ default_message_mode })),
+        segmented('default_message_mode', msg('While the agent works'), MESSAGE_MODES(), s?.default_message_mode ?? 'steer', (default_message_mode) =>
+          c.save({ default_message_mode }),
+        ),
     },
     {
       id: 'show_thinking',
       section: 'Chat',
-      label: 'Show thinking',
-      hint: 'Show the model’s reasoning in each reply’s activity.',
+      label: msg('Show thinking'),
+      hint: msg('Show the model’s reasoning in each reply’s activity.'),
       keywords: 'reasoning thoughts',
       control: () =>
         html`<input id="show_thinking" type="checkbox" role="switch" class="switch" .checked=${s?.show_thinking ?? true} @change=${(e: Event) => c.save({ show_thinking: (e.target as HTMLInputElement).checked })} />`,
@@ -162,8 +182,8 @@ export function settingsRows(c: SettingsRowsContext): Row[] {
     {
       id: 'show_token_usage',
       section: 'Chat',
-      label: 'Show token usage',
-      hint: 'Tokens in and out, cached, cost, duration and model under each answer.',
+      label: msg('Show token usage'),
+      hint: msg('Tokens in and out, cached, cost, duration and model under each answer.'),
       keywords: 'usage tokens cost price context metering',
       control: () =>
         html`<input id="show_token_usage" type="checkbox" role="switch" class="switch" .checked=${s?.show_token_usage === true} @change=${(e: Event) => c.save({ show_token_usage: (e.target as HTMLInputElement).checked })} />`,
@@ -171,8 +191,8 @@ export function settingsRows(c: SettingsRowsContext): Row[] {
     {
       id: 'show_tps',
       section: 'Chat',
-      label: 'Show tokens per second',
-      hint: 'How fast each answer was written, under the answer.',
+      label: msg('Show tokens per second'),
+      hint: msg('How fast each answer was written, under the answer.'),
       keywords: 'tps speed throughput tokens per second',
       control: () =>
         html`<input id="show_tps" data-role="setting-show_tps" type="checkbox" role="switch" class="switch" .checked=${s?.show_tps === true} @change=${(e: Event) => c.save({ show_tps: (e.target as HTMLInputElement).checked })} />`,
@@ -180,11 +200,11 @@ export function settingsRows(c: SettingsRowsContext): Row[] {
     {
       id: 'default_model',
       section: 'Chat',
-      label: 'Default model',
+      label: msg('Default model'),
       hint:
         models && !models.models.length
-          ? 'No model is configured yet: set model.default in $HERMES_HOME/config.yaml.'
-          : 'Used by new conversations (saved as model.default in config.yaml).',
+          ? msg('No model is configured yet: set model.default in $HERMES_HOME/config.yaml.')
+          : msg('Used by new conversations (saved as model.default in config.yaml).'),
       keywords: 'model llm provider config',
       control: () =>
         models?.models.length
@@ -204,7 +224,7 @@ export function settingsRows(c: SettingsRowsContext): Row[] {
                   : models.models.map((m) => html`<option value=${m.id} ?selected=${m.id === models.default_model}>${m.label}</option>`)
               }
             </select>`
-          : html`<span class="readonly mono" title=${models?.default_model ?? ''}>${models ? (model?.label ?? models.default_model ?? 'Not configured') : '…'}</span>`,
+          : html`<span class="readonly mono" title=${models?.default_model ?? ''}>${models ? (model?.label ?? models.default_model ?? msg('Not configured')) : '…'}</span>`,
     },
     ...behaviourRows(c),
     ...agentRow(c),
@@ -212,8 +232,8 @@ export function settingsRows(c: SettingsRowsContext): Row[] {
     {
       id: 'default_workspace',
       section: 'Workspace',
-      label: 'Default workspace',
-      hint: 'The folder new conversations work in.',
+      label: msg('Default workspace'),
+      hint: msg('The folder new conversations work in.'),
       keywords: 'folder directory path files',
       control: () => html`<input
           id="default_workspace"
@@ -229,8 +249,8 @@ export function settingsRows(c: SettingsRowsContext): Row[] {
     {
       id: 'workspaces',
       section: 'Workspace',
-      label: 'Workspaces',
-      hint: 'The folders the workspace chip offers, in its order.',
+      label: msg('Workspaces'),
+      hint: msg('The folders the workspace chip offers, in its order.'),
       keywords: 'workspaces folders projects rename remove reorder order list',
       control: () => html`<hermes-workspaces-settings @hermes-setting-saved=${c.flashSaved}></hermes-workspaces-settings>`,
     },
@@ -238,16 +258,16 @@ export function settingsRows(c: SettingsRowsContext): Row[] {
     {
       id: 'mcp_servers',
       section: 'MCP',
-      label: 'MCP servers',
-      hint: 'Tools from Model Context Protocol servers (config.yaml mcp_servers). The agent starts them with the next message.',
+      label: msg('MCP servers'),
+      hint: msg('Tools from Model Context Protocol servers (config.yaml mcp_servers). The agent starts them with the next message.'),
       keywords: 'mcp model context protocol server servers tools stdio http command url plugins mcp_servers',
       control: () => html`<hermes-mcp-settings @hermes-setting-saved=${c.flashSaved}></hermes-mcp-settings>`,
     },
     {
       id: 'export',
       section: 'Conversation',
-      label: 'Export conversation',
-      hint: sid ? 'Download the open conversation.' : 'Open a conversation to export it.',
+      label: msg('Export conversation'),
+      hint: sid ? msg('Download the open conversation.') : msg('Open a conversation to export it.'),
       keywords: 'download save markdown json backup',
       control: () =>
         sid
@@ -260,15 +280,15 @@ export function settingsRows(c: SettingsRowsContext): Row[] {
     {
       id: 'import',
       section: 'Conversation',
-      label: 'Import conversation',
-      hint: 'From a JSON export.',
+      label: msg('Import conversation'),
+      hint: msg('From a JSON export.'),
       keywords: 'upload load json restore',
       control: () => html`<hermes-session-import></hermes-session-import>`,
     },
     {
       id: 'password',
       section: 'Security',
-      label: 'Password',
+      label: msg('Password'),
       hint: passwordHint(s),
       keywords: 'password login sign in lock protect auth set change remove clear HERMES_WEBUI_PASSWORD',
       control: () => html`<hermes-password-settings></hermes-password-settings>`,
@@ -276,8 +296,8 @@ export function settingsRows(c: SettingsRowsContext): Row[] {
     {
       id: 'api_redact_enabled',
       section: 'Security',
-      label: 'Mask secrets',
-      hint: 'Hide API keys, tokens and passwords in conversations, tool output and exports. Stored data is unchanged.',
+      label: msg('Mask secrets'),
+      hint: msg('Hide API keys, tokens and passwords in conversations, tool output and exports. Stored data is unchanged.'),
       keywords: 'redact redaction hide api key token secret mask privacy',
       control: () =>
         html`<input id="api_redact_enabled" type="checkbox" role="switch" class="switch" .checked=${s?.api_redact_enabled !== false} @change=${(e: Event) => c.save({ api_redact_enabled: (e.target as HTMLInputElement).checked })} />`,
@@ -287,11 +307,11 @@ export function settingsRows(c: SettingsRowsContext): Row[] {
           {
             id: 'sign_out',
             section: 'Security',
-            label: 'Sign out',
-            hint: 'End this browser’s sign-in and forget its offline copy of your conversations.',
+            label: msg('Sign out'),
+            hint: msg('End this browser’s sign-in and forget its offline copy of your conversations.'),
             keywords: 'logout log out sign off session',
             control: () => html`<button class="outline" data-action="sign-out" ?disabled=${c.signingOut} @click=${() => c.signOut()}>
-                ${c.signingOut ? 'Signing out…' : 'Sign out'}
+                ${c.signingOut ? msg('Signing out…') : msg('Sign out')}
               </button>
               ${c.signOutError ? html`<p class="field-error" role="alert">${c.signOutError}</p>` : nothing}`,
           },
@@ -311,19 +331,19 @@ function agentRow(c: SettingsRowsContext): Row[] {
     {
       id: 'chat_backend',
       section: 'Agent',
-      label: 'Answers come from',
+      label: msg('Answers come from'),
       hint: fixed
-        ? 'Set by HERMES_WEBUI_CHAT_BACKEND on the server; change it there (then restart Hermes).'
+        ? msg('Set by HERMES_WEBUI_CHAT_BACKEND on the server; change it there (then restart Hermes).')
         : gateway
-          ? 'Your Hermes Agent, through its API server: its model, tools, memory and approval rules. From the next message on.'
-          : 'Hermes’ own agent, with the providers below. Or a Hermes Agent you already run.',
+          ? msg('Your Hermes Agent, through its API server: its model, tools, memory and approval rules. From the next message on.')
+          : msg('Hermes’ own agent, with the providers below. Or a Hermes Agent you already run.'),
       keywords: 'agent backend gateway hermes api server built-in builtin answers chat_backend HERMES_WEBUI_CHAT_BACKEND API_SERVER_KEY url runs',
       control: () =>
         fixed
           ? html`<span class="readonly" data-role="backend-fixed" title=${gateway ? (s.gateway_base_url ?? '') : ''}>
-              ${gateway ? html`Hermes Agent${s.gateway_base_url ? html` · <span class="mono">${s.gateway_base_url}</span>` : nothing}` : 'Built-in agent'}
+              ${gateway ? html`Hermes Agent${s.gateway_base_url ? html` · <span class="mono">${s.gateway_base_url}</span>` : nothing}` : msg('Built-in agent')}
             </span>`
-          : html`${segmented('chat_backend', BACKENDS, s.chat_backend, (v) => c.saveBackend(v))}
+          : html`${segmented('chat_backend', msg('Answers come from'), BACKENDS(), s.chat_backend, (v) => c.saveBackend(v))}
             ${gateway ? html`<hermes-gateway-settings @hermes-setting-saved=${c.flashSaved}></hermes-gateway-settings>` : nothing}`,
     },
   ];
@@ -338,8 +358,8 @@ function providerRows(c: SettingsRowsContext): Row[] {
       {
         id: 'providers',
         section: 'Providers',
-        label: 'Providers',
-        hint: c.providersError ? `Could not load the providers: ${c.providersError}` : 'Loading…',
+        label: msg('Providers'),
+        hint: c.providersError ? msg(str`Could not load the providers: ${c.providersError}`) : msg('Loading…'),
         keywords: common,
         control: () => nothing,
       },
@@ -359,11 +379,10 @@ function providerRows(c: SettingsRowsContext): Row[] {
     rows.push({
       id: 'add_provider',
       section: 'Providers',
-      label: 'Hosted provider',
-      hint: `Add an API key for ${keyless
-        .map((h) => h.label)
-        .join(', ')
-        .replace(/, ([^,]*)$/, ' or $1')}.`,
+      label: msg('Hosted provider'),
+      hint: msg(
+        str`Add an API key for ${new Intl.ListFormat(currentLocale() === PSEUDO_LOCALE ? 'en' : currentLocale(), { type: 'disjunction' }).format(keyless.map((h) => h.label))}.`,
+      ),
       keywords: `${common} add hosted ${keyless.map((h) => `${h.id} ${h.key_env}`).join(' ')}`,
       control: () => html`<hermes-provider-add .options=${keyless} @hermes-provider-changed=${c.onProviderChanged}></hermes-provider-add>`,
     });
@@ -371,8 +390,8 @@ function providerRows(c: SettingsRowsContext): Row[] {
   rows.push({
     id: 'add_endpoint',
     section: 'Providers',
-    label: 'Self-hosted endpoint',
-    hint: 'Any OpenAI-compatible API: vLLM, llama.cpp, TabbyAPI, Ollama or LM Studio on another machine.',
+    label: msg('Self-hosted endpoint'),
+    hint: msg('Any OpenAI-compatible API: vLLM, llama.cpp, TabbyAPI, Ollama or LM Studio on another machine.'),
     keywords: `${common} add custom self-hosted openai-compatible base url vllm llama ollama lm studio local server`,
     control: () => html`<hermes-endpoint-form @hermes-provider-changed=${c.onProviderChanged}></hermes-endpoint-form>`,
   });
@@ -381,14 +400,14 @@ function providerRows(c: SettingsRowsContext): Row[] {
 
 /** What the password row says: whether one is needed, and who decides. */
 function passwordHint(s: Settings | null | undefined): string {
-  if (s?.password_env_var) return 'Required. Set by HERMES_WEBUI_PASSWORD on the server, so it can only be changed there (then restart Hermes).';
-  if (s?.auth_enabled) return 'Required to open Hermes in a browser.';
-  return 'Not set: anyone who can open this address can use Hermes.';
+  if (s?.password_env_var) return msg('Required. Set by HERMES_WEBUI_PASSWORD on the server, so it can only be changed there (then restart Hermes).');
+  if (s?.auth_enabled) return msg('Required to open Hermes in a browser.');
+  return msg('Not set: anyone who can open this address can use Hermes.');
 }
 
-function segmented<T extends string>(name: string, options: Option<T>[], value: T | undefined, save: (v: T) => void) {
+function segmented<T extends string>(name: string, label: string, options: Option<T>[], value: T | undefined, save: (v: T) => void) {
   const all = value && !options.some((o) => o.value === value) ? [...options, { value, label: value }] : options;
-  return html`<div class="segmented" role="radiogroup" aria-label=${name}>
+  return html`<div class="segmented" role="radiogroup" aria-label=${label}>
     ${all.map(
       (o) => html`<label>
         <input type="radio" name=${name} value=${o.value} .checked=${o.value === value} @change=${() => save(o.value)} />
@@ -408,17 +427,17 @@ function providerHint(p: ProviderRow): string {
 
 /** Whether it works: ok (with its model count), its error, or that it needs a key. */
 function providerState(p: ProviderRow): TemplateResult {
-  const active = p.active ? html`<span class="tag">active</span>` : nothing;
+  const active = p.active ? html`<span class="tag">${msg('active')}</span>` : nothing;
   switch (p.status) {
     case 'ok':
       return html`<p class="state ok meta" data-role="provider-status" data-status="ok">
-        ${icons.check()} Works${p.models_count !== undefined ? html` · ${p.models_count === 1 ? '1 model' : `${p.models_count} models`}` : nothing} ${active}
+        ${icons.check()} ${msg('Works')}${p.models_count !== undefined ? html` · ${modelCount(p.models_count)}` : nothing} ${active}
       </p>`;
     case 'error':
-      return html`<p class="state error meta" data-role="provider-status" data-status="error">${icons.alert()} ${p.error ?? 'Not working'} ${active}</p>`;
+      return html`<p class="state error meta" data-role="provider-status" data-status="error">${icons.alert()} ${p.error ?? msg('Not working')} ${active}</p>`;
     case 'no_key':
-      return html`<p class="state meta" data-role="provider-status" data-status="no_key">No key yet ${active}</p>`;
+      return html`<p class="state meta" data-role="provider-status" data-status="no_key">${msg('No key yet')} ${active}</p>`;
     default:
-      return html`<p class="state meta" data-role="provider-status" data-status="unknown">Not checked yet ${active}</p>`;
+      return html`<p class="state meta" data-role="provider-status" data-status="unknown">${msg('Not checked yet')} ${active}</p>`;
   }
 }

@@ -272,7 +272,7 @@ describe('Settings → Providers', () => {
     });
     const { el } = await mountWith<HermesSettingsDialog>('hermes-settings-dialog');
     await waitFor(() => expect($(el.shadowRoot!, '[data-setting="add_provider"]')).to.exist);
-    expect($(el.shadowRoot!, '[data-setting="add_provider"]')!.textContent).to.contain('OpenRouter, Anthropic or OpenAI');
+    expect($(el.shadowRoot!, '[data-setting="add_provider"]')!.textContent).to.contain('OpenRouter, Anthropic, or OpenAI');
     const add = $<HTMLElement & { open: boolean; updateComplete: Promise<boolean> }>(el.shadowRoot!, 'hermes-provider-add')!;
     $<HTMLButtonElement>(add.shadowRoot!, '[data-action="add-provider"]')!.click();
     await add.updateComplete;
