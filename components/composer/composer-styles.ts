@@ -151,5 +151,11 @@ export const composerStyles = [
         max-width: 14ch;
       }
     }
+    /* A phone's bar has room for attach, the mic, the chips and the ring: saved prompts stay in the / menu (/prompts). */
+    @media (max-width: 480px) {
+      .prompts-wrap {
+        display: none;
+      }
+    }
   `,
 ];
