@@ -1,7 +1,9 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { ChatStore } from '../state/chat-store.js';
 import type { Message } from '../api/client.js';
-import { speakableText } from './speakable-text.js';
+
+/** The markdown-to-words code stays out of the shell: fetched when the first answer ends. */
+const speakable = () => import('./speakable-text.js').then((m) => m.speakableText);
 
 /** Longer answers are cut here: the live region gives the gist, the transcript holds the rest. */
 const MAX_SPOKEN = 1000;
@@ -62,9 +64,13 @@ export class TurnAnnouncer implements ReactiveController {
     const ended = this.#running && !running && chat.sessionId === this.#session;
     this.#running = running;
     if (!ended) return;
-    const said = speakableText(answerText(chat.messages));
-    if (!said) return;
-    this.text = said.length > MAX_SPOKEN ? `${said.slice(0, MAX_SPOKEN)}…` : said;
-    this.host.requestUpdate();
+    const answer = answerText(chat.messages);
+    if (!answer) return;
+    void speakable().then((words) => {
+      const said = words(answer);
+      if (!said || chat !== this.#chat) return;
+      this.text = said.length > MAX_SPOKEN ? `${said.slice(0, MAX_SPOKEN)}…` : said;
+      this.host.requestUpdate();
+    });
   }
 }

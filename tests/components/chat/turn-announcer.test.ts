@@ -32,7 +32,12 @@ function record(el: HTMLElement): string[] {
   return seen;
 }
 
-const settle = () => new Promise((r) => setTimeout(r, 0));
+const settle = () => new Promise((r) => setTimeout(r, 50));
+/** The announcer loads its words code on the first answer: wait for the region to speak. */
+async function said(el: HTMLElement): Promise<string> {
+  for (let i = 0; i < 100 && !region(el).textContent!.trim(); i++) await settle();
+  return region(el).textContent!.trim();
+}
 
 describe('the chat’s polite live region', () => {
   afterEach(cleanup);
@@ -60,9 +65,7 @@ describe('the chat’s polite live region', () => {
         { role: 'assistant', content: 'The answer is **42**.\n\n```js\nx()\n```' },
       ],
     });
-    await el.updateComplete;
-    await settle();
-    expect(region(el).textContent!.trim()).to.equal('The answer is 42.\n\n(code block)');
+    expect(await said(el)).to.equal('The answer is 42.\n\n(code block)');
     expect(seen).to.have.length(1);
   });
 
@@ -75,8 +78,10 @@ describe('the chat’s polite live region', () => {
     chat.set({ status: 'idle', messages: [{ role: 'assistant', content: 'Provider error', _error: true }] });
     chat.set({ status: 'running' });
     chat.set({ status: 'idle', sessionId: 'other', messages: [{ role: 'assistant', content: 'Another chat’s answer' }] });
-    await el.updateComplete;
-    expect(region(el).textContent!.trim()).to.equal('');
+    // A finished answer after them is said, so the silence above was not the loading.
+    chat.set({ status: 'running' });
+    chat.set({ status: 'idle', messages: [{ role: 'assistant', content: 'This one.' }] });
+    expect(await said(el)).to.equal('This one.');
   });
 
   it('cuts a very long answer: the gist is said, the transcript holds the rest', async () => {
@@ -84,9 +89,8 @@ describe('the chat’s polite live region', () => {
     const el = await fixture<AnnouncerHost>('test-announcer-host', { chat });
     chat.set({ status: 'running' });
     chat.set({ status: 'idle', messages: [{ role: 'assistant', content: 'word '.repeat(400) }] });
-    await el.updateComplete;
-    const said = region(el).textContent!.trim();
-    expect(said.length).to.equal(1001);
-    expect(said.endsWith('…')).to.equal(true);
+    const text = await said(el);
+    expect(text.length).to.equal(1001);
+    expect(text.endsWith('…')).to.equal(true);
   });
 });
