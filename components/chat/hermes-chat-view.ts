@@ -27,6 +27,7 @@ function requestCards(): void {
 if (typeof requestIdleCallback === 'function') requestIdleCallback(requestCards, { timeout: 3000 });
 else setTimeout(requestCards, 1000);
 import { TurnAlerts } from './turn-alerts.js';
+import { TurnAnnouncer } from './turn-announcer.js';
 
 /** xterm.js and the panel: a chunk of their own, fetched the first time a terminal opens. */
 const loadTerminal = () => import('../terminal/hermes-terminal-panel.js');
@@ -66,6 +67,7 @@ export class HermesChatView extends LitElement {
     () => this.chat,
     () => this.ui,
   );
+  #announcer = new TurnAnnouncer(this, () => this.chat);
 
   /** Whether the composer holds text that was not sent. */
   get hasDraft(): boolean {
@@ -102,6 +104,7 @@ export class HermesChatView extends LitElement {
     const empty = !chat.loading && !chat.error && !chat.unreachable && chat.messages.length === 0 && !chat.live;
     this.dir = this.ui?.settings?.rtl === true ? 'rtl' : '';
     return html`
+      <div class="visually-hidden" role="status" aria-live="polite" data-role="announcer">${this.#announcer.text}</div>
       ${
         chat.error && !chat.session
           ? html`<div class="empty" data-role=${chat.missing ? 'session-missing' : 'chat-error'}><p>${chat.error}</p></div>`

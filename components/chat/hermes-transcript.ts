@@ -288,7 +288,7 @@ export class HermesTranscript extends LitElement {
         : null;
     return html`
       <div class="scroller" @scroll=${this.#onScroll} @hermes-message-action=${this.#onAction}>
-        <div class="column" role="log" aria-live="polite" aria-relevant="additions">
+        <div class="column" role="log" aria-live="off">
           ${start > 0 || chat.hasEarlier ? html`<button class="earlier outline" data-role="show-earlier" @click=${this.#showEarlier}>${msg('Show earlier messages')}</button>` : nothing}
           ${chat.loading && !turns.length ? html`<div class="meta loading">${msg('Loading…')}</div>` : nothing}
           ${repeat(

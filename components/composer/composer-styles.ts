@@ -67,9 +67,14 @@ export const composerStyles = [
       line-height: var(--hermes-leading-user);
       color: var(--hermes-fg);
     }
-    textarea:focus,
-    textarea:focus-visible {
+    textarea:focus {
       outline: none;
+    }
+    /* The shared ring, inset to the frame (a text box is focus-visible however it was focused). */
+    textarea:focus-visible {
+      outline: 2px solid var(--hermes-focus-ring);
+      outline-offset: 0;
+      border-radius: var(--hermes-radius-sm);
     }
     .bar {
       display: flex;

@@ -91,6 +91,7 @@ export class HermesContextRing extends LitElement {
     const summary = contextLength
       ? msg(str`Context: ${formatNumber(promptTokens)} of ${formatNumber(contextLength)} tokens (${pct(percent ?? 0)})`)
       : msg(str`Context: ${formatNumber(promptTokens)} tokens`);
+    const shown = percent !== null ? pct(percent) : formatTokens(promptTokens);
     const busy = this.compressing || (this.chat?.status ?? 'idle') !== 'idle';
     return html`<span class="wrap" @keydown=${this.#onKey} @focusout=${this.#onFocusOut}>
       <button
@@ -101,7 +102,7 @@ export class HermesContextRing extends LitElement {
         data-threshold-tokens=${thresholdTokens ?? ''}
         data-state=${over ? 'over' : 'under'}
         title=${summary}
-        aria-label=${summary}
+        aria-label=${`${shown} · ${summary}`}
         aria-haspopup="dialog"
         aria-expanded=${this.open}
         @click=${() => (this.open = !this.open)}
@@ -111,7 +112,7 @@ export class HermesContextRing extends LitElement {
           ${svg`<circle class="fill" data-role="context-fill" cx="10" cy="10" r=${R} stroke-dasharray=${`${(fill * CIRCUMFERENCE).toFixed(3)} ${CIRCUMFERENCE.toFixed(3)}`} transform="rotate(-90 10 10)"></circle>`}
           ${mark !== null ? svg`<line class="mark" data-role="context-threshold" data-degrees=${Math.round(mark * 360)} x1="10" y1="0.5" x2="10" y2="5" transform=${`rotate(${(mark * 360).toFixed(2)} 10 10)`}></line>` : nothing}
         </svg>
-        <span class="label">${percent !== null ? pct(percent) : formatTokens(promptTokens)}</span>
+        <span class="label">${shown}</span>
       </button>
       ${
         this.open

@@ -127,7 +127,7 @@ export class HermesDiffView extends LitElement {
       .hunk,
       .note {
         display: block;
-        color: var(--hermes-fg-faint);
+        color: var(--hermes-fg-muted);
         padding: 2px var(--hermes-space-sm);
         background: var(--hermes-panel-subtle);
       }

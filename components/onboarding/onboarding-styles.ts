@@ -44,7 +44,7 @@ export const onboardingStyles = css`
     padding: 0;
     list-style: none;
     font-size: var(--hermes-text-meta);
-    color: var(--hermes-fg-faint);
+    color: var(--hermes-fg-muted);
   }
   .steps li {
     display: inline-flex;
@@ -106,7 +106,7 @@ export const onboardingStyles = css`
   h3 .meta {
     text-transform: none;
     letter-spacing: 0;
-    color: var(--hermes-fg-faint);
+    color: var(--hermes-fg-muted);
   }
   .lead {
     margin: 0;
@@ -402,11 +402,11 @@ export const onboardingStyles = css`
     border: 0;
     padding: var(--hermes-space-xs);
     font-size: var(--hermes-text-meta);
-    color: var(--hermes-fg-faint);
+    color: var(--hermes-fg-muted);
   }
   button.link:hover:not(:disabled) {
     background: transparent;
-    color: var(--hermes-fg-muted);
+    color: var(--hermes-fg);
     text-decoration: underline;
   }
 

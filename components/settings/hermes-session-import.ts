@@ -55,8 +55,8 @@ export class HermesSessionImport extends LitElement {
 
   override render() {
     return html`
-      <input id="file" class="visually-hidden" type="file" accept="application/json,.json" tabindex="-1" @change=${this.#onChange} />
-      <button class="outline" data-action="import" ?disabled=${this.busy} @click=${() => this.renderRoot.querySelector<HTMLInputElement>('#file')?.click()}>
+      <input id="file" class="visually-hidden" type="file" accept="application/json,.json" tabindex="-1" aria-labelledby="import" @change=${this.#onChange} />
+      <button id="import" class="outline" data-action="import" ?disabled=${this.busy} @click=${() => this.renderRoot.querySelector<HTMLInputElement>('#file')?.click()}>
         ${this.busy ? msg('Importing…') : msg('Import JSON…')}
       </button>
       ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}

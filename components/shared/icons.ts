@@ -40,10 +40,8 @@ export const icons = {
   download: () => icon(svg`<path d="M12 4v12M6 10l6 6 6-6M5 20h14"/>`),
   archive: () => icon(svg`<rect x="3" y="4" width="18" height="5" rx="1"/><path d="M5 9v10h14V9M10 13h4"/>`),
   trash: () => icon(svg`<path d="M4 7h16M9 7V4h6v3M6 7l1 13h10l1-13"/>`),
-  spinner: () =>
-    icon(
-      svg`<path d="M12 3a9 9 0 1 0 9 9"><animateTransform attributeName="transform" type="rotate" from="0 12 12" to="360 12 12" dur="0.9s" repeatCount="indefinite"/></path>`,
-    ),
+  // Turned by a CSS animation (baseStyles .spin), not SMIL: prefers-reduced-motion can stop CSS, not <animate>.
+  spinner: () => icon(svg`<path class="spin" data-role="spinner" d="M12 3a9 9 0 1 0 9 9"/>`),
   think: () => icon(svg`<path d="M9 18h6M10 21h4M12 3a6 6 0 0 0-4 10.5V16h8v-2.5A6 6 0 0 0 12 3z"/>`),
   // The control center's rail (20 px there; `size` is optional like every icon's default).
   chat: (size?: number) => icon(svg`<path d="M4 5h16v11H10l-6 4z"/>`, size),

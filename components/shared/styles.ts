@@ -80,6 +80,26 @@ export const baseStyles = css`
     clip: rect(0 0 0 0);
     white-space: nowrap;
   }
+  .spin {
+    transform-origin: 12px 12px;
+    animation: hermes-spin 0.9s linear infinite;
+  }
+  @keyframes hermes-spin {
+    to {
+      transform: rotate(360deg);
+    }
+  }
+  /* Reduced motion: every animation and transition (SVG ones included) ends at once. */
+  @media (prefers-reduced-motion: reduce) {
+    *,
+    *::before,
+    *::after {
+      animation-duration: 0.01s !important;
+      animation-iteration-count: 1 !important;
+      transition-duration: 0.01s !important;
+      scroll-behavior: auto !important;
+    }
+  }
   @media (max-width: 639px) {
     .icon-button {
       min-width: var(--hermes-touch-target);

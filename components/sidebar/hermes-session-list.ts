@@ -271,7 +271,7 @@ export class HermesSessionList extends LitElement {
         font-size: var(--hermes-text-meta);
         font-weight: 500;
         letter-spacing: 0.02em;
-        color: var(--hermes-fg-faint);
+        color: var(--hermes-fg-muted);
         user-select: none;
       }
     `,

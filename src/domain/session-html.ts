@@ -80,7 +80,7 @@ const PALETTES = {
     muted: '#6b625a',
     panel: '#f4eee7',
     border: '#d4c6b6',
-    accent: '#8a6a48',
+    accent: '#735535',
     bubble: '#c6ac8f',
     bubbleFg: '#0a0908',
     code: '#efe6dc',

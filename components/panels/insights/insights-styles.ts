@@ -198,6 +198,8 @@ export const insightsStyles = css`
     font-size: 10px;
     text-align: center;
     color: var(--hermes-fg-muted);
+    /* Its own ground: the cell's accent tint would take the label under 4.5:1. */
+    background: var(--hermes-panel-subtle);
     padding-bottom: 2px;
   }
   .footer {

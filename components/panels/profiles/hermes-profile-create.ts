@@ -139,7 +139,7 @@ export class HermesProfileCreate extends LitElement {
         font-size: var(--hermes-text-body);
       }
       .muted {
-        color: var(--hermes-fg-faint);
+        color: var(--hermes-fg-muted);
       }
       .error {
         margin: 0;

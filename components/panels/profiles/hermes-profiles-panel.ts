@@ -46,6 +46,10 @@ export class HermesProfilesPanel extends LitElement {
         border-color: var(--hermes-accent);
         background: var(--hermes-selected);
       }
+      /* On the selected tint only the full text colour keeps 4.5:1. */
+      .row[data-active] :is(.tag, .facts) {
+        color: var(--hermes-fg);
+      }
       .who {
         flex: 1;
         min-width: 0;

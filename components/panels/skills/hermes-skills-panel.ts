@@ -198,9 +198,8 @@ export class HermesSkillsPanel extends LitElement implements SkillViewHost {
     const count = uses(this.usage[s.name]);
     return html`<div
       class=${classMap({ row: true, off: s.disabled })}
-      role="option"
       tabindex="0"
-      aria-selected=${String(selected)}
+      aria-current=${selected ? 'true' : nothing}
       data-role="skill-row"
       data-skill=${s.name}
       @click=${() => this.open(s.name)}
@@ -252,7 +251,7 @@ export class HermesSkillsPanel extends LitElement implements SkillViewHost {
       </header>
       ${this.error ? html`<div class="error" role="alert" data-role="skill-error">${this.error}</div>` : nothing}
       <div class="split">
-        <div class="list" role="listbox" aria-label=${msg('Skills')} data-role="skill-list">
+        <div class="list" role="group" aria-label=${msg('Skills')} data-role="skill-list">
           ${[...groups].map(
             ([
               cat,

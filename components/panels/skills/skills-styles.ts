@@ -47,8 +47,12 @@ export const skillsStyles = css`
   .row:hover {
     background: var(--hermes-hover);
   }
-  .row[aria-selected='true'] {
+  .row[aria-current='true'] {
     background: var(--hermes-selected);
+  }
+  /* On the selected tint only the full text colour keeps 4.5:1. */
+  .row[aria-current='true'] .desc {
+    color: var(--hermes-fg);
   }
   .row.off .name,
   .row.off .desc {
