@@ -107,7 +107,7 @@ describe('hermes-tool-card', () => {
       expect(el.shadowRoot!.querySelector('[data-role="tool-status"]')!.getAttribute('data-status')).to.equal(status);
       expect(el.shadowRoot!.querySelector('.name')!.textContent).to.equal('terminal');
       expect(el.shadowRoot!.querySelector('.preview')!.textContent).to.equal('ls -la');
-      if (status === 'running') expect(el.shadowRoot!.querySelector('[data-role="tool-status"] animateTransform')).to.exist;
+      if (status === 'running') expect(el.shadowRoot!.querySelector('[data-role="tool-status"] [data-role="spinner"].spin')).to.exist;
     }
   });
 

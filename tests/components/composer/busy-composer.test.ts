@@ -1,5 +1,7 @@
 import { expect, fixture, cleanup, stubFetch, waitFor } from '../helpers.js';
 import '../../../components/composer/hermes-composer.js';
+// The chips load at idle in the app; here they are defined before the first test looks at them.
+import '../../../components/composer/hermes-queue-chips.js';
 import type { HermesComposer } from '../../../components/composer/hermes-composer.js';
 import { MessageQueue } from '../../../components/state/message-queue.js';
 import { offlineCache } from '../../../components/offline/cache.js';
