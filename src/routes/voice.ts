@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
+import { multipartFile, multipartLimit } from '../http/multipart.js';
 import { z } from 'zod';
 import type { AppDeps } from '../deps.js';
 import { requestHome } from '../http/request-home.js';
@@ -8,7 +8,6 @@ import { jsonBody } from '../http/validate.js';
 import { AppError, BadRequest, TooLarge } from '../ports/errors.js';
 import { AudioProviderError, synthesize, transcribe } from '../voice/openai-audio.js';
 import { readVoiceFiles, sttChoice, ttsChoice } from '../voice/voice-config.js';
-import { MULTIPART_OVERHEAD } from './upload.js';
 
 /** OpenAI's own limit for /audio/transcriptions (and Hermes' MAX_FILE_SIZE). */
 export const MAX_TRANSCRIBE_BYTES = 25 * 1024 * 1024;
@@ -53,43 +52,22 @@ export function voiceRoutes(deps: AppDeps) {
     return c.json({ ok: true, available: stt.available, provider: stt.provider, ...(stt.available ? {} : { reason: stt.reason }) });
   });
 
-  app.post(
-    '/api/transcribe',
-    bodyLimit({
-      maxSize: MAX_TRANSCRIBE_BYTES + MULTIPART_OVERHEAD,
-      onError: () => {
-        throw tooLarge();
-      },
-    }),
-    async (c) => {
-      if (!(c.req.header('content-type') ?? '').toLowerCase().startsWith('multipart/form-data')) {
-        throw new BadRequest('Upload must be multipart/form-data with a "file" field');
-      }
-      let form: FormData;
-      try {
-        form = await c.req.formData();
-      } catch {
-        throw new BadRequest('Malformed multipart body');
-      }
-      const file = form.get('file');
-      // The incumbent's texts.
-      if (!file || typeof file === 'string') throw new BadRequest('No file field in request');
-      if (!file.name) throw new BadRequest('No filename in upload');
-      if (file.size > MAX_TRANSCRIBE_BYTES) throw tooLarge();
-      if (file.size === 0) throw new BadRequest('The recording is empty');
-      const { tree, env } = await voiceFiles(c);
-      const stt = sttChoice(tree, env);
-      if (!stt.available) throw new AppError(503, stt.reason);
-      try {
-        const transcript = await transcribe(stt, { bytes: file, name: safeAudioName(file.name) });
-        return c.json({ ok: true, transcript });
-      } catch (err) {
-        if (!(err instanceof AudioProviderError)) throw err;
-        deps.logger.error({ msg: 'transcription failed', provider: stt.provider, error: err.message });
-        throw new AppError(502, `Transcription failed (${stt.provider}): ${err.message}`);
-      }
-    },
-  );
+  app.post('/api/transcribe', multipartLimit(MAX_TRANSCRIBE_BYTES, tooLarge), async (c) => {
+    // The incumbent's texts.
+    const { file } = await multipartFile(c, MAX_TRANSCRIBE_BYTES, tooLarge);
+    if (file.size === 0) throw new BadRequest('The recording is empty');
+    const { tree, env } = await voiceFiles(c);
+    const stt = sttChoice(tree, env);
+    if (!stt.available) throw new AppError(503, stt.reason);
+    try {
+      const transcript = await transcribe(stt, { bytes: file, name: safeAudioName(file.name) });
+      return c.json({ ok: true, transcript });
+    } catch (err) {
+      if (!(err instanceof AudioProviderError)) throw err;
+      deps.logger.error({ msg: 'transcription failed', provider: stt.provider, error: err.message });
+      throw new AppError(502, `Transcription failed (${stt.provider}): ${err.message}`);
+    }
+  });
 
   app.post('/api/tts', async (c) => {
     const body = await jsonBody(c, TtsBody);
