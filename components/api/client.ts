@@ -37,6 +37,8 @@ export type { AgentInfo } from '../../src/agent/runtime.js';
 export type { ProviderRow, SetupProviderOption as OnboardingProvider } from '../../src/agent/setup.js';
 export type { Project } from '../../src/ports/project-store.js';
 export type { FileEntry } from '../../src/ports/workspace-files.js';
+export type { AuthStatus, PendingApproval, PendingClarify } from './answer-types.js';
+import type { AuthStatus, PendingApproval, PendingClarify } from './answer-types.js';
 
 export interface Settings {
   theme: 'dark' | 'light' | 'system';
@@ -472,33 +474,3 @@ export const api = {
       { bare: true },
     ),
 };
-
-/** GET /api/auth/status (the fields the app reads; the server sends a few more). */
-export interface AuthStatus {
-  auth_enabled: boolean;
-  logged_in: boolean;
-  password_auth_enabled: boolean;
-  /** The password comes from HERMES_WEBUI_PASSWORD and cannot be changed from the app. */
-  password_env_var: boolean;
-  session_ttl: number;
-  /** Only when signed in. */
-  csrf_token?: string;
-  [key: string]: unknown;
-}
-
-export interface PendingApproval {
-  approval_id: string;
-  command: string;
-  description: string;
-  pattern_keys: string[];
-  choices: string[];
-  /** A file edit's preview (write_file, patch): the unified diff it would make and the path it writes. */
-  diff?: string;
-  path?: string;
-}
-
-export interface PendingClarify {
-  clarify_id: string;
-  question: string;
-  choices_offered: string[];
-}
