@@ -19,6 +19,7 @@ import { composerStyles } from './composer-styles.js';
 import { offlineCache } from '../offline/cache.js';
 import { ModelChoice } from './model-choice.js';
 import { ServerDraft, serverDraftText } from './server-draft.js';
+import { insertAtCaret } from './caret-insert.js';
 import './hermes-model-picker.js';
 import './hermes-reasoning-chip.js';
 import { profileStore } from '../state/profile-store.js';
@@ -232,19 +233,13 @@ export class HermesComposer extends LitElement {
     this.#saveDraft();
   }
 
-  /** Dictated text goes where the caret is (a space between it and a word), and the caret after it. */
-  #insertDictation(text: string): void {
+  /** Text put where the caret is (replacing a selection), the caret after it; dictation keeps a space from a word. */
+  #insertAtCaret(insert: string, spaced: boolean): void {
     const el = this.input;
-    const at = el ? el.selectionStart : this.text.length;
-    const to = el ? el.selectionEnd : this.text.length;
-    const before = this.text.slice(0, at);
-    const after = this.text.slice(to);
-    const lead = before && !/\s$/.test(before) ? ' ' : '';
-    const trail = after && !/^\s/.test(after) ? ' ' : '';
-    this.#setText(`${before}${lead}${text}${trail}${after}`);
-    const caret = before.length + lead.length + text.length;
+    const next = insertAtCaret(this.text, el?.selectionStart ?? this.text.length, el?.selectionEnd ?? this.text.length, insert, spaced);
+    this.#setText(next.text);
     void this.updateComplete.then(() => {
-      this.input?.setSelectionRange(caret, caret);
+      this.input?.setSelectionRange(next.caret, next.caret);
       this.input?.focus();
     });
   }
@@ -442,15 +437,6 @@ export class HermesComposer extends LitElement {
     if (wrap && !e.composedPath().includes(wrap)) this.#togglePrompts(false);
   };
 
-  /** A saved prompt goes where the cursor is (replacing a selection), or is the text when the input is empty. */
-  #insertPrompt(text: string): void {
-    const el = this.input;
-    const start = el?.selectionStart ?? this.text.length;
-    const end = el?.selectionEnd ?? this.text.length;
-    this.#setText(this.text ? this.text.slice(0, start) + text + this.text.slice(end) : text);
-    this.input?.focus();
-  }
-
   async #importFromHermes(): Promise<void> {
     try {
       await this.chat?.importFromHermes();
@@ -548,13 +534,13 @@ export class HermesComposer extends LitElement {
               this.promptsOpen
                 ? html`<hermes-saved-prompts
                   .current=${this.text}
-                  @hermes-prompt-insert=${(e: HermesEvent<'hermes-prompt-insert'>) => this.#insertPrompt(e.detail.text)}
+                  @hermes-prompt-insert=${(e: HermesEvent<'hermes-prompt-insert'>) => this.#insertAtCaret(e.detail.text, false)}
                   @hermes-popover-close=${() => (this.#togglePrompts(false), this.input?.focus())}
                 ></hermes-saved-prompts>`
                 : nothing
             }
           </span>
-          <hermes-dictation-button @hermes-dictation-text=${(e: HermesEvent<'hermes-dictation-text'>) => this.#insertDictation(e.detail.text)}></hermes-dictation-button>
+          <hermes-dictation-button @hermes-dictation-text=${(e: HermesEvent<'hermes-dictation-text'>) => this.#insertAtCaret(e.detail.text, true)}></hermes-dictation-button>
           <hermes-workspace-picker
             .value=${workspace}
             .panelOpen=${!!this.ui?.panelOpen}
