@@ -233,6 +233,8 @@ describe('hermes-tasks-panel', () => {
     await waitFor(() => one(sr(el), '[data-role="task-pause"]').textContent!.trim() === 'Resume');
     // The list row follows its own reload, which may land after the detail's.
     await waitFor(() => one(sr(el), '[data-job-id="a1"] [data-role="task-state"]')?.dataset.state === 'paused');
+    // The button stays disabled while the pause's reloads finish: a click then would be lost.
+    await waitFor(() => !one<HTMLButtonElement>(sr(el), '[data-role="task-pause"]').disabled);
     one(sr(el), '[data-role="task-pause"]').click();
     await waitFor(() => one(sr(el), '[data-role="task-pause"]').textContent!.trim() === 'Pause');
     expect(stub.posts('/api/crons/pause')).to.deep.equal([{ job_id: 'a1' }]);
