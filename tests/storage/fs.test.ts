@@ -1,4 +1,5 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FsSessionStore } from '../../src/adapters/storage/fs/fs-session-store.js';
@@ -79,3 +80,21 @@ describePushStoreContract(
   stateDirHarness((dir) => new FsPushStore(dir)),
 );
 describeLeaseStoreContract('fs', (now) => stateDirHarness((dir) => new FsLeaseStore(dir, now))());
+
+describe('FsAuthStore key files', () => {
+  it('a short key file (cut off mid-write by an older version) is replaced by one whole key that every opener then reads', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'hermes-fs-state-'));
+    try {
+      await writeFile(join(dir, '.signing_key'), Buffer.alloc(5));
+      const keys = await Promise.all([0, 1, 2].map(() => new FsAuthStore(dir).key('signing')));
+      const onDisk = await readFile(join(dir, '.signing_key'));
+      expect(onDisk).toHaveLength(32);
+      const after = Buffer.from(await new FsAuthStore(dir).key('signing')).toString('hex');
+      expect(after).toBe(onDisk.toString('hex'));
+      expect(keys.some((k) => Buffer.from(k).toString('hex') === after)).toBe(true);
+      expect((await readdir(dir)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

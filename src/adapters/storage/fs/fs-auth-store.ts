@@ -1,4 +1,4 @@
-import { chmod, mkdir, open, readFile } from 'node:fs/promises';
+import { chmod, link, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AuthStore } from '../../../ports/auth-store.js';
 import type { Logger } from '../../../ports/platform.js';
@@ -6,6 +6,17 @@ import { KeyedMutex } from '../../../shared/keyed-mutex.js';
 import { readTextIfExists, writeFileAtomic } from './atomic-file.js';
 
 const PRIVATE = 0o600;
+
+/** The key in a key file: its first 32 bytes, or null when there is none yet (or it is short). */
+async function readKey(path: string): Promise<Uint8Array | null> {
+  try {
+    const raw = await readFile(path);
+    return raw.length >= 32 ? new Uint8Array(raw.subarray(0, 32)) : null;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
+}
 
 /**
  * Auth state in the incumbent's files, all private to the user (0600):
@@ -36,28 +47,28 @@ export class FsAuthStore implements AuthStore {
 
   async #loadKey(file: string): Promise<Uint8Array> {
     const path = join(this.stateDir, file);
-    try {
-      const raw = await readFile(path);
-      if (raw.length >= 32) return new Uint8Array(raw.subarray(0, 32));
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    }
+    const existing = await readKey(path);
+    if (existing) return existing;
     await mkdir(this.stateDir, { recursive: true });
     const key = crypto.getRandomValues(new Uint8Array(32));
+    // Written whole under a private name, then linked into place: the link fails when another
+    // process got there first, so servers starting at once agree on one key, and nobody ever
+    // reads a half-written one (an exclusive create of the key file itself could be read empty).
+    const draft = `${path}.${crypto.randomUUID()}.tmp`;
+    await writeFile(draft, key, { mode: PRIVATE, flush: true });
     try {
-      // Exclusive create: two processes starting at once agree on the first key written.
-      const handle = await open(path, 'wx', PRIVATE);
-      try {
-        await handle.writeFile(key);
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
+      await link(draft, path);
       await chmod(path, PRIVATE);
       return key;
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'EEXIST') return new Uint8Array((await readFile(path)).subarray(0, 32));
-      throw err;
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const theirs = await readKey(path);
+      if (theirs) return theirs;
+      // A short key file (a crash under an older version): useless, so replace it.
+      await rename(draft, path);
+      return key;
+    } finally {
+      await rm(draft, { force: true });
     }
   }
 
