@@ -160,7 +160,7 @@ export class HermesComposer extends LitElement {
   override willUpdate(): void {
     this.#takeSteerLeftover();
     this.#takeServerDraft();
-    const id = this.chat?.sessionId ?? null;
+    const id = this.chat?.targetId ?? null;
     if (id === this.#bound) return;
     const was = this.#bound;
     this.#bound = id;
@@ -218,7 +218,7 @@ export class HermesComposer extends LitElement {
   }
 
   #saveDraft() {
-    const id = this.chat?.sessionId ?? null;
+    const id = this.chat?.targetId ?? null;
     offlineCache.saveDraft(id, this.text);
     this.#serverDraft.schedule(id, this.text);
   }

@@ -214,6 +214,18 @@ describe('hermes-composer', () => {
       expect(input(el).value).to.equal('draft for two');
     });
 
+    it('text typed while a session is still loading is that session’s draft, and stays when it arrives', async () => {
+      // The view names the session at once (openedId); its answer comes later.
+      s.chat.openedId = 's1';
+      const el = await mount(null);
+      await type(el, 'typed before it loaded');
+      expect(localStorage.getItem('hermes:draft:s1')).to.equal('typed before it loaded');
+      expect(localStorage.getItem('hermes:draft:new')).to.equal(null);
+      openSession(s.chat, session('s1'));
+      await el.updateComplete;
+      expect(input(el).value).to.equal('typed before it loaded');
+    });
+
     it('keeps a draft in IndexedDB once written, and restores it from there', async () => {
       const el = await mount('s1');
       await type(el, 'kept for later');
