@@ -47,13 +47,28 @@ export class UpdateStore extends Store {
     await this.#registration?.update().catch(() => {});
   }
 
-  /** Activates the waiting worker, then reloads when it has taken control. */
+  /**
+   * Activates the waiting worker, then reloads when it has taken control — or when it reports
+   * itself active, or after a few seconds at the latest: a person who clicked Reload gets one,
+   * even if the browser never tells this page about the change.
+   */
   apply(): void {
     const waiting = this.waiting;
     if (!waiting) return;
-    navigator.serviceWorker.addEventListener('controllerchange', () => location.reload(), { once: true });
+    let reloaded = false;
+    const reload = () => {
+      if (reloaded) return;
+      reloaded = true;
+      location.reload();
+    };
+    navigator.serviceWorker.addEventListener('controllerchange', reload, { once: true });
+    waiting.addEventListener('statechange', () => waiting.state === 'activated' && reload());
+    setTimeout(reload, RELOAD_FALLBACK_MS);
     waiting.postMessage({ type: 'SKIP_WAITING' });
   }
 }
+
+/** The longest a Reload waits for the new worker to take over. */
+const RELOAD_FALLBACK_MS = 3000;
 
 export const updates = new UpdateStore();
