@@ -19,7 +19,7 @@ export const WITHOUT_LAYER = {
     );
     b.onLoad({ filter: /^localization-stub$/, namespace: 'stub' }, () => ({
       contents:
-        'export const PSEUDO_LOCALE="en-XA";export const applyLanguage=()=>Promise.resolve();export const languageReady=()=>Promise.resolve();export const currentLocale=()=>"en";export const localeFor=()=>({code:"en",dir:"ltr"});export const switchLocale=()=>Promise.resolve();',
+        'export const PSEUDO_LOCALE="en-XA";export const applyLanguage=()=>Promise.resolve();export const languageReady=()=>Promise.resolve();export const currentLocale=()=>"en";export const localeFor=()=>({code:"en",dir:"ltr"});export const switchLocale=()=>Promise.resolve();export const loadMessages=()=>Promise.resolve();export const loadScreen=(b,c)=>c();',
     }));
   },
 };

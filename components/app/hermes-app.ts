@@ -2,7 +2,7 @@ import { LitElement, html, nothing } from 'lit';
 import { customElement, state } from 'lit/decorators.js';
 import { provide } from '@lit/context';
 import { localized, msg } from '@lit/localize';
-import { languageReady } from '../i18n/localization.js';
+import { languageReady, loadScreen } from '../i18n/localization.js';
 import { ChatStore } from '../state/chat-store.js';
 import { SessionsStore } from '../state/sessions-store.js';
 import type { LiveSync } from '../state/live-sync.js';
@@ -39,6 +39,8 @@ const ONBOARDING_CHECK_MS = 4000;
  *
  * @fires hermes-open-session - listened for, from any descendant
  */
+const loadSettings = () => loadScreen('settings', () => import('../settings/hermes-settings-dialog.js'));
+
 @customElement('hermes-app')
 @localized()
 export class HermesApp extends LitElement {
@@ -254,7 +256,7 @@ export class HermesApp extends LitElement {
     const status = await Promise.race([api.onboardingStatus().catch(() => null), timeout]);
     if (this.onboarding !== 'checking') return;
     const shown = status?.needed
-      ? await import('../onboarding/hermes-onboarding.js').then(
+      ? await loadScreen(['onboarding', 'settings'], () => import('../onboarding/hermes-onboarding.js')).then(
           () => true,
           () => false,
         )
@@ -281,8 +283,7 @@ export class HermesApp extends LitElement {
 
   override render() {
     if (this.#nav.route === '/login') {
-      void import('../settings/hermes-login.js');
-      return html`<hermes-login></hermes-login>`;
+      return this.#screen('login', () => loadScreen('settings', () => import('../settings/hermes-login.js'))) ? html`<hermes-login></hermes-login>` : nothing;
     }
     if (this.onboarding === 'checking') return html`<div class="checking" aria-busy="true"></div>`;
     if (this.onboarding) return html`<hermes-onboarding .status=${this.onboarding} @hermes-onboarding-done=${this.#onOnboardingDone}></hermes-onboarding>`;
@@ -340,19 +341,33 @@ export class HermesApp extends LitElement {
   }
 
   #openSettings() {
-    void import('../settings/hermes-settings-dialog.js');
+    this.#screen('settings', loadSettings);
     this.ui.openSettings(true);
   }
 
   #settings() {
-    void import('../settings/hermes-settings-dialog.js');
-    return html`<hermes-settings-dialog></hermes-settings-dialog>`;
+    return this.#screen('settings', loadSettings) ? html`<hermes-settings-dialog></hermes-settings-dialog>` : nothing;
   }
 
   #panel() {
     // The panel's code loads the first time it opens.
-    void import('../workspace/hermes-workspace-panel.js');
-    return html`<hermes-workspace-panel @hermes-panel-close=${() => this.ui.togglePanel(false)}></hermes-workspace-panel>`;
+    return this.#screen('workspace', () => loadScreen('workspace', () => import('../workspace/hermes-workspace-panel.js')))
+      ? html`<hermes-workspace-panel @hermes-panel-close=${() => this.ui.togglePanel(false)}></hermes-workspace-panel>`
+      : nothing;
+  }
+
+  /** Lazily loaded screens whose code and messages are in; each is rendered only then, so it first shows translated. */
+  #screens = new Map<string, boolean>();
+
+  /** Whether a lazily loaded screen is ready to render; the first ask starts loading it (a render follows). */
+  #screen(name: string, load: () => Promise<unknown>): boolean {
+    const ready = this.#screens.get(name);
+    if (ready !== undefined) return ready;
+    this.#screens.set(name, false);
+    // A screen whose code failed to load renders as before: an element that never upgrades.
+    const done = () => (this.#screens.set(name, true), this.requestUpdate());
+    void load().then(done, done);
+    return false;
   }
 
   static override styles = [baseStyles, appStyles];

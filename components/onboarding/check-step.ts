@@ -1,7 +1,7 @@
 import { msg, str } from '@lit/localize';
 import { html, nothing, type TemplateResult } from 'lit';
 import { icons } from '../shared/icons.js';
-import { withCode } from './probe-messages.js';
+import { withCode } from '../settings/probe-messages.js';
 import type { WizardView } from './wizard-view.js';
 
 /** Setup is refused from this address: what to do instead. */

@@ -3,7 +3,7 @@ import { html, nothing, type TemplateResult } from 'lit';
 import { AGENT_PATHS, type CatalogModel, type OnboardingProvider } from '../api/client.js';
 import { formatNumber } from '../i18n/format.js';
 import { icons } from '../shared/icons.js';
-import { gatewayProbeMessage, probeMessage, withCode } from './probe-messages.js';
+import { gatewayProbeMessage, probeMessage, withCode } from '../settings/probe-messages.js';
 import { input, needsBaseUrl, needsKeyField, type WizardView } from './wizard-view.js';
 
 /** Where to get a key. */

@@ -4,7 +4,7 @@ import { localized, msg, str } from '@lit/localize';
 import { api, type ProbeResult } from '../api/client.js';
 import { baseStyles } from '../shared/styles.js';
 import { icons } from '../shared/icons.js';
-import { probeMessage } from '../onboarding/probe-messages.js';
+import { probeMessage } from './probe-messages.js';
 import { providerFormStyles } from './provider-form-styles.js';
 import { emit } from '../events.js';
 import { modelCount } from './model-count.js';

@@ -10,7 +10,7 @@ import { StoreController } from '../state/store.js';
 import { baseStyles } from '../shared/styles.js';
 import { icons } from '../shared/icons.js';
 import { announceModelsChanged } from '../events.js';
-import { gatewayProbeMessage, withCode } from '../onboarding/probe-messages.js';
+import { gatewayProbeMessage, withCode } from './probe-messages.js';
 import { providerFormStyles } from './provider-form-styles.js';
 import { emit } from '../events.js';
 

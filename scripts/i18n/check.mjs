@@ -30,6 +30,17 @@ export function localeProblems(english, translated) {
     }
     for (const id of Object.keys(table)) if (!messages.has(id)) problems.push(`${area}: ${id} is no message any more (remove it)`);
   }
+  // An id is one message at run time: used in two areas, it must read the same in both.
+  /** @type {Map<string, [string, string]>} */
+  const first = new Map();
+  for (const area of english.keys()) {
+    for (const [id, t] of Object.entries(translated(area) ?? {})) {
+      const before = first.get(id);
+      if (!before) first.set(id, [area, String(t)]);
+      else if (before[1] !== t)
+        problems.push(`${area}: ${id} reads ${JSON.stringify(t)}, but ${JSON.stringify(before[1])} in ${before[0]} (one message, one text)`);
+    }
+  }
   return problems;
 }
 

@@ -2,8 +2,9 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { scan, scanFile } from '../../scripts/i18n/scan.mjs';
-import { byArea, pseudo } from '../../scripts/i18n/extract.mjs';
+import { areaOf, scan, scanFile } from '../../scripts/i18n/scan.mjs';
+import { build } from 'esbuild';
+import { bundleOf, byArea, pseudo } from '../../scripts/i18n/extract.mjs';
 import { localeProblems, looseProblems, readBaseline } from '../../scripts/i18n/check.mjs';
 import { TARGET_LOCALES, chooseLocale } from '../../components/i18n/locales.js';
 import { compile } from '../../components/i18n/compile.js';
@@ -47,6 +48,69 @@ describe('the i18n layer stays whole', () => {
     });
     // @localized() goes under @customElement: an element already in the page is upgraded the moment it is defined, before an outer decorator runs.
     expect(silent).toEqual([]);
+  });
+});
+
+describe('a language comes in bundles, each there before the screens that show its messages', () => {
+  const { messages } = scan(root);
+  /** The lazily loaded bundles each file's messages are in. */
+  const bundlesOf = new Map<string, Set<string>>();
+  for (const m of messages) {
+    const bundle = bundleOf(m.area);
+    if (bundle === 'core') continue;
+    if (!bundlesOf.has(m.file)) bundlesOf.set(m.file, new Set());
+    bundlesOf.get(m.file)?.add(bundle);
+  }
+
+  it('the shell holds no file whose messages are in a lazy bundle, and every lazy import of one loads its bundles with it (loadScreen)', async () => {
+    const { metafile } = await build({
+      absWorkingDir: root,
+      entryPoints: ['components/main.ts', 'components/embed.ts'],
+      bundle: true,
+      splitting: true,
+      format: 'esm',
+      write: false,
+      metafile: true,
+      outdir: join(root, 'tmp-i18n-graph'),
+      loader: { '.woff2': 'file', '.woff': 'file', '.ttf': 'file' },
+      define: { __APP_VERSION__: '"test"' },
+      logLevel: 'silent',
+    });
+    const inputs = metafile.inputs;
+    const closure = (starts: string[]) => {
+      const seen = new Set<string>();
+      const todo = [...starts];
+      while (todo.length) {
+        const file = todo.pop() as string;
+        if (seen.has(file)) continue;
+        seen.add(file);
+        for (const i of inputs[file]?.imports ?? []) if (i.kind === 'import-statement') todo.push(i.path);
+      }
+      return seen;
+    };
+    const shell = closure(['components/main.ts', 'components/embed.ts']);
+    const problems = [...shell].filter((f) => bundlesOf.has(f)).map((f) => `${f} is in the shell, its messages in ${[...(bundlesOf.get(f) ?? [])]}`);
+    let lazyImports = 0;
+    for (const [file, input] of Object.entries(inputs)) {
+      // A file outside the shell runs only once its own bundle is in.
+      const granted = shell.has(file) ? new Set<string>() : new Set([bundleOf(areaOf(file))]);
+      const source = file.startsWith('components/') ? readFileSync(join(root, file), 'utf8') : '';
+      for (const i of input.imports) {
+        if (i.kind !== 'dynamic-import' || !i.original) continue;
+        const needed = new Set<string>();
+        for (const f of closure([i.path])) if (!shell.has(f)) for (const b of bundlesOf.get(f) ?? []) if (!granted.has(b)) needed.add(b);
+        if (!needed.size) continue;
+        lazyImports++;
+        const spec = i.original.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+        const call = source.match(new RegExp(`loadScreen\\(\\s*('[\\w-]+'|\\[[^\\]]*\\])\\s*,\\s*\\(\\)\\s*=>\\s*import\\(\\s*'${spec}'\\s*\\)`));
+        const loads = new Set((call?.[1] ?? '').match(/[\w-]+/g) ?? []);
+        const missing = [...needed].filter((b) => !loads.has(b));
+        if (missing.length) problems.push(`${file}: import('${i.original}') shows messages of ${missing.join(', ')}: load them with loadScreen`);
+      }
+    }
+    expect(problems).toEqual([]);
+    // The check saw the screens it is for (the panels, settings, onboarding, the workspace panel).
+    expect(lazyImports).toBeGreaterThanOrEqual(10);
   });
 });
 

@@ -4,7 +4,7 @@ import '../../../components/settings/hermes-login.js';
 import type { HermesOnboarding } from '../../../components/onboarding/hermes-onboarding.js';
 import type { HermesLogin } from '../../../components/settings/hermes-login.js';
 import type { ProbeResult } from '../../../components/api/client.js';
-import { applyLanguage } from '../../../components/i18n/localization.js';
+import { applyLanguage, loadMessages } from '../../../components/i18n/localization.js';
 import { status } from './status.js';
 
 const one = (el: Element, sel: string) => el.shadowRoot!.querySelector<HTMLElement>(sel);
@@ -25,6 +25,8 @@ const MANY: ProbeResult = {
 };
 
 describe('the first-run wizard and sign-in in another language', () => {
+  // The app loads these screens through loadScreen, which brings their messages ('onboarding', 'settings') with them.
+  before(() => Promise.all([loadMessages('onboarding'), loadMessages('settings')]));
   let stub: ReturnType<typeof stubFetch>;
   afterEach(async () => {
     cleanup();

@@ -239,7 +239,7 @@ describe('hermes-onboarding', () => {
     }
 
     it('a different message for each failure kind', async () => {
-      const { probeMessage } = await import('../../../components/onboarding/probe-messages.js');
+      const { probeMessage } = await import('../../../components/settings/probe-messages.js');
       const kinds = ['invalid_url', 'dns', 'connect_refused', 'timeout', 'http_5xx', 'parse', 'unreachable'] as const;
       const messages = new Set([
         ...kinds.map((k) => probeMessage({ ok: false, error: k, detail: '' }, 'http://x:1/v1')),

@@ -3,7 +3,7 @@ import '../../../components/panels/tasks/hermes-tasks-panel.js';
 import '../../../components/panels/insights/hermes-insights-panel.js';
 import type { HermesTasksPanel } from '../../../components/panels/tasks/hermes-tasks-panel.js';
 import type { HermesInsightsPanel } from '../../../components/panels/insights/hermes-insights-panel.js';
-import { applyLanguage } from '../../../components/i18n/localization.js';
+import { applyLanguage, loadMessages } from '../../../components/i18n/localization.js';
 
 const one = (el: Element, sel: string) => el.shadowRoot!.querySelector<HTMLElement>(sel)!;
 const words = (el: Element | null) => (el?.textContent ?? '').replace(/\s+/g, ' ').trim();
@@ -46,6 +46,8 @@ const report = {
 };
 
 describe('the control center in another language', () => {
+  // The app loads these screens through loadScreen, which brings their messages ('panels') with them.
+  before(() => Promise.all([loadMessages('panels')]));
   let stub: ReturnType<typeof stubFetch>;
   beforeEach(() => {
     sessionStorage.clear();
@@ -90,7 +92,7 @@ describe('the control center in another language', () => {
     await applyLanguage('de');
     const el = await fixture<HermesInsightsPanel>('hermes-insights-panel');
     await waitFor(() => !!el.shadowRoot!.querySelector('[data-role="insights-totals"]'));
-    expect(words(one(el, 'h2'))).to.equal('Statistik');
+    expect(words(one(el, 'h2'))).to.equal('Einblicke');
     const totals = one(el, '[data-role="insights-totals"]');
     expect([...totals.querySelectorAll('dt')].map(words)).to.include.members(['Sitzungen', 'Nachrichten', 'Cache-Treffer']);
     // 1234 → "1.234", 33 % with the German non-breaking space.

@@ -2,7 +2,7 @@ import { expect, cleanup, stubFetch, waitFor } from '../helpers.js';
 import { mountWith, session } from '../workspace/providers.js';
 import '../../../components/settings/hermes-settings-dialog.js';
 import type { HermesSettingsDialog } from '../../../components/settings/hermes-settings-dialog.js';
-import { applyLanguage } from '../../../components/i18n/localization.js';
+import { applyLanguage, loadMessages } from '../../../components/i18n/localization.js';
 
 const flat = (el: Element | null | undefined) => (el?.textContent ?? '').replace(/\s+/g, ' ').trim();
 
@@ -31,6 +31,8 @@ function stub() {
 }
 
 describe('settings in another language', () => {
+  // The app loads these screens through loadScreen, which brings their messages ('settings') with them.
+  before(() => Promise.all([loadMessages('settings')]));
   let fetch: ReturnType<typeof stub>;
   afterEach(async () => {
     fetch.restore();

@@ -4,11 +4,13 @@ import '../../../components/git/hermes-git-panel.js';
 import '../../../components/workspace/hermes-file-preview.js';
 import type { HermesGitPanel } from '../../../components/git/hermes-git-panel.js';
 import type { HermesFilePreview } from '../../../components/workspace/hermes-file-preview.js';
-import { applyLanguage } from '../../../components/i18n/localization.js';
+import { applyLanguage, loadMessages } from '../../../components/i18n/localization.js';
 
 const flat = (el: Element | null | undefined) => (el?.textContent ?? '').replace(/\s+/g, ' ').trim();
 
 describe('git and workspace in another language', () => {
+  // The app loads these screens through loadScreen, which brings their messages ('workspace') with them.
+  before(() => Promise.all([loadMessages('workspace')]));
   let restore: () => void = () => {};
   afterEach(async () => {
     restore();
