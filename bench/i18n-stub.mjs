@@ -9,7 +9,7 @@ export const WITHOUT_LAYER = {
   name: 'without-i18n',
   setup(b) {
     b.onResolve({ filter: /^@lit\/localize$/ }, () => ({ path: 'lit-localize-stub', namespace: 'stub' }));
-    b.onResolve({ filter: /i18n\/localization\.js$/ }, () => ({ path: 'localization-stub', namespace: 'stub' }));
+    b.onResolve({ filter: /(^|\/)localization\.js$/ }, () => ({ path: 'localization-stub', namespace: 'stub' }));
     b.onLoad({ filter: /^lit-localize-stub$/, namespace: 'stub' }, () => ({
       contents:
         'export const str=(s,...v)=>({strTag:true,strings:s,values:v});export const msg=(t)=>typeof t==="string"?t:t.strings.reduce((a,s,i)=>a+t.values[i-1]+s);export const localized=()=>(c)=>c;export const configureLocalization=()=>({getLocale:()=>"en",setLocale:()=>Promise.resolve()});',

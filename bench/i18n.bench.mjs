@@ -62,7 +62,7 @@ async function measure(plugins) {
     const shell = closure(entry);
     const shellKb = [...shell].reduce((n, f) => n + size(f), 0) / 1024;
     const locales = Object.keys(outputs)
-      .filter((f) => /components\/i18n\/locales\/[^/]+\/[^/]+\.ts$/.test(outputs[f].entryPoint ?? ''))
+      .filter((f) => /components\/i18n\/locales\/[^/]+\/(?!index\.ts$)[^/]+\.ts$/.test(outputs[f].entryPoint ?? ''))
       .map((f) => {
         const [, code, bundle] = outputs[f].entryPoint.match(/locales\/([^/]+)\/([^/]+)\.ts$/);
         return { code, bundle, kb: [...closure(f)].filter((c) => !shell.has(c)).reduce((n, c) => n + size(c), 0) / 1024, inShell: shell.has(f) };

@@ -31,7 +31,8 @@ async function merge(code: string, bundles: readonly Bundle[]): Promise<{ templa
   let entry = tables.get(code);
   if (!entry) tables.set(code, (entry = shortKeyed()));
   const missing = bundles.filter((b) => !entry.merged.has(b));
-  const modules = await Promise.all(missing.map((b) => loaders[code]![b]()));
+  const index = missing.length ? await loaders[code]!() : null;
+  const modules = await Promise.all(missing.map((b) => index!.bundles[b]()));
   missing.forEach((b, i) => {
     if (entry.merged.has(b)) return;
     entry.merged.add(b);

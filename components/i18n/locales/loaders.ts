@@ -5,120 +5,25 @@ import type { Translations } from '../compile.js';
 export const BUNDLES = ["core","onboarding","panels","settings","workspace"] as const;
 export type Bundle = (typeof BUNDLES)[number];
 export type LocaleModule = { messages: Translations };
+export type LocaleIndex = { bundles: Record<Bundle, () => Promise<LocaleModule>> };
 /** The bundles key each message by its id's first 7 characters (all the catalog's differ there). */
 export const ID_LENGTH = 7;
 
-export const loaders: Record<string, Record<Bundle, () => Promise<LocaleModule>>> = {
-  "ar": {
-    core: () => import('./ar/core.js'),
-    onboarding: () => import('./ar/onboarding.js'),
-    panels: () => import('./ar/panels.js'),
-    settings: () => import('./ar/settings.js'),
-    workspace: () => import('./ar/workspace.js'),
-  },
-  "cs": {
-    core: () => import('./cs/core.js'),
-    onboarding: () => import('./cs/onboarding.js'),
-    panels: () => import('./cs/panels.js'),
-    settings: () => import('./cs/settings.js'),
-    workspace: () => import('./cs/workspace.js'),
-  },
-  "de": {
-    core: () => import('./de/core.js'),
-    onboarding: () => import('./de/onboarding.js'),
-    panels: () => import('./de/panels.js'),
-    settings: () => import('./de/settings.js'),
-    workspace: () => import('./de/workspace.js'),
-  },
-  "es": {
-    core: () => import('./es/core.js'),
-    onboarding: () => import('./es/onboarding.js'),
-    panels: () => import('./es/panels.js'),
-    settings: () => import('./es/settings.js'),
-    workspace: () => import('./es/workspace.js'),
-  },
-  "fr": {
-    core: () => import('./fr/core.js'),
-    onboarding: () => import('./fr/onboarding.js'),
-    panels: () => import('./fr/panels.js'),
-    settings: () => import('./fr/settings.js'),
-    workspace: () => import('./fr/workspace.js'),
-  },
-  "it": {
-    core: () => import('./it/core.js'),
-    onboarding: () => import('./it/onboarding.js'),
-    panels: () => import('./it/panels.js'),
-    settings: () => import('./it/settings.js'),
-    workspace: () => import('./it/workspace.js'),
-  },
-  "ja": {
-    core: () => import('./ja/core.js'),
-    onboarding: () => import('./ja/onboarding.js'),
-    panels: () => import('./ja/panels.js'),
-    settings: () => import('./ja/settings.js'),
-    workspace: () => import('./ja/workspace.js'),
-  },
-  "ko": {
-    core: () => import('./ko/core.js'),
-    onboarding: () => import('./ko/onboarding.js'),
-    panels: () => import('./ko/panels.js'),
-    settings: () => import('./ko/settings.js'),
-    workspace: () => import('./ko/workspace.js'),
-  },
-  "pl": {
-    core: () => import('./pl/core.js'),
-    onboarding: () => import('./pl/onboarding.js'),
-    panels: () => import('./pl/panels.js'),
-    settings: () => import('./pl/settings.js'),
-    workspace: () => import('./pl/workspace.js'),
-  },
-  "pt": {
-    core: () => import('./pt/core.js'),
-    onboarding: () => import('./pt/onboarding.js'),
-    panels: () => import('./pt/panels.js'),
-    settings: () => import('./pt/settings.js'),
-    workspace: () => import('./pt/workspace.js'),
-  },
-  "ru": {
-    core: () => import('./ru/core.js'),
-    onboarding: () => import('./ru/onboarding.js'),
-    panels: () => import('./ru/panels.js'),
-    settings: () => import('./ru/settings.js'),
-    workspace: () => import('./ru/workspace.js'),
-  },
-  "tr": {
-    core: () => import('./tr/core.js'),
-    onboarding: () => import('./tr/onboarding.js'),
-    panels: () => import('./tr/panels.js'),
-    settings: () => import('./tr/settings.js'),
-    workspace: () => import('./tr/workspace.js'),
-  },
-  "vi": {
-    core: () => import('./vi/core.js'),
-    onboarding: () => import('./vi/onboarding.js'),
-    panels: () => import('./vi/panels.js'),
-    settings: () => import('./vi/settings.js'),
-    workspace: () => import('./vi/workspace.js'),
-  },
-  "zh": {
-    core: () => import('./zh/core.js'),
-    onboarding: () => import('./zh/onboarding.js'),
-    panels: () => import('./zh/panels.js'),
-    settings: () => import('./zh/settings.js'),
-    workspace: () => import('./zh/workspace.js'),
-  },
-  "zh-Hant": {
-    core: () => import('./zh-Hant/core.js'),
-    onboarding: () => import('./zh-Hant/onboarding.js'),
-    panels: () => import('./zh-Hant/panels.js'),
-    settings: () => import('./zh-Hant/settings.js'),
-    workspace: () => import('./zh-Hant/workspace.js'),
-  },
-  "en-XA": {
-    core: () => import('./pseudo/core.js'),
-    onboarding: () => import('./pseudo/onboarding.js'),
-    panels: () => import('./pseudo/panels.js'),
-    settings: () => import('./pseudo/settings.js'),
-    workspace: () => import('./pseudo/workspace.js'),
-  },
+export const loaders: Record<string, () => Promise<LocaleIndex>> = {
+  "ar": () => import('./ar/index.js'),
+  "cs": () => import('./cs/index.js'),
+  "de": () => import('./de/index.js'),
+  "es": () => import('./es/index.js'),
+  "fr": () => import('./fr/index.js'),
+  "it": () => import('./it/index.js'),
+  "ja": () => import('./ja/index.js'),
+  "ko": () => import('./ko/index.js'),
+  "pl": () => import('./pl/index.js'),
+  "pt": () => import('./pt/index.js'),
+  "ru": () => import('./ru/index.js'),
+  "tr": () => import('./tr/index.js'),
+  "vi": () => import('./vi/index.js'),
+  "zh": () => import('./zh/index.js'),
+  "zh-Hant": () => import('./zh-Hant/index.js'),
+  "en-XA": () => import('./pseudo/index.js'),
 };
