@@ -12,9 +12,9 @@ import { icons } from '../shared/icons.js';
 import { emit } from '../events.js';
 import { AttachmentList } from './attachments.js';
 import { FileIntake } from './file-intake.js';
-import { COMMAND_NAMES, isCommand, runCommand, type CommandContext, type SlashItem } from './slash-commands.js';
+import type { CommandContext, SlashItem } from './slash-commands.js';
 import { skillCommands, skillInvocation } from './skill-commands.js';
-import { SlashMenuController } from './slash-menu-controller.js';
+import { loadSlash, SlashMenuController } from './slash-menu-controller.js';
 import { composerStyles } from './composer-styles.js';
 import { offlineCache } from '../offline/cache.js';
 import { ModelChoice } from './model-choice.js';
@@ -27,7 +27,6 @@ import './hermes-context-ring.js';
 import './hermes-send-mode.js';
 import './hermes-workspace-picker.js';
 import { rememberWorkspaces, switchWorkspace } from './workspace-switch.js';
-import './hermes-slash-menu.js';
 import { BusyInput, modeLabel, type MessageMode } from './busy-input.js';
 import type { MessageQueue } from '../state/message-queue.js';
 import type { HermesEvent } from '../events.js';
@@ -298,11 +297,18 @@ export class HermesComposer extends LitElement {
     const chat = this.chat;
     const text = this.text.trim();
     if (!chat || !text) return;
+    // The commands load with the first `/` typed; a message without one never waits for them.
+    let slash: Awaited<ReturnType<typeof loadSlash>> | null = null;
+    if (text.startsWith('/')) {
+      slash = await loadSlash().catch(() => null);
+      // Not loaded (offline before they were ever fetched): the text stays, nothing is sent as a message by mistake.
+      if (!slash) return;
+    }
     // A /word that names no command here goes to the agent as text (the incumbent's rule).
-    if (isCommand(text)) {
+    if (slash?.isCommand(text)) {
       // Cleared first so the command's draft never lingers (and /undo can fill the input).
       this.#setText('');
-      if (!(await runCommand(this.#commandContext(), text)) && !this.text) this.#setText(text);
+      if (!(await slash.runCommand(this.#commandContext(), text)) && !this.text) this.#setText(text);
       this.#menu.close(this.text);
       return;
     }
@@ -313,7 +319,7 @@ export class HermesComposer extends LitElement {
     this.attachments.clear();
     if (chat.status !== 'idle' && chat.sessionId) return this.busy.submit(text, attachments);
     // `/<skill-name> …` or a `/use` choice: sent with that skill invoked (skill-commands.ts).
-    const invoked = skillInvocation(text, COMMAND_NAMES());
+    const invoked = skillInvocation(text, slash?.COMMAND_NAMES() ?? []);
     const message = invoked ? invoked.text : text;
     const skill = invoked?.skill ?? null;
     try {

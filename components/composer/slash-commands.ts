@@ -14,7 +14,7 @@ import { usageCommand } from './usage-command.js';
 import type { MessageMode } from './busy-input.js';
 import { workspacesApi } from '../api/workspaces.js';
 import { findWorkspace, knownWorkspaces, rememberWorkspaces } from './workspace-switch.js';
-import { SKILL_SLASH_COMMANDS, skillSuggestions, useSuggestions } from './skill-commands.js';
+import { SKILL_SLASH_COMMANDS, skillSuggestions, useSuggestions } from './skill-slash.js';
 import { SKIN_IDS } from '../../src/shared/skin-ids.js';
 
 /** What a command may touch: the stores, plus the composer's own text, model and attachments. */

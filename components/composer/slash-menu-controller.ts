@@ -1,5 +1,24 @@
 import type { ReactiveControllerHost } from 'lit';
-import { suggestions, type SlashItem } from './slash-commands.js';
+import type { SlashItem } from './slash-commands.js';
+
+type Slash = typeof import('./slash-commands.js');
+let slash: Slash | null = null;
+let loading: Promise<Slash> | null = null;
+
+/**
+ * The slash commands and their menu, fetched when the first `/` is typed (or sent): most
+ * messages never need them, so they stay out of the shell.
+ */
+export function loadSlash(): Promise<Slash> {
+  loading ??= Promise.all([import('./slash-commands.js'), import('./hermes-slash-menu.js')]).then(
+    ([m]) => (slash = m),
+    (err: unknown) => {
+      loading = null; // the next `/` tries again
+      throw err;
+    },
+  );
+  return loading;
+}
 
 /**
  * The slash menu's state for the composer: which rows match the text, which one is active, and
@@ -18,7 +37,12 @@ export class SlashMenuController {
   ) {}
 
   items(text: string): SlashItem[] {
-    return text === this.#closedFor ? [] : suggestions(text, this.models());
+    if (text === this.#closedFor || !text.startsWith('/')) return [];
+    if (!slash) {
+      void loadSlash().then(() => this.host.requestUpdate());
+      return [];
+    }
+    return slash.suggestions(text, this.models());
   }
 
   /** Keeps the menu shut for `text` (after a pick or Escape); null reopens it. */

@@ -116,7 +116,8 @@ describe('hermes-composer', () => {
     it('opens on "/", filters as you type, and Escape closes it', async () => {
       const el = await mount();
       await type(el, '/');
-      expect(menuItems(el).length).to.be.greaterThan(10);
+      // The commands and their menu load with the first `/` (out of the shell).
+      await waitFor(() => menuItems(el).length > 10);
       await type(el, '/th');
       expect(menuItems(el).map((i) => i.dataset.value)).to.deep.equal(['/theme']);
       await press(el, 'Escape');
@@ -142,6 +143,7 @@ describe('hermes-composer', () => {
       s.ui.save = async (patch) => void saved.push(patch);
       const el = await mount();
       await type(el, '/th');
+      await waitFor(() => menuItems(el).length > 0);
       await press(el, 'ArrowDown');
       await press(el, 'ArrowUp');
       await type(el, '/t');
