@@ -1,6 +1,6 @@
 import { LitElement, html, nothing } from 'lit';
 import { customElement, property, query, state } from 'lit/decorators.js';
-import { localized, msg, str } from '@lit/localize';
+import { localized, msg } from '@lit/localize';
 import { consume } from '@lit/context';
 import { api, type ApiSession } from '../api/client.js';
 import { chatContext, sessionsContext, uiContext } from '../state/contexts.js';
@@ -16,9 +16,8 @@ import type { CommandContext, SlashItem } from './slash-commands.js';
 import { skillCommands, skillInvocation } from './skill-commands.js';
 import { loadSlash, SlashMenuController } from './slash-menu-controller.js';
 import { composerStyles } from './composer-styles.js';
-import { offlineCache } from '../offline/cache.js';
 import { ModelChoice } from './model-choice.js';
-import { ServerDraft, serverDraftText } from './server-draft.js';
+import { ComposerDrafts } from './composer-drafts.js';
 import { insertAtCaret } from './caret-insert.js';
 import './hermes-model-picker.js';
 import './hermes-reasoning-chip.js';
@@ -27,26 +26,11 @@ import './hermes-context-ring.js';
 import './hermes-send-mode.js';
 import './hermes-workspace-picker.js';
 import { rememberWorkspaces, switchWorkspace } from './workspace-switch.js';
-import { BusyInput, modeLabel, type MessageMode } from './busy-input.js';
+import { BusyInput, type MessageMode } from './busy-input.js';
+import { attachmentChips, composerMode, hermesImportNote, sendButtons } from './composer-parts.js';
+import { requestChips } from './composer-chunks.js';
 import type { MessageQueue } from '../state/message-queue.js';
 import type { HermesEvent } from '../events.js';
-
-/**
- * The attachment and queue chips, and the gateway badge (nothing for the builtin agent), are out of
- * the first paint: fetched once the page is idle, and at the latest when a chip is shown (an element
- * rendered before then upgrades when its chunk runs).
- */
-let chipsRequested = false;
-function requestChips(): void {
-  if (chipsRequested) return;
-  chipsRequested = true;
-  void Promise.all([import('./hermes-attachment-chip.js'), import('./hermes-queue-chips.js'), import('./hermes-agent-badge.js')]);
-}
-if (typeof requestIdleCallback === 'function') requestIdleCallback(requestChips, { timeout: 3000 });
-else setTimeout(requestChips, 1000);
-
-// The mic is not part of the first paint: its element arrives in a chunk of its own.
-void import('./hermes-dictation-button.js');
 
 /** Phones: Enter makes a newline there (the on-screen keyboard has no Shift habit). */
 const touchOnly = () => matchMedia('(pointer: coarse)').matches && !matchMedia('(any-pointer: fine)').matches;
@@ -86,15 +70,11 @@ export class HermesComposer extends LitElement {
   /** Where queued messages are kept (set before connecting; tests give their own storage). */
   messageQueue?: MessageQueue;
   #stores = new StoreController(this, () => [this.chat, this.ui]);
-  #bound: string | null | undefined = undefined;
   /** Set while this element moves the chat into a session it created: keep text and files. */
   #adopting = false;
   #creating: Promise<string> | null = null;
   #models = new ModelChoice(this, (message) => this.ui?.notify(message, 'error'));
-  /** The draft mirrored on the session for other devices (server-draft.ts). */
-  #serverDraft = new ServerDraft();
-  /** A session whose browser copy had no draft: the server's is taken once the session is loaded. */
-  #restoreFrom: string | null = null;
+  #drafts = new ComposerDrafts(this);
 
   /** The model a new chat will start with (`<hermes-chat model>` sets it). */
   get pendingModel(): string | null {
@@ -143,7 +123,7 @@ export class HermesComposer extends LitElement {
     window.removeEventListener('hermes-profile-changed', this.#onProfileChanged);
     this.#offSkills?.();
     profileStore.removeEventListener('change', this.#onProfiles);
-    this.#serverDraft.flush();
+    this.#drafts.flush();
     document.removeEventListener('pointerdown', this.#onOutsidePrompts, true);
   }
 
@@ -158,46 +138,14 @@ export class HermesComposer extends LitElement {
 
   override willUpdate(): void {
     this.#takeSteerLeftover();
-    this.#takeServerDraft();
     const id = this.chat?.targetId ?? null;
-    if (id === this.#bound) return;
-    const was = this.#bound;
-    this.#bound = id;
+    const change = this.#drafts.follow(id, this.chat?.session, this.#adopting);
+    if (change === 'same') return;
     // Another session works where it works; a workspace chosen for a new chat is for that chat only.
     if (id) this.pendingWorkspace = null;
-    if (this.#adopting) {
-      // Our own new session: what is typed moves with it.
-      offlineCache.saveDraft(null, '');
-      this.#saveDraft();
-      return;
-    }
-    if (was !== undefined) this.attachments.clear();
-    // Drafts are kept by the offline cache: at once if still in its write-ahead entry, else
-    // from IndexedDB a moment later (typing meanwhile wins).
-    this.text = offlineCache.draftNow(id) ?? '';
-    this.#restoreFrom = null;
-    if (!this.text) {
-      void offlineCache.draft(id).then((stored) => {
-        if (this.#bound !== id || this.text) return;
-        if (stored) this.text = stored;
-        // Nothing in this browser: the draft typed on another device, once the session is here.
-        else if (id) (this.#restoreFrom = id), this.requestUpdate();
-      });
-    }
+    if (change === 'adopted') return;
+    if (change === 'switched') this.attachments.clear();
     this.#menu.close(null);
-  }
-
-  #takeServerDraft(): void {
-    const id = this.#restoreFrom;
-    const session = this.chat?.session;
-    if (!id || session?.session_id !== id || this.#bound !== id) return;
-    this.#restoreFrom = null;
-    const text = serverDraftText(session);
-    this.#serverDraft.known(id, text);
-    if (text && !this.text) {
-      this.text = text;
-      offlineCache.saveDraft(id, text);
-    }
   }
 
   /** Steer text the turn ended without taking (pending_steer_leftover) comes back into the input, once. */
@@ -217,9 +165,7 @@ export class HermesComposer extends LitElement {
   }
 
   #saveDraft() {
-    const id = this.chat?.targetId ?? null;
-    offlineCache.saveDraft(id, this.text);
-    this.#serverDraft.schedule(id, this.text);
+    this.#drafts.save(this.chat?.targetId ?? null, this.text);
   }
 
   /** Whether something typed here has not been sent (the update prompt asks before reloading). */
@@ -459,20 +405,12 @@ export class HermesComposer extends LitElement {
 
   override render() {
     const chat = this.chat;
-    const running = !!chat && chat.status !== 'idle';
+    const bot = this.ui?.settings?.bot_name ?? 'Hermes';
+    const { running, fromHermes, hermesLabel, viewOnly, placeholder } = composerMode(chat, this.busy, bot, this.placeholderText);
     // A chip about to show: its chunk now, if the idle fetch has not run yet.
     if (running || this.attachments.items.length || this.busy.items.length) requestChips();
     const items = this.#menu.items(this.text);
     const workspace = this.#workspace;
-    const bot = this.ui?.settings?.bot_name ?? 'Hermes';
-    // A delegate_task child is view-only (the server refuses new turns there); Stop still works.
-    // One of Hermes' own (CLI, Telegram …) read from state.db: continued here once imported.
-    const fromHermes = (chat?.session as { read_only?: unknown } | null | undefined)?.read_only === true;
-    const hermesLabel = String((chat?.session as { source_label?: unknown } | null | undefined)?.source_label ?? 'Hermes');
-    // A compression snapshot opened for inspection is a record (the server refuses turns there); the chat view's note links to the live conversation.
-    const tip = chat?.session?.canonical_visible_session_id;
-    const snapshot = !!chat?.inspecting && !!tip && tip !== chat.sessionId;
-    const viewOnly = chat?.session?.session_source === 'subagent' || fromHermes || snapshot;
     const canSend = !viewOnly && !!this.text.trim() && !this.attachments.uploading && !this.#creating;
     return html`
       <div
@@ -489,34 +427,8 @@ export class HermesComposer extends LitElement {
             ? html`<hermes-slash-menu class="menu" .items=${items} .active=${Math.min(this.#menu.index, items.length - 1)} @hermes-slash-pick=${(e: HermesEvent<'hermes-slash-pick'>) => this.#menu.pick(items, e.detail.index, true)}></hermes-slash-menu>`
             : nothing
         }
-        ${
-          this.attachments.items.length
-            ? html`<div class="chips" data-role="attachments">
-              ${this.attachments.items.map(
-                (a) =>
-                  html`<hermes-attachment-chip
-                    .name=${a.name}
-                    .size=${a.size}
-                    .status=${a.status}
-                    .progress=${a.progress}
-                    .error=${a.error ?? ''}
-                    .extractable=${!!a.file}
-                    .extraction=${a.extraction}
-                    @hermes-attachment-remove=${() => this.attachments.remove(a.key)}
-                    @hermes-attachment-extract=${() => this.attachments.extract(a.key)}
-                  ></hermes-attachment-chip>`,
-              )}
-            </div>`
-            : nothing
-        }
-        ${
-          fromHermes && !running
-            ? html`<div class="import-cli" data-role="import-cli-note">
-              <span>${msg(str`A Hermes ${hermesLabel} session, read from Hermes.`)}</span>
-              <button class="primary" data-role="import-cli" @click=${() => void this.#importFromHermes()}>${msg('Continue here')}</button>
-            </div>`
-            : nothing
-        }
+        ${attachmentChips(this.attachments)}
+        ${fromHermes && !running ? hermesImportNote(hermesLabel, () => void this.#importFromHermes()) : nothing}
         <hermes-skill-bar></hermes-skill-bar>
         ${running || this.busy.items.length ? html`<hermes-queue-chips .items=${this.busy.items} .actions=${this.busy}></hermes-queue-chips>` : nothing}
         <textarea
@@ -524,7 +436,7 @@ export class HermesComposer extends LitElement {
           rows="1"
           aria-label=${msg('Message')}
           aria-autocomplete="list"
-          placeholder=${running ? this.busy.placeholder(bot) : fromHermes ? msg('Continue here to write in this conversation') : snapshot ? msg('A snapshot from before compression is read-only') : viewOnly ? msg('A subagent session is view-only: continue in its parent conversation') : (this.placeholderText ?? msg(str`Message ${bot} — / for commands`))}
+          placeholder=${placeholder}
           ?disabled=${viewOnly && !running}
           .value=${this.text}
           @input=${this.#onInput}
@@ -566,13 +478,7 @@ export class HermesComposer extends LitElement {
           <hermes-agent-badge></hermes-agent-badge>
           <span class="spacer"></span>
           <hermes-context-ring></hermes-context-ring>
-          ${
-            running
-              ? html`<button class="icon-button stop outline" data-role="stop" title=${msg('Stop')} aria-label=${msg('Stop')} @click=${() => void chat!.cancel()}>${icons.stop()}</button>
-                  <hermes-send-mode .mode=${this.busy.mode} .pick=${(m: MessageMode) => this.busy.pick(m, () => this.input?.focus())}></hermes-send-mode>
-                  <button class="icon-button send primary" data-role="send-busy" title=${msg(str`Send (${modeLabel(this.busy.mode).label})`)} aria-label=${msg(str`Send: ${modeLabel(this.busy.mode).label}`)} ?disabled=${!canSend} @click=${() => void this.send()}>${icons.send()}</button>`
-              : html`<button class="icon-button send primary" data-role="send" title=${msg('Send')} aria-label=${msg('Send')} ?disabled=${!canSend} @click=${() => void this.send()}>${icons.send()}</button>`
-          }
+          ${sendButtons({ running, canSend, busy: this.busy, send: () => void this.send(), stop: () => void chat?.cancel(), focus: () => this.input?.focus() })}
         </div>
         ${this.#files.dragging ? html`<div class="drop" aria-hidden="true">${msg('Drop files to attach')}</div>` : nothing}
       </div>
