@@ -1,12 +1,16 @@
 import { Marked, type Tokens } from 'marked';
+import { directionOf, type LocaleCode } from '../shared/locales.js';
+import { fillText, pageTexts, type PageTexts } from '../shared/page-texts.js';
 import type { Session } from '../shared/session.js';
-import { messageText, toRow } from './session-rows.js';
+import { messageText } from './session-rows.js';
 
 /**
  * `GET /api/session/export?format=html`: one self-contained file a person can open anywhere or
  * send on. No script, no remote load: raw HTML in messages is shown as text, links keep only
  * web and mail addresses, images become links, and a CSP meta tag forbids everything but the
- * inline style, so a hostile transcript cannot run in the reader's browser.
+ * inline style, so a hostile transcript cannot run in the reader's browser. Its own words come
+ * from src/shared/page-texts.ts in the caller's language (`lang`/`dir` on <html>, dates through
+ * Intl); the conversation's text keeps its own direction (`dir="auto"`).
  */
 export type ExportTheme = 'light' | 'dark' | 'system';
 
@@ -58,9 +62,21 @@ export interface HtmlOptions {
   theme?: ExportTheme;
   noindex?: boolean;
   images?: boolean;
-  /** One line under the title (escaped here). */
+  /** One line under the title (escaped here), already in `locale`. */
   note?: string;
+  /** The page's language (English when not given). */
+  locale?: LocaleCode;
 }
+
+/** A page text as HTML: the text escaped, the values (already HTML) in place. */
+type Say = (key: keyof PageTexts, values?: Record<string, string>) => string;
+const sayer =
+  (texts: PageTexts): Say =>
+  (key, values) =>
+    fillText(texts[key], values, escapeHtml);
+
+/** A value inside a sentence (a model id, a path, a name) is set apart, so it keeps its own direction. */
+const bdi = (s: string) => `<bdi>${escapeHtml(s)}</bdi>`;
 
 const PALETTES = {
   dark: {
@@ -104,13 +120,14 @@ header{border-bottom:1px solid var(--border);margin-bottom:24px;padding-bottom:1
 h1{font-size:22px;font-weight:500;margin:0 0 6px}
 .meta{color:var(--muted);font:12px/1.5 -apple-system,'Segoe UI',system-ui,sans-serif}
 .msg{margin:18px 0}
+/* Logical sides only, so a right-to-left page mirrors (flex-end is the inline end). */
 .user{display:flex;justify-content:flex-end}
 .user .bubble{background:var(--bubble);color:var(--bubble-fg);border-radius:14px;padding:8px 14px;max-width:85%;white-space:pre-wrap;font-family:-apple-system,'Segoe UI',system-ui,sans-serif;font-size:14px}
-.attachments{color:var(--muted);font:12px -apple-system,'Segoe UI',system-ui,sans-serif;margin-top:4px;text-align:right}
+.attachments{color:var(--muted);font:12px -apple-system,'Segoe UI',system-ui,sans-serif;margin-top:4px;text-align:end}
 details{border:1px solid var(--border);border-radius:8px;padding:6px 10px;margin:8px 0;font:12px/1.5 -apple-system,'Segoe UI',system-ui,sans-serif;color:var(--muted)}
 summary{cursor:pointer}
-pre{background:var(--code);border:1px solid var(--border);border-radius:8px;padding:10px;overflow:auto;font:12.5px/1.5 'SF Mono',ui-monospace,Menlo,Consolas,monospace;white-space:pre-wrap}
-code{font-family:'SF Mono',ui-monospace,Menlo,Consolas,monospace;font-size:.9em}
+pre{direction:ltr;text-align:start;background:var(--code);border:1px solid var(--border);border-radius:8px;padding:10px;overflow:auto;font:12.5px/1.5 'SF Mono',ui-monospace,Menlo,Consolas,monospace;white-space:pre-wrap}
+code{direction:ltr;unicode-bidi:isolate;font-family:'SF Mono',ui-monospace,Menlo,Consolas,monospace;font-size:.9em}
 a{color:var(--accent)}
 table{border-collapse:collapse}td,th{border:1px solid var(--border);padding:4px 8px}
 .divider{color:var(--muted);text-align:center;font:12px -apple-system,'Segoe UI',system-ui,sans-serif;margin:24px 0}
@@ -127,15 +144,15 @@ function toolCallsOf(m: Session['messages'][number]): Array<{ name: string; args
   }));
 }
 
-function messageHtml(m: Session['messages'][number], index: number, session: Session, images: boolean): string {
+function messageHtml(m: Session['messages'][number], index: number, session: Session, images: boolean, say: Say): string {
   const text = messageText(m);
   const parts: string[] = [];
-  if (session.compression_anchor_visible_idx === index) parts.push('<div class="divider">Earlier messages compressed into a summary</div>');
+  if (session.compression_anchor_visible_idx === index) parts.push(`<div class="divider">${say('compressed')}</div>`);
   if (m.role === 'user') {
     const files = Array.isArray(m.attachments) ? (m.attachments as Array<{ path?: unknown; name?: unknown }>) : [];
     const typed = files.length ? text.replace(/\n\n\[Attached files: [^\]]*\]$/, '') : text;
     const body = userBody(typed, images);
-    if (body.text) parts.push(`<div class="msg user"><div class="bubble">${body.text}</div></div>`);
+    if (body.text) parts.push(`<div class="msg user"><div class="bubble" dir="auto">${body.text}</div></div>`);
     if (body.pictures) parts.push(`<div class="msg user pictures">${body.pictures}</div>`);
     if (files.length) {
       const names = files
@@ -145,19 +162,19 @@ function messageHtml(m: Session['messages'][number], index: number, session: Ses
             .pop(),
         )
         .filter(Boolean);
-      parts.push(`<div class="attachments">Attached: ${escapeHtml(names.join(', '))}</div>`);
+      parts.push(`<div class="attachments">${say('attached', { names: bdi(names.join(', ')) })}</div>`);
     }
   } else if (m.role === 'assistant') {
     if (typeof m.reasoning === 'string' && m.reasoning.trim()) {
-      parts.push(`<details><summary>Thinking</summary><pre>${escapeHtml(m.reasoning)}</pre></details>`);
+      parts.push(`<details><summary>${say('thinking')}</summary><pre>${escapeHtml(m.reasoning)}</pre></details>`);
     }
-    if (text.trim()) parts.push(`<div class="msg assistant${m._error === true ? ' error' : ''}">${markdown(text, images)}</div>`);
+    if (text.trim()) parts.push(`<div class="msg assistant${m._error === true ? ' error' : ''}" dir="auto">${markdown(text, images)}</div>`);
     for (const call of toolCallsOf(m)) {
-      parts.push(`<details><summary>Tool · ${escapeHtml(call.name)}</summary><pre>${escapeHtml(call.args)}</pre></details>`);
+      parts.push(`<details><summary>${say('tool', { name: bdi(call.name) })}</summary><pre>${escapeHtml(call.args)}</pre></details>`);
     }
   } else if (m.role === 'tool') {
     const name = typeof m.name === 'string' ? m.name : 'tool';
-    parts.push(`<details><summary>Result · ${escapeHtml(name)}</summary><pre>${escapeHtml(text)}</pre></details>`);
+    parts.push(`<details><summary>${say('result', { name: bdi(name) })}</summary><pre>${escapeHtml(text)}</pre></details>`);
   }
   return parts.join('\n');
 }
@@ -166,24 +183,28 @@ function messageHtml(m: Session['messages'][number], index: number, session: Ses
 export function toHtml(session: Session, themeOrOptions: ExportTheme | HtmlOptions = 'system'): string {
   const o: HtmlOptions = typeof themeOrOptions === 'string' ? { theme: themeOrOptions } : themeOrOptions;
   const images = o.images === true;
-  const row = toRow(session);
+  const locale = o.locale ?? 'en';
+  const say = sayer(pageTexts(locale));
+  const title = session.title || pageTexts(locale).untitled;
+  const started = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }).format(session.created_at * 1000);
+  const count = session.messages.length;
   const meta = [
-    session.model ? `Model ${escapeHtml(String(session.model))}` : '',
-    session.workspace ? `Workspace ${escapeHtml(String(session.workspace))}` : '',
-    `Started ${escapeHtml(new Date(session.created_at * 1000).toISOString().replace('T', ' ').slice(0, 16))} UTC`,
-    `${session.messages.length} messages`,
+    session.model ? say('model', { model: bdi(String(session.model)) }) : '',
+    session.workspace ? say('workspace', { workspace: bdi(String(session.workspace)) }) : '',
+    say('started', { time: escapeHtml(started) }),
+    say(count === 1 ? 'message' : 'messages', { count: escapeHtml(new Intl.NumberFormat(locale).format(count)) }),
     o.note ? escapeHtml(o.note) : '',
   ].filter(Boolean);
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8">
+<html lang="${locale}" dir="${directionOf(locale)}"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'${images ? '; img-src data:' : ''}">
 <meta name="viewport" content="width=device-width, initial-scale=1">${o.noindex ? '\n<meta name="robots" content="noindex, nofollow">\n<meta name="referrer" content="no-referrer">' : ''}
 <meta name="generator" content="Hermes WebUI">
-<title>${escapeHtml(row.title)}</title>
+<title>${escapeHtml(title)}</title>
 <style>${styles(o.theme ?? 'system')}</style></head>
 <body><main>
-<header><h1>${escapeHtml(row.title)}</h1><div class="meta">${meta.join(' · ')}</div></header>
-${session.messages.map((m, i) => messageHtml(m, i, session, images)).join('\n')}
+<header><h1 dir="auto">${escapeHtml(title)}</h1><div class="meta">${meta.join(' · ')}</div></header>
+${session.messages.map((m, i) => messageHtml(m, i, session, images, say)).join('\n')}
 </main></body></html>
 `;
 }

@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { requestHome, requestWorkspaces } from '../http/request-home.js';
 import { scopeByProfile } from '../domain/profile-scope.js';
 import { z } from 'zod';
@@ -11,6 +11,7 @@ import { bodyFlag, jsonBody, queryFlag, queryInt, queryParams } from '../http/va
 import { toHtml } from '../domain/session-html.js';
 import { presenter, redactRowTitles } from '../http/redaction.js';
 import { redactSecrets } from '../shared/redact.js';
+import { acceptedLanguages, chooseLocale, type LocaleCode } from '../shared/locales.js';
 import { MSG_LIMIT_MAX, SessionId, presentSession, requireSession } from './session-common.js';
 import { defaultWorkspaceFor } from './workspaces.js';
 import { sessionListRoutes } from './session-list.js';
@@ -64,6 +65,15 @@ const ExportQuery = z.object({
 });
 
 const EXPORT_TYPES = { json: 'application/json', md: 'text/markdown', html: 'text/html' } as const;
+
+/** The export's language: the `language` setting when it names one ("auto", unset or unreadable: the browser's). */
+async function exportLocale(deps: AppDeps, c: Context): Promise<LocaleCode> {
+  const setting = await deps.settings.read().then(
+    (s) => (typeof s.language === 'string' ? s.language : null),
+    () => null,
+  );
+  return chooseLocale(setting, acceptedLanguages(c.req.header('Accept-Language')));
+}
 
 /** A fresh session with the incumbent's defaults. */
 export function blankSession(deps: AppDeps, fields: Partial<Session> & { workspace: string }): Session {
@@ -167,11 +177,15 @@ export function sessionRoutes(deps: AppDeps) {
     // An export leaves the server for good: it gets the same redaction as the API.
     const session = (await presenter(deps.settings))(await requireSession(deps, q.session_id));
     const format = q.format ?? 'json';
-    const body = format === 'md' ? toMarkdown(session) : format === 'html' ? toHtml(session, q.theme) : JSON.stringify(session, null, 2);
+    // The HTML file speaks the user's language: the `language` setting, or the browser's when "auto".
+    const locale = format === 'html' ? await exportLocale(deps, c) : null;
+    const body = format === 'md' ? toMarkdown(session) : locale ? toHtml(session, { theme: q.theme ?? 'system', locale }) : JSON.stringify(session, null, 2);
     return c.body(body, 200, {
       'Content-Type': `${EXPORT_TYPES[format]}; charset=utf-8`,
       // The HTML file may be opened from this origin too: it runs nothing either way.
-      ...(format === 'html' ? { 'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox" } : {}),
+      ...(locale
+        ? { 'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox", 'Content-Language': locale, Vary: 'Accept-Language' }
+        : {}),
       'Content-Disposition': `attachment; filename="hermes-${session.session_id}.${format}"`,
       'Cache-Control': 'no-store',
     });

@@ -4,6 +4,8 @@ import type { AppDeps } from '../deps.js';
 import { BadRequest, NotAvailable } from '../ports/errors.js';
 import type { ShareRecord, ShareStore } from '../ports/share-store.js';
 import type { Session } from '../shared/session.js';
+import { acceptedLanguages, chooseLocale, directionOf, type LocaleCode } from '../shared/locales.js';
+import { fillText, pageTexts } from '../shared/page-texts.js';
 import { jsonBody } from '../http/validate.js';
 import { presenter } from '../http/redaction.js';
 import { sessionHome } from '../http/request-home.js';
@@ -16,10 +18,29 @@ import { agentSessionCopy } from './cli-sessions.js';
 // Extra fields the incumbent's clients send are ignored (zod strips them), never a 400.
 const SessionBody = z.object({ session_id: SessionId });
 
+/** The API's error text stays English (clients compare it); the page says it in the reader's language. */
 const NOT_FOUND = 'Shared conversation not found';
 /** The public page runs nothing and loads nothing but its own data: images. */
 const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 const PUBLIC_HEADERS = { 'Cache-Control': 'no-store', 'X-Robots-Tag': 'noindex, nofollow', 'Referrer-Policy': 'no-referrer' };
+
+/**
+ * The pages' language: `?lang=<code>` (a link's owner checking how it reads), else the reader's
+ * Accept-Language, else English. Never stored by a cache (no-store), and `Vary` says so anyway.
+ */
+function pageLocale(c: Context): LocaleCode {
+  return chooseLocale(c.req.query('lang') ?? null, acceptedLanguages(c.req.header('Accept-Language')));
+}
+
+function pageHeaders(locale: LocaleCode) {
+  return {
+    'Content-Type': 'text/html; charset=utf-8',
+    'Content-Security-Policy': PAGE_CSP,
+    ...PUBLIC_HEADERS,
+    'Content-Language': locale,
+    Vary: 'Accept-Language',
+  };
+}
 
 function storeOf(deps: AppDeps): ShareStore {
   if (!deps.shares) throw new NotAvailable('Share links are not available on this deployment');
@@ -71,7 +92,8 @@ async function sessionAnswer(deps: AppDeps, session: Session, record: ShareRecor
 }
 
 function sharePage(c: Context, record: ShareRecord): Response {
-  const created = new Date(record.created_at * 1000).toISOString().slice(0, 10);
+  const locale = pageLocale(c);
+  const created = new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(record.created_at * 1000);
   const session: Session = {
     session_id: 'share',
     title: record.title,
@@ -79,13 +101,19 @@ function sharePage(c: Context, record: ShareRecord): Response {
     updated_at: record.updated_at,
     messages: record.messages.map((m) => ({ ...m })),
   };
-  const html = toHtml(session, { noindex: true, images: true, note: `Shared read-only snapshot · ${created}` });
-  return c.body(html, 200, { 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': PAGE_CSP, ...PUBLIC_HEADERS });
+  const note = fillText(pageTexts(locale).sharedNote, { date: created });
+  const html = toHtml(session, { noindex: true, images: true, note, locale });
+  return c.body(html, 200, pageHeaders(locale));
 }
 
+/** The translations are ours and hold no markup; escaped all the same. */
+const esc = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+
 function missingPage(c: Context): Response {
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex, nofollow"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Not found</title><style>body{margin:0;background:#0a0908;color:#eae0d5;font:15px/1.6 Georgia,serif}main{max-width:760px;margin:0 auto;padding:64px 20px}h1{font-size:22px;font-weight:500}</style></head><body><main><h1>${NOT_FOUND}</h1><p>The link may have been stopped by its owner.</p></main></body></html>`;
-  return c.body(html, 404, { 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': PAGE_CSP, ...PUBLIC_HEADERS });
+  const locale = pageLocale(c);
+  const t = pageTexts(locale);
+  const html = `<!doctype html><html lang="${locale}" dir="${directionOf(locale)}"><head><meta charset="utf-8"><meta name="robots" content="noindex, nofollow"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${esc(t.notFoundTitle)}</title><style>body{margin:0;background:#0a0908;color:#eae0d5;font:15px/1.6 Georgia,serif}main{max-width:760px;margin:0 auto;padding:64px 20px}h1{font-size:22px;font-weight:500}</style></head><body><main><h1>${esc(t.notFoundHeading)}</h1><p>${esc(t.notFoundBody)}</p></main></body></html>`;
+  return c.body(html, 404, pageHeaders(locale));
 }
 
 /**

@@ -30,7 +30,7 @@ export const SETTINGS_DEFAULTS = {
   large_text_paste_as_attachment: true,
   session_jump_buttons: false,
   rtl: false,
-  /** The web app's language: "auto" (the browser's languages choose) or a locale code (components/i18n/locales.ts). */
+  /** The web app's language: "auto" (the browser's languages choose) or a locale code (src/shared/locales.ts). */
   language: 'auto',
   default_message_mode: 'steer',
   check_for_updates: true,

@@ -44,6 +44,19 @@ describe('web app: share links', () => {
       expect(await shared.locator('script').count()).toBe(0);
       await ui.screenshot(shared, 'share-page-no-js');
 
+      // The user's bubble sits at the inline end: the right in English, the left in Arabic (logical CSS).
+      const bubbleCentre = async () => {
+        const box = (await shared.locator('.user .bubble').first().boundingBox())!;
+        return box.x + box.width / 2 - shared.viewportSize()!.width / 2;
+      };
+      expect(await bubbleCentre()).toBeGreaterThan(0);
+      const arabic = await shared.goto(`${link}?lang=ar`);
+      expect(arabic!.headers()['content-language']).toBe('ar');
+      expect(await shared.locator('html').getAttribute('dir')).toBe('rtl');
+      expect(await bubbleCentre()).toBeLessThan(0);
+      expect(await shared.locator('.meta').textContent()).toContain('بدأت في');
+      await ui.screenshot(shared, 'share-page-rtl');
+
       // The menu now offers copy and stop; stopping kills the link.
       await row.hover();
       await row.locator('[data-role="row-menu-button"]').click();
