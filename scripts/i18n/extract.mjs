@@ -190,20 +190,21 @@ export function outputs() {
   }
   const keep = idLength(Object.keys(english));
   /**
-   * A language's table split into bundles; an id used in a core area too is in core only.
+   * A language's table split into bundles; an id used in a core area too is in core only, one
+   * used by two lazy bundles' areas is in both (a screen loads only its own).
    * @param {string} folder @param {(id: string, area: string) => string | undefined} text @param {string} note
    */
   const writeBundles = (folder, text, note) => {
     /** @type {Record<string, Record<string, string>>} */
     const bundles = Object.fromEntries(BUNDLE_NAMES.map((b) => [b, {}]));
-    const placed = new Set();
     const order = [...areaNames].sort((a, b) => Number(bundleOf(a) !== 'core') - Number(bundleOf(b) !== 'core') || a.localeCompare(b));
     for (const area of order) {
+      const bundle = /** @type {Record<string, string>} */ (bundles[bundleOf(area)]);
       for (const id of areas.get(area)?.keys() ?? []) {
         const value = text(id, area);
-        if (placed.has(id) || typeof value !== 'string') continue;
-        placed.add(id);
-        /** @type {Record<string, string>} */ (bundles[bundleOf(area)])[id] = value;
+        // In core it is there for every screen; else in each lazy bundle whose screens use it.
+        if (typeof value !== 'string' || id in (bundles.core ?? {}) || id in bundle) continue;
+        bundle[id] = value;
       }
     }
     for (const bundle of BUNDLE_NAMES) files.set(join(i18n, 'locales', folder, `${bundle}.ts`), localeModule(bundles[bundle] ?? {}, note, keep));

@@ -62,6 +62,23 @@ describe('a language comes in bundles, each there before the screens that show i
     bundlesOf.get(m.file)?.add(bundle);
   }
 
+  it('each message is in core or in every lazy bundle whose screens show it (a screen loads only its own)', () => {
+    const keysOf = (bundle: string) => {
+      const text = readFileSync(join(root, 'components', 'i18n', 'locales', 'pseudo', `${bundle}.ts`), 'utf8');
+      return new Set([...text.matchAll(/^ {2}(s[0-9a-f]+):/gm)].map((m) => m[1]));
+    };
+    const core = keysOf('core');
+    const length = [...core][0]?.length ?? 0;
+    expect(length).toBeGreaterThan(6);
+    const missing: string[] = [];
+    for (const m of messages) {
+      const bundle = bundleOf(m.area);
+      const key = m.id.slice(0, length);
+      if (!core.has(key) && (bundle === 'core' || !keysOf(bundle).has(key))) missing.push(`${m.file}:${m.line} ${JSON.stringify(m.text)} is not in ${bundle}`);
+    }
+    expect(missing).toEqual([]);
+  });
+
   it('the shell holds no file whose messages are in a lazy bundle, and every lazy import of one loads its bundles with it (loadScreen)', async () => {
     const { metafile } = await build({
       absWorkingDir: root,

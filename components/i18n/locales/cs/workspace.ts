@@ -63,6 +63,7 @@ export const messages = {
   s9fe0d2: "Soubory pracovního prostoru",
   sa2667e: "Smazat ${0} i s obsahem?",
   sa4b81e: "Nesledované",
+  sa80933: "Upravit ${0}",
   sad6cee: "Smyčka symbolických odkazů: zobrazena, nenásledována",
   sad8f83: "Větve",
   sae5da2: "Připravit",

@@ -63,6 +63,7 @@ export const messages = {
   s9fe0d2: "Dateien im Arbeitsbereich",
   sa2667e: "${0} samt Inhalt löschen?",
   sa4b81e: "Nicht verfolgt",
+  sa80933: "${0} bearbeiten",
   sad6cee: "Symlink-Schleife: angezeigt, nicht verfolgt",
   sad8f83: "Branches",
   sae5da2: "Stagen",

@@ -63,6 +63,7 @@ export const messages = {
   s9fe0d2: "Archivos del espacio de trabajo",
   sa2667e: "¿Eliminar ${0} y su contenido?",
   sa4b81e: "Sin seguimiento",
+  sa80933: "Editar ${0}",
   sad6cee: "Bucle de enlace simbólico: se muestra, no se sigue",
   sad8f83: "Ramas",
   sae5da2: "Preparar",

@@ -63,6 +63,7 @@ export const messages = {
   s9fe0d2: "Fichiers de l’espace de travail",
   sa2667e: "Supprimer ${0} et son contenu ?",
   sa4b81e: "Non suivis",
+  sa80933: "Modifier ${0}",
   sad6cee: "Boucle de lien symbolique : affichée, non suivie",
   sad8f83: "Branches",
   sae5da2: "Indexer",

@@ -63,6 +63,7 @@ export const messages = {
   s9fe0d2: "File dell’area di lavoro",
   sa2667e: "Eliminare ${0} e il suo contenuto?",
   sa4b81e: "Non tracciati",
+  sa80933: "Modifica ${0}",
   sad6cee: "Ciclo di link simbolici: mostrato, non seguito",
   sad8f83: "Branch",
   sae5da2: "Stage",

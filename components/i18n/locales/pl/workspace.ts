@@ -63,6 +63,7 @@ export const messages = {
   s9fe0d2: "Pliki obszaru roboczego",
   sa2667e: "Usunąć ${0} wraz z zawartością?",
   sa4b81e: "Nieśledzone",
+  sa80933: "Edytuj ${0}",
   sad6cee: "Pętla dowiązań symbolicznych: pokazana, nie rozwinięta",
   sad8f83: "Gałęzie",
   sae5da2: "Przygotuj",

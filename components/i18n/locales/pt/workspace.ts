@@ -63,6 +63,7 @@ export const messages = {
   s9fe0d2: "Arquivos do espaço de trabalho",
   sa2667e: "Excluir ${0} e todo o seu conteúdo?",
   sa4b81e: "Não rastreados",
+  sa80933: "Editar ${0}",
   sad6cee: "Ciclo de link simbólico: exibido, não seguido",
   sad8f83: "Branches",
   sae5da2: "Preparar",

@@ -63,6 +63,7 @@ export const messages = {
   s9fe0d2: "Çalışma alanı dosyaları",
   sa2667e: "${0} ve içindekiler silinsin mi?",
   sa4b81e: "İzlenmeyenler",
+  sa80933: "${0} düzenle",
   sad6cee: "Sembolik bağlantı döngüsü: gösteriliyor, izlenmiyor",
   sad8f83: "Dallar",
   sae5da2: "Hazırla",

@@ -63,6 +63,7 @@ export const messages = {
   s9fe0d2: "Tệp trong không gian làm việc",
   sa2667e: "Xóa ${0} và toàn bộ nội dung?",
   sa4b81e: "Chưa theo dõi",
+  sa80933: "Sửa ${0}",
   sad6cee: "Vòng lặp liên kết tượng trưng: hiển thị, không đi theo",
   sad8f83: "Nhánh",
   sae5da2: "Stage",
