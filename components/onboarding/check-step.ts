@@ -3,6 +3,7 @@ import { html, nothing, type TemplateResult } from 'lit';
 import { icons } from '../shared/icons.js';
 import { withCode } from '../settings/probe-messages.js';
 import type { WizardView } from './wizard-view.js';
+import { providerLabel } from '../settings/provider-labels.js';
 
 /** Setup is refused from this address: what to do instead. */
 export function renderNotAllowed(w: WizardView): TemplateResult {
@@ -67,9 +68,9 @@ export function renderCheckStep(w: WizardView): TemplateResult {
         <dd data-role="provider-state">
           ${
             p.usable
-              ? html`${current?.label ?? p.id}${s.default_model ? html` · <span class="mono">${s.default_model}</span>` : nothing} <span class="state ok">${icons.check()} ${msg('works')}</span>`
+              ? html`${current ? providerLabel(current) : p.id}${s.default_model ? html` · <span class="mono">${s.default_model}</span>` : nothing} <span class="state ok">${icons.check()} ${msg('works')}</span>`
               : p.id
-                ? html`${current?.label ?? p.id} <span class="state warn">${p.error ?? msg('not usable yet')}</span>`
+                ? html`${current ? providerLabel(current) : p.id} <span class="state warn">${p.error ?? msg('not usable yet')}</span>`
                 : html`<span class="state warn">${msg('None configured yet')}</span>`
           }
         </dd>

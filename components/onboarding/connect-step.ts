@@ -5,6 +5,7 @@ import { formatNumber } from '../i18n/format.js';
 import { icons } from '../shared/icons.js';
 import { gatewayProbeMessage, probeMessage, withCode } from '../settings/probe-messages.js';
 import { input, needsBaseUrl, needsKeyField, type WizardView } from './wizard-view.js';
+import { providerLabel } from '../settings/provider-labels.js';
 
 /** Where to get a key. */
 const KEY_PAGE: Record<string, string> = {
@@ -34,7 +35,7 @@ export function renderConnectStep(w: WizardView): TemplateResult {
   const inList = models.some((m) => m.id === w.model);
   const showTyped = w.typing || !models.length || (!!w.model && !inList);
   return html`<form class="step" @submit=${w.submit} novalidate>
-    <h2 tabindex="-1">${p.id === 'custom' ? msg('Connect your OpenAI-compatible server') : msg(str`Connect ${p.label}`)}</h2>
+    <h2 tabindex="-1">${p.id === 'custom' ? msg('Connect your OpenAI-compatible server') : msg(str`Connect ${providerLabel(p)}`)}</h2>
     ${
       p.group === 'local'
         ? html`<p class="lead">${withCode(msg('Point Hermes at the server’s OpenAI-compatible API root — usually ending in `/v1`.'))}</p>`
@@ -85,7 +86,7 @@ export function renderConnectStep(w: WizardView): TemplateResult {
       ${
         result && !result.ok
           ? html`<div class="problem" role="alert" data-role="probe-error" data-kind=${result.error}>
-            <p>${probeMessage(result, w.baseUrl || (p.default_base_url ?? ''), p.label)}</p>
+            <p>${probeMessage(result, w.baseUrl || (p.default_base_url ?? ''), providerLabel(p))}</p>
             ${result.detail ? html`<p class="meta mono detail">${result.detail}</p>` : nothing}
             ${w.unverified ? html`<p class="meta">${msg('Press Continue again to use these settings anyway.')}</p>` : nothing}
           </div>`
@@ -136,7 +137,7 @@ export function renderConnectStep(w: WizardView): TemplateResult {
             : nothing
         }
         <p class="field-error" id="model-error" role="alert">${w.errors.model ?? nothing}</p>
-        ${!result?.ok && models.length ? html`<p class="hint meta">${msg(str`Test the connection to see every model ${p.label} offers.`)}</p>` : nothing}
+        ${!result?.ok && models.length ? html`<p class="hint meta">${msg(str`Test the connection to see every model ${providerLabel(p)} offers.`)}</p>` : nothing}
       </div>
     </div>
     <div class="actions">

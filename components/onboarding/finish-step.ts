@@ -4,6 +4,7 @@ import { formatNumber } from '../i18n/format.js';
 import { icons } from '../shared/icons.js';
 import { MIN_PASSWORD_LENGTH } from '../settings/password-rules.js';
 import { input, needsBaseUrl, type WizardView } from './wizard-view.js';
+import { providerLabel } from '../settings/provider-labels.js';
 
 /** Step 4: the workspace and an optional password; Done writes it all. */
 export function renderFinishStep(w: WizardView): TemplateResult {
@@ -30,7 +31,7 @@ export function renderFinishStep(w: WizardView): TemplateResult {
       }
     </div>
     <p class="summary meta" data-role="onboarding-summary">
-      ${w.provider?.label}${w.gateway ? nothing : html` · <span class="mono">${w.model}</span>`}${w.provider && needsBaseUrl(w.provider) && w.baseUrl ? html` · <span class="mono">${w.baseUrl}</span>` : nothing}
+      ${w.provider ? providerLabel(w.provider) : ''}${w.gateway ? nothing : html` · <span class="mono">${w.model}</span>`}${w.provider && needsBaseUrl(w.provider) && w.baseUrl ? html` · <span class="mono">${w.baseUrl}</span>` : nothing}
     </p>
     <div class="actions">
       <button type="button" data-role="onboarding-back" @click=${() => w.go('connect')}>${msg('Back')}</button>

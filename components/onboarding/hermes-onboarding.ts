@@ -14,6 +14,7 @@ import { renderProviderStep } from './provider-step.js';
 import { renderConnectStep } from './connect-step.js';
 import { renderFinishStep } from './finish-step.js';
 import { emit } from '../events.js';
+import { providerLabel } from '../settings/provider-labels.js';
 
 export type { Step } from './wizard-view.js';
 /** The steps and their names in the progress bar (read at render time, in the current language). */
@@ -119,7 +120,7 @@ export class HermesOnboarding extends LitElement {
     const p = this.provider!;
     const errors: typeof this.errors = {};
     if (needsBaseUrl(p) && !this.baseUrl.trim() && !p.default_base_url) errors.base_url = msg('Enter the base URL of the API, e.g. http://127.0.0.1:8000/v1.');
-    if (p.needs_key && !p.key_set && !this.apiKey.trim()) errors.api_key = msg(str`Paste your ${p.label} API key.`);
+    if (p.needs_key && !p.key_set && !this.apiKey.trim()) errors.api_key = msg(str`Paste your ${providerLabel(p)} API key.`);
     if (requireModel && !this.#gateway && !this.model.trim()) errors.model = msg('Choose a model, or type its id.');
     this.errors = errors;
     const first = Object.keys(errors)[0];

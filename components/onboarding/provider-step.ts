@@ -2,6 +2,7 @@ import { msg } from '@lit/localize';
 import { html, nothing, type TemplateResult } from 'lit';
 import type { OnboardingProvider } from '../api/client.js';
 import type { WizardView } from './wizard-view.js';
+import { providerLabel } from '../settings/provider-labels.js';
 
 /** One line under each provider's name (read at render time, in the current language). */
 const blurb = (id: string): string =>
@@ -41,7 +42,7 @@ export function renderProviderStep(w: WizardView): TemplateResult {
               aria-pressed=${w.provider?.id === p.id ? 'true' : 'false'}
               @click=${() => w.choose(p)}
             >
-              <span class="option-title">${p.label}${p.key_set ? html`<span class="badge">${msg('key found')}</span>` : nothing}</span>
+              <span class="option-title">${providerLabel(p)}${p.key_set ? html`<span class="badge">${msg('key found')}</span>` : nothing}</span>
               <span class="option-blurb meta">${blurb(p.id)}</span>
             </button>`,
           )}

@@ -16,6 +16,7 @@ import type { HermesSkinPicker } from './hermes-skin-picker.js';
 import { HOSTED } from './hermes-provider-add.js';
 import { behaviourRows } from './behaviour-rows.js';
 import { modelCount } from './model-count.js';
+import { providerLabel } from './provider-labels.js';
 
 /** One setting: its text (which the search matches) and its control. */
 export interface Row {
@@ -368,7 +369,7 @@ function providerRows(c: SettingsRowsContext): Row[] {
   const rows: Row[] = list.providers.map((p) => ({
     id: `provider:${p.id}`,
     section: 'Providers',
-    label: p.label,
+    label: providerLabel(p),
     hint: providerHint(p),
     detail: () => providerState(p),
     keywords: `${common} ${p.id} ${p.kind} ${p.kind === 'custom' ? 'self-hosted openai-compatible' : ''} ${p.key_env ?? ''} ${p.base_url ?? ''} ${p.active ? 'active default' : ''} ${p.status} ${p.error ?? ''}`,
