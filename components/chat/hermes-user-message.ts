@@ -207,7 +207,12 @@ export class HermesUserMessage extends LitElement {
       }
       textarea:focus-visible {
         outline: none;
+
         border-color: var(--hermes-focus-ring);
+
+        /* A ring, not only a border colour: focus must show as clearly as the outline elsewhere. */
+
+        box-shadow: 0 0 0 1px var(--hermes-focus-ring);
       }
       .editor-actions {
         display: flex;

@@ -303,7 +303,12 @@ export const onboardingStyles = css`
   input:focus-visible,
   select:focus-visible {
     outline: none;
+
     border-color: var(--hermes-accent);
+
+    /* A ring, not only a border colour: focus must show as clearly as the outline elsewhere. */
+
+    box-shadow: 0 0 0 1px var(--hermes-focus-ring);
   }
   [aria-invalid='true'] {
     border-color: var(--hermes-color-error);

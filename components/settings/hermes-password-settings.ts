@@ -213,7 +213,12 @@ export class HermesPasswordSettings extends LitElement {
       }
       input:focus-visible {
         outline: none;
+
         border-color: var(--hermes-accent);
+
+        /* A ring, not only a border colour: focus must show as clearly as the outline elsewhere. */
+
+        box-shadow: 0 0 0 1px var(--hermes-focus-ring);
       }
       .note,
       .field-error {

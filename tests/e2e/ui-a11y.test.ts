@@ -195,6 +195,10 @@ describe('web app: accessibility of the first-run wizard', () => {
     await page.locator('[data-role="probe"]').waitFor();
     found.push(...(await audit(page, `${scheme} onboarding connect`)));
     expect(found, report(found)).toEqual([]);
+    // By keyboard: every control of the step shows where focus is.
+    const walk = await tabWithoutRing(page, 20);
+    expect(walk.seen).toBeGreaterThan(4);
+    expect(walk.bare).toEqual([]);
   });
 });
 
@@ -220,6 +224,9 @@ describe('web app: accessibility of the sign-in page', () => {
     await page.locator('hermes-login [role="alert"]').waitFor();
     found.push(...(await audit(page, `${scheme} login (error)`)));
     expect(found, report(found)).toEqual([]);
+    const walk = await tabWithoutRing(page, 6);
+    expect(walk.seen).toBeGreaterThan(0);
+    expect(walk.bare).toEqual([]);
   });
 });
 
@@ -291,16 +298,27 @@ describe('web app: keyboard focus and reduced motion', () => {
   }, 120_000);
   afterAll(async () => ui?.close());
 
-  it('every element Tab reaches on the chat and in a panel shows a focus ring', async () => {
+  it('every element Tab reaches on the chat, in each panel and in settings shows a focus ring', async () => {
     const { page } = await ui.open('/');
     await page.locator(hooks.composer).waitFor();
     const chat = await tabWithoutRing(page, 30);
     expect(chat.seen).toBeGreaterThan(8);
-    await page.locator('[data-role="rail"] [data-role="rail-item"][data-panel="skills"]').click();
-    await page.locator('[data-role="skill-row"]').first().waitFor();
-    const panel = await tabWithoutRing(page, 15);
-    expect(panel.seen).toBeGreaterThan(3);
-    expect([...chat.bare, ...panel.bare]).toEqual([]);
+    const bare = [...chat.bare];
+    for (const name of PANELS) {
+      await page.locator(`[data-role="rail"] [data-role="rail-item"][data-panel="${name}"]`).click();
+      const panel = page.locator(`[data-role="panel"][data-panel="${name}"]`);
+      await panel.waitFor({ state: 'visible' });
+      await expect.poll(() => panel.locator('[aria-busy="true"]').count()).toBe(0);
+      const walk = await tabWithoutRing(page, 15);
+      expect(walk.seen, name).toBeGreaterThan(2);
+      bare.push(...walk.bare.map((b) => `${name}: ${b}`));
+    }
+    await page.locator('[data-role="rail"] [data-role="rail-item"][data-panel="settings"]').click();
+    await page.locator(hooks.settings).waitFor({ state: 'visible' });
+    const settings = await tabWithoutRing(page, 40);
+    expect(settings.seen).toBeGreaterThan(10);
+    bare.push(...settings.bare.map((b) => `settings: ${b}`));
+    expect(bare).toEqual([]);
   });
 
   it('with prefers-reduced-motion every animation and transition ends within 0.01 s, the spinner too', async () => {
