@@ -1,6 +1,7 @@
 import { api, ApiError, type Settings } from '../api/client.js';
 import { Store } from './store.js';
 import { applyLanguage } from '../i18n/localization.js';
+import { syncThemeColor } from './theme-color.js';
 
 const PANEL_KEY = 'hermes:workspace-panel-open';
 const SIDEBAR_KEY = 'hermes:sidebar-open';
@@ -64,6 +65,7 @@ export class UiStore extends Store {
     localStorage.setItem('hermes:theme', theme);
     localStorage.setItem('hermes:skin', root.dataset.skin);
     localStorage.setItem('hermes:font-size', root.dataset.fontSize);
+    syncThemeColor();
     void applyLanguage(this.settings?.language);
   }
 

@@ -29,6 +29,9 @@ describe('web app: skins', () => {
     await expect.poll(() => pageBg(page)).toBe(rgb(SKIN_SWATCHES.paper.dark[0]));
     expect(await page.evaluate(() => [document.documentElement.dataset.skin, (window as any).__sameDocument])).toEqual(['paper', true]);
     await expect.poll(async () => (await ui.api('/api/settings')).skin).toBe('paper');
+    // The browser's own bar follows: the skin's panel colour.
+    const themeColor = () => page.evaluate(() => document.querySelector('meta[name="theme-color"]')?.getAttribute('content'));
+    await expect.poll(themeColor).toBe(SKIN_SWATCHES.paper.dark[1]);
     await ui.screenshot(page, 'skin-picker');
     await page.keyboard.press('Escape');
 
