@@ -4,11 +4,10 @@ import { createServer, type Server } from 'node:http';
 import { extname, join, normalize } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deepText, hooks, startUi, type UiHarness } from '../helpers/browser.js';
+import { deepText, hooks, openPanel, PANELS, startUi, type UiHarness } from '../helpers/browser.js';
 
 const AXE = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const EMBED_DIR = join(import.meta.dirname, '..', '..', 'public', 'embed');
-const PANELS = ['tasks', 'skills', 'memory', 'todos', 'insights', 'profiles', 'logs'] as const;
 const THEMES = ['dark', 'light'] as const;
 
 interface Finding {
@@ -126,11 +125,7 @@ describe('web app: accessibility (axe-core in Chromium)', () => {
     await idle(page);
 
     for (const name of PANELS) {
-      await page.locator(`[data-role="rail"] [data-role="rail-item"][data-panel="${name}"]`).click();
-      const panel = page.locator(`[data-role="panel"][data-panel="${name}"]`);
-      await panel.waitFor({ state: 'visible' });
-      // Loaded, not its placeholder: the panel's busy mark is gone.
-      await expect.poll(() => panel.locator('[aria-busy="true"]').count()).toBe(0);
+      await openPanel(page, name);
       found.push(...(await audit(page, `${scheme} panel ${name}`)));
     }
     await page.locator('[data-role="rail"] [data-role="rail-item"][data-panel="skills"]').click();
@@ -305,10 +300,7 @@ describe('web app: keyboard focus and reduced motion', () => {
     expect(chat.seen).toBeGreaterThan(8);
     const bare = [...chat.bare];
     for (const name of PANELS) {
-      await page.locator(`[data-role="rail"] [data-role="rail-item"][data-panel="${name}"]`).click();
-      const panel = page.locator(`[data-role="panel"][data-panel="${name}"]`);
-      await panel.waitFor({ state: 'visible' });
-      await expect.poll(() => panel.locator('[aria-busy="true"]').count()).toBe(0);
+      await openPanel(page, name);
       const walk = await tabWithoutRing(page, 15);
       expect(walk.seen, name).toBeGreaterThan(2);
       bare.push(...walk.bare.map((b) => `${name}: ${b}`));

@@ -8,6 +8,7 @@ import { startServer, type RunningServer } from './server.js';
 import { startScriptedOpenAI, type ScriptedServer } from '../fixtures/scripted-openai.js';
 import type { ScriptedAudio } from '../fixtures/scripted-openai-audio.js';
 import { isTitleRequest } from './chat.js';
+import { expect } from 'vitest';
 import { track } from './processes.js';
 
 export const SCREENSHOTS = join(import.meta.dirname, '..', '..', 'test-results', 'screenshots');
@@ -182,4 +183,16 @@ export async function deepText(locator: import('playwright-core').Locator): Prom
     walk(root);
     return parts.join('');
   });
+}
+
+/** The control center's panels, in rail order. */
+export const PANELS = ['tasks', 'skills', 'memory', 'todos', 'insights', 'profiles', 'logs'] as const;
+
+/** Opens a control-center panel from the rail and waits until it has loaded (its busy mark gone). */
+export async function openPanel(page: import('playwright-core').Page, name: string) {
+  await page.locator(`[data-role="rail"] [data-role="rail-item"][data-panel="${name}"]`).click();
+  const panel = page.locator(`[data-role="panel"][data-panel="${name}"]`);
+  await panel.waitFor({ state: 'visible' });
+  await expect.poll(() => panel.locator('[aria-busy="true"]').count()).toBe(0);
+  return panel;
 }
