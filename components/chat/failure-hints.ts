@@ -67,6 +67,7 @@ const TEXTS: HintTexts<typeof FAILURE_HINTS> = {
     ),
   gateway_cancelled: () => msg('It was stopped on the Hermes side (another client, or the gateway restarting). Send your message again to retry.'),
   gateway_empty_answer: () => msg('Try again; if it keeps happening, check the gateway log ($HERMES_HOME/logs/gateway.log).'),
+  gateway_run_forgotten: () => msg('Hermes keeps finished runs only for a while, and forgets all of them when it restarts. Send your message again to retry.'),
   interrupted: () => msg('Send your message again to retry.'),
   internal_error: () => msg('Try again; if it keeps happening, check the server log.'),
   resume_failed: () => msg('Send your message again to retry; if it keeps happening, check the server log.'),

@@ -238,7 +238,7 @@ export async function driveTurn(deps: DriverDeps, runtime: AgentRuntime, run: Ru
         logger.error({ msg: 'turn failed', session_id: sid, stream_id: run.streamId, error: String((err as Error)?.stack ?? err) });
       const details = e.details ? e.details.slice(0, MAX_DETAILS) : undefined;
       // The hint's code and values beside its English: the web app shows it in the reader's language, now and after a reload.
-      const coded = e.hintCode ? { hint_code: e.hintCode, hint_args: e.hintArgs ?? {} } : {};
+      const coded = { hint_code: e.hintCode, hint_args: e.hintArgs };
       const session = await settle(deps, sid, {
         role: 'assistant',
         content: `${e.message}\n\n${e.hint}`,

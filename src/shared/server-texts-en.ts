@@ -52,6 +52,7 @@ const FAILURE_EN: HintTexts<typeof FAILURE_HINTS> = {
     "The failure happened inside Hermes (its model provider or a tool); $HERMES_HOME/logs/agent.log has the details. Check Hermes' model settings (`hermes model`) and try again.",
   gateway_cancelled: () => 'It was stopped on the Hermes side (another client, or the gateway restarting). Send your message again to retry.',
   gateway_empty_answer: () => 'Try again; if it keeps happening, check the gateway log ($HERMES_HOME/logs/gateway.log).',
+  gateway_run_forgotten: () => 'Hermes keeps finished runs only for a while, and forgets all of them when it restarts. Send your message again to retry.',
   interrupted: () => 'Send your message again to retry.',
   internal_error: () => 'Try again; if it keeps happening, check the server log.',
   resume_failed: () => 'Send your message again to retry; if it keeps happening, check the server log.',

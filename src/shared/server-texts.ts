@@ -43,6 +43,7 @@ export const FAILURE_HINTS = {
   gateway_run_failed: [],
   gateway_cancelled: [],
   gateway_empty_answer: [],
+  gateway_run_forgotten: [],
   // The turn itself (runs/turn-driver.ts, recovery.ts, resume-turn.ts)
   interrupted: [],
   internal_error: [],

@@ -57,29 +57,27 @@ export interface FailureFacts {
 export class ProviderError extends Error {
   /** The English hint (what the incumbent's clients show). */
   readonly hint: string;
-  /** The hint's code and values (src/shared/server-texts.ts), for the web app to translate; absent for a plain-text hint. */
-  readonly hintCode?: FailureHintCode;
-  readonly hintArgs?: Record<string, string>;
+  /** The hint's code and values (src/shared/server-texts.ts), for the web app to translate. */
+  readonly hintCode: FailureHintCode;
+  readonly hintArgs: Record<string, string>;
   constructor(
     readonly type: ProviderErrorType,
     message: string,
-    hint: string | CodedHint<FailureHintCode>,
+    /** Always coded (failureHint(code, values)), so every hint the server can send has a translation in the web app. */
+    hint: CodedHint<FailureHintCode>,
     readonly status?: number,
     readonly details?: string,
     readonly facts: FailureFacts = {},
   ) {
     super(message);
     this.name = 'ProviderError';
-    if (typeof hint === 'string') this.hint = hint;
-    else {
-      this.hint = hint.text;
-      this.hintCode = hint.code;
-      this.hintArgs = hint.args;
-    }
+    this.hint = hint.text;
+    this.hintCode = hint.code;
+    this.hintArgs = hint.args;
   }
 
-  /** The hint as given: coded when it was, so a re-classified error keeps its code. */
-  get codedHint(): string | CodedHint<FailureHintCode> {
-    return this.hintCode ? { text: this.hint, code: this.hintCode, args: this.hintArgs ?? {} } : this.hint;
+  /** The hint as given, so a re-classified error keeps its code. */
+  get codedHint(): CodedHint<FailureHintCode> {
+    return { text: this.hint, code: this.hintCode, args: this.hintArgs };
   }
 }

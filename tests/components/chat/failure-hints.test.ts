@@ -9,6 +9,9 @@ import { chatContext } from '../../../components/state/contexts.js';
 import type { ApiSession } from '../../../components/api/client.js';
 import { applyLanguage } from '../../../components/i18n/localization.js';
 import { PlayedEventSource } from './played-event-source.js';
+import { failureHintText } from '../../../components/chat/failure-hints.js';
+import { FAILURE_HINTS, type FailureHintCode } from '../../../src/shared/server-texts.js';
+import { failureHint } from '../../../src/shared/server-texts-en.js';
 
 const ENGLISH = 'openrouter is rate-limiting requests; retry after 20 s (Retry-After).';
 const GERMAN = 'openrouter begrenzt die Anfragen; erneut versuchen nach 20 s (Retry-After).';
@@ -54,6 +57,21 @@ describe("a failed turn's hint in the reader's language", () => {
     // The same German page translates a known code (so the ones above fell back, not the page).
     const known = await mount(failed({ hint_code: 'provider_rate_limit_retry', hint_args: { provider: 'openrouter', wait: '20 s' } }));
     expect(hint(known)).to.equal(GERMAN);
+  });
+
+  it("every code the server can send: the English is the server's word for word, the German is German with the same values", async () => {
+    const codes = Object.keys(FAILURE_HINTS) as FailureHintCode[];
+    const sample = (c: FailureHintCode) => Object.fromEntries(FAILURE_HINTS[c].map((n) => [n, `<${n}>`]));
+    const server = (c: FailureHintCode) => failureHint(c, sample(c) as never);
+    const shown = (c: FailureHintCode) => failureHintText({ hint: 'fallback', hintCode: c, hintArgs: sample(c) });
+    for (const c of codes) expect(shown(c), c).to.equal(server(c).text);
+    await applyLanguage('de');
+    for (const c of codes) {
+      const text = shown(c)!;
+      expect(text, c).to.not.equal(server(c).text);
+      expect(text, c).to.not.equal('fallback');
+      for (const value of server(c).text.match(/<\w+>/g) ?? []) expect(text, `${c} ${value}`).to.contain(value);
+    }
   });
 
   describe('live, from the apperror event', () => {

@@ -3,6 +3,9 @@ import '../../../components/panels/logs/hermes-logs-panel.js';
 import type { HermesLogsPanel } from '../../../components/panels/logs/hermes-logs-panel.js';
 import { classify } from '../../../components/panels/logs/log-levels.js';
 import { applyLanguage, loadMessages } from '../../../components/i18n/localization.js';
+import { logHintText } from '../../../components/panels/logs/log-hints.js';
+import { LOG_HINTS, type LogHintCode } from '../../../src/shared/server-texts.js';
+import { logHint } from '../../../src/shared/server-texts-en.js';
 
 const AGENT = [
   '2026-03-01 10:00:00,001 DEBUG run_agent: tokens counted',
@@ -58,6 +61,16 @@ describe('hermes-logs-panel', () => {
     cleanup();
     await applyLanguage('en');
     localStorage.removeItem('hermes:language');
+  });
+
+  it("every log hint code: the server's English word for word, and German in German", async () => {
+    await loadMessages('panels');
+    const codes = Object.keys(LOG_HINTS) as LogHintCode[];
+    const args = (c: LogHintCode) => Object.fromEntries(LOG_HINTS[c].map((n) => [n, `<${n}>`]));
+    const shown = (c: LogHintCode) => logHintText({ hint: 'fallback', hint_code: c, hint_args: args(c) });
+    for (const c of codes) expect(shown(c), c).to.equal(logHint(c, args(c) as never).text);
+    await applyLanguage('de');
+    for (const c of codes) expect(shown(c), c).to.not.be.oneOf([logHint(c, args(c) as never).text, 'fallback']);
   });
 
   it("says why a log is empty in the reader's language; a code it does not know in the server's English", async () => {

@@ -347,6 +347,7 @@ export const messages = {
   s9405b4: "Automatické přiřazení: nové konverzace zahájené v těchto prostorech patří do tohoto projektu",
   s94976f: "Napište zprávu za /${0}.",
   s94a265: "Zpráva pro ${0} — / pro příkazy",
+  s94fd1e: "Hermes si dokončené běhy pamatuje jen chvíli a při restartu zapomene všechny. Pošlete zprávu znovu a zkuste to tak ještě jednou.",
   s95188e: "${0} vstup / ${1} výstup tokenů",
   s95482f: "Zavřít (ukončí shell)",
   s959d73: "Profil Hermes: jeho konfigurace, klíče, paměť a dovednosti",

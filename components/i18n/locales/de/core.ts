@@ -347,6 +347,7 @@ export const messages = {
   s9405b4: "Automatisch zuordnen: Neue Chats in diesen Arbeitsbereichen kommen in dieses Projekt",
   s94976f: "Schreib die Nachricht hinter /${0}.",
   s94a265: "Nachricht an ${0} — / für Befehle",
+  s94fd1e: "Hermes behält beendete Läufe nur eine Weile und vergisst sie alle, wenn es neu startet. Sende deine Nachricht erneut, um es noch einmal zu versuchen.",
   s95188e: "${0} rein / ${1} raus Tokens",
   s95482f: "Schließen (beendet die Shell)",
   s959d73: "Hermes-Profil: Konfiguration, Schlüssel, Gedächtnis und Skills",

@@ -347,6 +347,7 @@ export const messages = {
   s9405b4: "Asignación automática: los chats nuevos iniciados en estos espacios se unen a este proyecto",
   s94976f: "Escribe el mensaje después de /${0}.",
   s94a265: "Mensaje para ${0} — / para comandos",
+  s94fd1e: "Hermes solo guarda las ejecuciones terminadas durante un tiempo y las olvida todas al reiniciarse. Envía tu mensaje de nuevo para reintentarlo.",
   s95188e: "${0} de entrada / ${1} de salida tokens",
   s95482f: "Cerrar (termina el shell)",
   s959d73: "Perfil de Hermes: su configuración, claves, memoria y habilidades",

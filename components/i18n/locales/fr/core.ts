@@ -347,6 +347,7 @@ export const messages = {
   s9405b4: "Attribution automatique : les nouvelles discussions lancées dans ces espaces rejoignent ce projet",
   s94976f: "Saisissez le message après /${0}.",
   s94a265: "Message à ${0} — / pour les commandes",
+  s94fd1e: "Hermes ne garde les exécutions terminées que quelque temps, et les oublie toutes quand il redémarre. Renvoyez votre message pour réessayer.",
   s95188e: "${0} en entrée / ${1} en sortie (jetons)",
   s95482f: "Fermer (met fin au shell)",
   s959d73: "Profil Hermes : sa configuration, ses clés, sa mémoire et ses compétences",

@@ -347,6 +347,7 @@ export const messages = {
   s9405b4: "Assegnazione automatica: le nuove chat avviate in queste aree di lavoro entrano in questo progetto",
   s94976f: "Scrivi il messaggio dopo /${0}.",
   s94a265: "Messaggio a ${0} — / per i comandi",
+  s94fd1e: "Hermes conserva le esecuzioni concluse solo per un po’ e le dimentica tutte quando si riavvia. Invia di nuovo il messaggio per riprovare.",
   s95188e: "${0} in entrata / ${1} in uscita token",
   s95482f: "Chiudi (termina la shell)",
   s959d73: "Profilo Hermes: configurazione, chiavi, memoria e skill",

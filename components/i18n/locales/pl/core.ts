@@ -347,6 +347,7 @@ export const messages = {
   s9405b4: "Automatyczne przypisanie: nowe czaty rozpoczęte w tych obszarach trafiają do tego projektu",
   s94976f: "Wpisz wiadomość po /${0}.",
   s94a265: "Wiadomość do ${0} — / dla poleceń",
+  s94fd1e: "Hermes przechowuje zakończone przebiegi tylko przez jakiś czas i zapomina o wszystkich po restarcie. Wyślij wiadomość jeszcze raz, aby spróbować ponownie.",
   s95188e: "tokeny: ${0} wejście / ${1} wyjście",
   s95482f: "Zamknij (kończy powłokę)",
   s959d73: "Profil Hermes: jego konfiguracja, klucze, pamięć i umiejętności",

@@ -347,6 +347,7 @@ export const messages = {
   s9405b4: "Atribuição automática: novas conversas iniciadas nestes espaços entram neste projeto",
   s94976f: "Digite a mensagem depois de /${0}.",
   s94a265: "Mensagem para ${0} — / para comandos",
+  s94fd1e: "O Hermes guarda as execuções concluídas só por um tempo e esquece todas quando reinicia. Envie sua mensagem de novo para tentar outra vez.",
   s95188e: "${0} de entrada / ${1} de saída tokens",
   s95482f: "Fechar (termina a shell)",
   s959d73: "Perfil do Hermes: configuração, chaves, memória e habilidades",

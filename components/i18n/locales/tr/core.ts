@@ -347,6 +347,7 @@ export const messages = {
   s9405b4: "Otomatik atama: bu çalışma alanlarında başlatılan yeni sohbetler bu projeye katılır",
   s94976f: "Mesajı /${0} komutundan sonra yazın.",
   s94a265: "${0} için mesaj — komutlar için /",
+  s94fd1e: "Hermes biten çalıştırmaları yalnızca bir süre tutar ve yeniden başladığında hepsini unutur. Yeniden denemek için mesajınızı tekrar gönderin.",
   s95188e: "${0} giriş / ${1} çıkış token",
   s95482f: "Kapat (kabuğu sonlandırır)",
   s959d73: "Hermes profili: yapılandırması, anahtarları, belleği ve becerileri",

@@ -347,6 +347,7 @@ export const messages = {
   s9405b4: "Tự động gán: cuộc trò chuyện mới bắt đầu trong các không gian này sẽ vào dự án này",
   s94976f: "Hãy nhập tin nhắn sau /${0}.",
   s94a265: "Nhắn cho ${0} — / để dùng lệnh",
+  s94fd1e: "Hermes chỉ giữ các lần chạy đã xong trong một thời gian, và quên hết khi khởi động lại. Hãy gửi lại tin nhắn để thử lại.",
   s95188e: "${0} vào / ${1} ra token",
   s95482f: "Đóng (kết thúc shell)",
   s959d73: "Hồ sơ Hermes: cấu hình, khóa, bộ nhớ và kỹ năng",
