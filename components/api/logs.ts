@@ -15,6 +15,9 @@ export interface LogsAnswer {
   mtime: number | null;
   /** Why there is nothing to show (the file does not exist yet); '' otherwise. */
   hint: string;
+  /** Ours: the hint's code and values (src/shared/server-texts.ts LOG_HINTS), for the panel to translate. */
+  hint_code?: string;
+  hint_args?: Record<string, string>;
 }
 
 export const logsApi = {

@@ -13,6 +13,7 @@ import './hermes-activity.js';
 import './hermes-markdown.js';
 import './hermes-turn-usage.js';
 import { proseWithLines } from './hermes-steer-line.js';
+import { failureHintText } from './failure-hints.js';
 
 /**
  * One assistant turn, prose first: a single activity disclosure (reasoning + tools), the
@@ -83,6 +84,8 @@ export class HermesAssistantTurn extends LitElement {
     const turn = stored.reasoning && this.ui?.settings?.show_thinking === false ? { ...stored, reasoning: '' } : stored;
     const hasActivity = !!turn.reasoning || turn.tools.length > 0;
     const waiting = this.live && !turn.text && !hasActivity && !turn.error;
+    // The server's hint in the reader's language when it sent a code this build knows, else its English.
+    const hint = turn.error ? failureHintText(turn.error) : undefined;
     return html`
       ${
         turn.context
@@ -106,7 +109,7 @@ export class HermesAssistantTurn extends LitElement {
             <span class="error-icon">${icons.alert()}</span>
             <div>
               <div class="error-message">${turn.error.message || msg('The turn failed.')}</div>
-              ${turn.error.hint ? html`<div class="error-hint">${turn.error.hint}</div>` : nothing}
+              ${hint ? html`<div class="error-hint">${hint}</div>` : nothing}
             </div>
           </div>`
           : nothing

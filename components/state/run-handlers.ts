@@ -159,7 +159,7 @@ export function runHandlers(
     apperror: (d) => {
       if (d.session) return changed.settle(d.session as ApiSession);
       const turn = live();
-      turn.error = { message: d.message, type: d.type, hint: d.hint };
+      turn.error = { message: d.message, type: d.type, hint: d.hint, ...(d.hint_code ? { hintCode: d.hint_code, hintArgs: d.hint_args ?? {} } : {}) };
       turn.retrying = undefined;
       chat.status = 'idle';
       changed.now();

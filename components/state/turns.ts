@@ -26,7 +26,8 @@ export interface AssistantTurn {
   text: string;
   reasoning: string;
   tools: ToolView[];
-  error?: { message: string; type: string; hint?: string };
+  /** `hintCode`/`hintArgs`: the hint's code and values (src/shared/server-texts.ts), shown translated by chat/failure-hints.ts. */
+  error?: { message: string; type: string; hint?: string; hintCode?: string; hintArgs?: Record<string, string> };
   interrupted?: boolean;
   partial?: boolean;
   compression?: 'compressing' | 'compressed';
@@ -130,6 +131,12 @@ export function unsend(m: Message): Unsent {
   return { text: paths.length ? text.replace(/\n\n\[Attached files: [^\]]*\]$/, '') : text, paths };
 }
 
+/** A stored notice's `hint_args`: only its string values (anything else is left out, and the hint falls back to English). */
+function stringValues(v: unknown): Record<string, string> {
+  if (!v || typeof v !== 'object') return {};
+  return Object.fromEntries(Object.entries(v).filter((e): e is [string, string] => typeof e[1] === 'string'));
+}
+
 function toolArgs(raw: string | undefined): Record<string, unknown> {
   try {
     const v = JSON.parse(raw || '{}');
@@ -195,6 +202,7 @@ export function groupTurns(messages: readonly Message[], offset = 0): Turn[] {
         message: messageText(m).split('\n\n')[0] ?? '',
         type: String(m.error_type ?? 'error'),
         hint: messageText(m).split('\n\n').slice(1).join('\n\n') || undefined,
+        ...(typeof m.hint_code === 'string' ? { hintCode: m.hint_code, hintArgs: stringValues(m.hint_args) } : {}),
       };
       if (m._interrupted === true) turn.interrupted = true;
       return;

@@ -6,6 +6,7 @@ import type { FileTail } from '../ports/hermes-home.js';
 import { queryParams } from '../http/validate.js';
 import { requestHome } from '../http/request-home.js';
 import { redactSecrets } from '../shared/redact.js';
+import { type CodedHint, logHint } from '../shared/server-texts-en.js';
 
 /** Hermes' own logs under the profile's `logs/` (the incumbent's whitelist), plus this server's. */
 const HERMES_LOGS = { agent: 'agent.log', errors: 'errors.log', gateway: 'gateway.log' } as const;
@@ -77,14 +78,26 @@ export function logRoutes(deps: AppDeps) {
     // Checked here so the answer is the incumbent's text alone (zod would prefix the field's name).
     if (!(LOG_FILES as readonly string[]).includes(parsed.file)) throw new BadRequest('Unknown log file');
     const q = { ...parsed, file: parsed.file as LogFile };
-    const empty = (hint: string) => c.json({ file: q.file, tail: q.tail, lines: [], truncated: false, total_bytes: 0, mtime: null, hint });
+    // The English hint (the incumbent's field) with its code and values beside it, for the web app to translate.
+    const empty = (hint: CodedHint) =>
+      c.json({
+        file: q.file,
+        tail: q.tail,
+        lines: [],
+        truncated: false,
+        total_bytes: 0,
+        mtime: null,
+        hint: hint.text,
+        hint_code: hint.code,
+        hint_args: hint.args,
+      });
     let read: FileTail | null;
     if (q.file === 'webui') {
-      if (!deps.serverLog) return empty('This deployment keeps no server log file.');
+      if (!deps.serverLog) return empty(logHint('server_log_not_kept', {}));
       read = await deps.serverLog.readTail(LOG_MAX_BYTES);
     } else if (deps.options.features?.files === false) {
       // Workers: the agent runs elsewhere (or is the builtin), and nothing writes Hermes' logs here.
-      return empty("Hermes' log files are not kept on this deployment.");
+      return empty(logHint('hermes_logs_not_kept', {}));
     } else {
       const home = await requestHome(c, deps);
       const dir = `${home.root.replace(/\/+$/, '')}/logs`;
@@ -94,7 +107,7 @@ export function logRoutes(deps: AppDeps) {
       if (real.slice(0, real.lastIndexOf('/')) !== (await home.files.realPath(dir))) throw new BadRequest('Invalid log file');
       read = await home.files.readTail(path, LOG_MAX_BYTES);
     }
-    if (!read) return empty(`Log file for ${q.file} not found yet.`);
+    if (!read) return empty(logHint('log_file_missing', { file: q.file }));
     return c.json({
       file: q.file,
       tail: q.tail,

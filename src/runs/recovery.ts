@@ -3,9 +3,10 @@ import type { SessionStore } from '../ports/session-store.js';
 import { CLOSING_EVENTS, type RunEvent } from './events.js';
 import type { RunEventBody } from '../shared/run-events.js';
 import type { RunJournal } from './journal.js';
+import { type CodedHint, failureHint } from '../shared/server-texts-en.js';
 
 export const INTERRUPTED_MESSAGE = 'The server stopped while this reply was being written, so it was not finished.';
-export const INTERRUPTED_HINT = 'Send your message again to retry.';
+export const INTERRUPTED_HINT = failureHint('interrupted', {}).text;
 
 /**
  * After a restart: every session still marked with an active stream lost its turn when the
@@ -50,6 +51,14 @@ export interface InterruptionNotice {
   message: string;
   type: string;
   hint: string;
+  /** The hint's code and values (src/shared/server-texts.ts), for the web app to translate. */
+  hint_code?: string;
+  hint_args?: Record<string, string>;
+}
+
+/** A coded hint as the notice's (and apperror's) fields: the English `hint` beside `hint_code`, `hint_args`. */
+export function hintFields(h: CodedHint): Pick<InterruptionNotice, 'hint' | 'hint_code' | 'hint_args'> {
+  return { hint: h.text, hint_code: h.code, hint_args: h.args };
 }
 
 /**
@@ -89,6 +98,7 @@ export async function recoverInterruptedTurn(deps: RecoveryDeps, sid: string, st
                 _error: true,
                 _interrupted: true,
                 error_type: notice?.type ?? 'interrupted',
+                ...(notice?.hint_code ? { hint_code: notice.hint_code, hint_args: notice.hint_args ?? {} } : {}),
                 timestamp: deps.now(),
               },
             ],
@@ -112,7 +122,7 @@ export async function recoverInterruptedTurn(deps: RecoveryDeps, sid: string, st
 export function closingEventFor(
   events: readonly RunEvent[],
   sid: string,
-  notice: InterruptionNotice = { message: INTERRUPTED_MESSAGE, type: 'interrupted', hint: INTERRUPTED_HINT },
+  notice: InterruptionNotice = { message: INTERRUPTED_MESSAGE, type: 'interrupted', hint: INTERRUPTED_HINT, hint_code: 'interrupted', hint_args: {} },
 ): Extract<RunEventBody, { event: 'stream_end' | 'apperror' }> {
   return events.some((e) => e.event === 'done')
     ? { event: 'stream_end', data: { session_id: sid } }

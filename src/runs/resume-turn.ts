@@ -2,7 +2,8 @@ import type { AgentRuntime } from '../agent/runtime.js';
 import type { HermesHome } from '../ports/hermes-home.js';
 import type { Session } from '../shared/session.js';
 import { CLOSING_EVENTS } from './events.js';
-import { recoverInterruptedTurn, type RecoveryDeps } from './recovery.js';
+import { hintFields, recoverInterruptedTurn, type RecoveryDeps } from './recovery.js';
+import { failureHint } from '../shared/server-texts-en.js';
 import type { RunRegistry } from './registry.js';
 import { INTERRUPTED_TOOL_RESULT, planResume, resumeCount } from './run-resume.js';
 import { driveTurn } from './turn-driver.js';
@@ -58,7 +59,7 @@ export async function resumeInterruptedTurn(deps: ResumeDeps, sid: string, strea
       await recoverInterruptedTurn(deps, sid, streamId, {
         type: 'resume_failed',
         message: `This reply was cut short by a restart again after ${n} ${n === 1 ? 'resume' : 'resumes'}, so it was stopped.`,
-        hint: 'Send your message again to retry; if it keeps happening, check the server log.',
+        ...hintFields(failureHint('resume_failed', {})),
       });
       deps.logger.error({ msg: 'turn not resumed again', session_id: sid, stream_id: streamId, attempts: n });
       return 'closed';

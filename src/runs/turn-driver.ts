@@ -6,7 +6,8 @@ import type { Message } from '../shared/session.js';
 import { presentSession } from '../domain/present-session.js';
 import { CancelledByUser, SuspendedForRestart, type Run } from './run.js';
 import { PRESENTED_EVENTS, type RunEventName, type RunEventPayloads } from './events.js';
-import { INTERRUPTED_HINT, INTERRUPTED_MESSAGE } from './recovery.js';
+import { INTERRUPTED_MESSAGE } from './recovery.js';
+import { failureHint } from '../shared/server-texts-en.js';
 import type { RunRegistry } from './registry.js';
 import { withTurnUsage } from './turn-usage.js';
 import { watchTurnChanges, type TurnChangeSummary, type TurnChanges } from './turn-changes.js';
@@ -225,22 +226,25 @@ export async function driveTurn(deps: DriverDeps, runtime: AgentRuntime, run: Ru
         err instanceof ProviderError
           ? err
           : stopped
-            ? new ProviderError('interrupted', INTERRUPTED_MESSAGE, INTERRUPTED_HINT)
+            ? new ProviderError('interrupted', INTERRUPTED_MESSAGE, failureHint('interrupted', {}))
             : new ProviderError(
                 'error',
                 'The agent stopped because of an internal error',
-                'Try again; if it keeps happening, check the server log.',
+                failureHint('internal_error', {}),
                 undefined,
                 String((err as Error)?.message ?? err),
               );
       if (!(err instanceof ProviderError) && !stopped)
         logger.error({ msg: 'turn failed', session_id: sid, stream_id: run.streamId, error: String((err as Error)?.stack ?? err) });
       const details = e.details ? e.details.slice(0, MAX_DETAILS) : undefined;
+      // The hint's code and values beside its English: the web app shows it in the reader's language, now and after a reload.
+      const coded = { hint_code: e.hintCode, hint_args: e.hintArgs };
       const session = await settle(deps, sid, {
         role: 'assistant',
         content: `${e.message}\n\n${e.hint}`,
         _error: true,
         error_type: e.type,
+        ...coded,
         ...(stopped ? { _interrupted: true } : {}),
         ...(details ? { provider_details: details } : {}),
         ...(changed ? { file_changes: changed.file_changes, [TURN_STREAM_KEY]: run.streamId } : {}),
@@ -252,6 +256,7 @@ export async function driveTurn(deps: DriverDeps, runtime: AgentRuntime, run: Ru
           message: e.message,
           type: e.type,
           hint: e.hint,
+          ...coded,
           ...(details ? { details } : {}),
           session_id: sid,
           ...(session ? { session: presentSession(session) } : {}),

@@ -237,11 +237,17 @@ export const RUN_EVENT_SCHEMAS = {
     session_id: str,
     session: PresentedSessionSchema.optional(),
   }),
-  /** The turn failed; `type` is the incumbent's error class (rate_limit, auth_mismatch, interrupted, …). */
+  /**
+   * The turn failed; `type` is the incumbent's error class (rate_limit, auth_mismatch, interrupted, …).
+   * Ours, beside the English `hint`: `hint_code` (server-texts.ts FAILURE_HINTS) and its values
+   * `hint_args`, for the web app to show the hint in the reader's language.
+   */
   apperror: z.strictObject({
     message: str,
     type: str,
     hint: str,
+    hint_code: str.optional(),
+    hint_args: z.record(z.string(), z.string()).optional(),
     details: str.optional(),
     session_id: str,
     session: PresentedSessionSchema.optional(),

@@ -64,6 +64,8 @@ describe('gateway runtime: failures', () => {
     expect(error.type).toBe('rate_limit');
     expect(error.hint).toMatch(/max_concurrent_runs/);
     expect(error.hint).toMatch(/retry after 5 s/);
+    // The code and values beside the English, for the web app to say it in the reader's language.
+    expect(error).toMatchObject({ hint_code: 'gateway_busy_retry', hint_args: { wait: '5 s' } });
   });
 
   it('run.failed: the agent failed inside Hermes; the streamed part is kept', async () => {

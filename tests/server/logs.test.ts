@@ -92,7 +92,7 @@ describe('GET /api/logs', () => {
     expect((await t.call('GET', '/api/logs?tail=100')).body.lines).toEqual(['x', 'y']);
   });
 
-  it('answers an empty list with a hint when the file does not exist yet', async () => {
+  it('answers an empty list with a hint (English, and its code and values for the web app) when the file does not exist yet', async () => {
     const r = await t.call('GET', '/api/logs?file=gateway');
     expect(r.status).toBe(200);
     expect(r.body).toEqual({
@@ -103,6 +103,8 @@ describe('GET /api/logs', () => {
       total_bytes: 0,
       mtime: null,
       hint: 'Log file for gateway not found yet.',
+      hint_code: 'log_file_missing',
+      hint_args: { file: 'gateway' },
     });
   });
 
@@ -186,12 +188,12 @@ describe('GET /api/logs where there are no log files (Workers)', () => {
     try {
       const { createApp } = await import('../../src/app.js');
       const app = createApp({ ...t.deps, serverLog: undefined, options: { ...t.deps.options, features: { files: false, uploads: false, terminal: false } } });
-      for (const [file, hint] of [
-        ['agent', "Hermes' log files are not kept on this deployment."],
-        ['webui', 'This deployment keeps no server log file.'],
+      for (const [file, hint, hint_code] of [
+        ['agent', "Hermes' log files are not kept on this deployment.", 'hermes_logs_not_kept'],
+        ['webui', 'This deployment keeps no server log file.', 'server_log_not_kept'],
       ]) {
         const body = await (await app.request(`/api/logs?file=${file}`)).json();
-        expect(body).toEqual({ file, tail: 200, lines: [], truncated: false, total_bytes: 0, mtime: null, hint });
+        expect(body).toEqual({ file, tail: 200, lines: [], truncated: false, total_bytes: 0, mtime: null, hint, hint_code, hint_args: {} });
       }
       expect((await app.request('/api/logs?file=nope')).status).toBe(400);
     } finally {

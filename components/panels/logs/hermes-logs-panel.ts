@@ -7,6 +7,7 @@ import { panelStyles } from '../panel-styles.js';
 import { panelState } from '../panel-state.js';
 import { LOG_FILES, LOG_TAILS, logsApi, type LogFile, type LogsAnswer } from '../../api/logs.js';
 import { atLeast, classify, type Level, type LogLine } from './log-levels.js';
+import { logHintText } from './log-hints.js';
 
 /** File names stay as they are; the server's own log is named in words. Read at render time (a language switch). */
 const fileLabel = (f: LogFile): string => (f === 'webui' ? msg('Web UI') : `${f}.log`);
@@ -240,7 +241,7 @@ export class HermesLogsPanel extends LitElement {
       }
       <div class="panel-body" @scroll=${() => (this.#follow = this.#atBottom())}>
         ${this.error ? html`<p class="error" role="alert" data-role="log-error">${this.error}</p>` : nothing}
-        ${a && !a.lines.length ? html`<p class="empty" data-role="log-hint">${a.hint || msg('This log is empty.')}</p>` : nothing}
+        ${a && !a.lines.length ? html`<p class="empty" data-role="log-hint">${logHintText(a) || msg('This log is empty.')}</p>` : nothing}
         ${a?.lines.length && !shown.length ? html`<p class="empty" data-role="log-hint">${msg('No lines at this level.')}</p>` : nothing}
         <div class="lines" ?data-wrap=${this.wrap}>${shown.map((l) => html`<div data-role="log-line" data-level=${l.level}>${l.text}</div>`)}</div>
       </div>

@@ -1,5 +1,6 @@
 import type { ChatMessage, ToolCall, ToolSpec } from '../messages.js';
 import { ProviderError, type ModelProvider } from '../providers/types.js';
+import { failureHint } from '../../shared/server-texts-en.js';
 import { streamWithRetries, type RetryOptions } from '../providers/retry.js';
 import { mergeReasoningDetails } from '../providers/reasoning-replay.js';
 import type { ReasoningEffort } from '../reasoning.js';
@@ -103,7 +104,7 @@ export async function callModel(
   }
   const toolCalls = calls.calls();
   if (!text && !reasoning && !toolCalls.length) {
-    throw new ProviderError('no_response', 'The model returned an empty response', 'Try again, or pick another model if it keeps happening.');
+    throw new ProviderError('no_response', 'The model returned an empty response', failureHint('model_empty_response', {}));
   }
   const ended = now();
   usage ??= {

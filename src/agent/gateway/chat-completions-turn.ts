@@ -1,5 +1,6 @@
 import { parseSse, type SseRecord } from '../providers/sse.js';
 import { ProviderError } from '../providers/types.js';
+import { failureHint } from '../../shared/server-texts-en.js';
 import { runEvent, type TurnInput, type TurnOutput } from '../runtime.js';
 import { type GatewayHttp, SilenceError, malformed, num, silent, str, withSilenceLimit } from './http.js';
 import { chatUsage, emptyAnswer, runFailed, streamError } from './outcomes.js';
@@ -107,18 +108,10 @@ export async function chatCompletionsTurn(
       if (signal.aborted) throw signal.reason;
       if (err instanceof SilenceError) throw silent(http.baseUrl, err.ms, 'streaming the answer');
       if (err instanceof ProviderError) throw err;
-      throw new ProviderError(
-        'no_response',
-        `Hermes Agent stopped mid-answer (${String((err as Error)?.message ?? err)})`,
-        'The connection to the gateway dropped before the answer finished; try again.',
-      );
+      throw new ProviderError('no_response', `Hermes Agent stopped mid-answer (${String((err as Error)?.message ?? err)})`, failureHint('gateway_cut_off', {}));
     }
     if (!done && !finished)
-      throw new ProviderError(
-        'no_response',
-        'Hermes Agent stopped mid-answer (the stream ended early)',
-        'The connection to the gateway dropped before the answer finished; try again.',
-      );
+      throw new ProviderError('no_response', 'Hermes Agent stopped mid-answer (the stream ended early)', failureHint('gateway_cut_off', {}));
   }
 
   // Hermes reports the session's running totals: only the growth since last time is this turn's.

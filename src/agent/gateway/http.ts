@@ -1,4 +1,5 @@
 import { ProviderError } from '../providers/types.js';
+import { failureHint } from '../../shared/server-texts-en.js';
 import { redactSecrets } from '../providers/openai.js';
 
 /**
@@ -18,12 +19,8 @@ export interface GatewayHttpOptions {
 export const DETECT_TIMEOUT_MS = 5000;
 const MAX_DETAILS = 1200;
 
-export const GATEWAY_KEY_HINT =
-  'Set HERMES_WEBUI_GATEWAY_API_KEY (or API_SERVER_KEY in $HERMES_HOME/.env) to the key the Hermes API server was started with (its API_SERVER_KEY).';
-
-export function startHint(baseUrl: string): string {
-  return `Start Hermes' API server (API_SERVER_ENABLED=true in $HERMES_HOME/.env, then \`hermes gateway\`), or point HERMES_WEBUI_GATEWAY_BASE_URL at it (now ${baseUrl}).`;
-}
+// The hints' English is in src/shared/server-texts-en.ts, with the codes the web app translates.
+export { GATEWAY_KEY_HINT, startHint } from '../../shared/server-texts-en.js';
 
 /** A stream that sent nothing, not even a keepalive, for longer than the read timeout. */
 export class SilenceError extends Error {
@@ -197,38 +194,24 @@ export function httpFailure(baseUrl: string, status: number, body: string, retry
   const message = `Hermes Agent answered HTTP ${status} to ${what}${words ? `: ${words}` : ''}`;
   const details = clean(body, key);
   if (status === 401 || status === 403) {
-    const hint = key ? `The gateway refused the API key. ${GATEWAY_KEY_HINT}` : `The gateway needs an API key. ${GATEWAY_KEY_HINT}`;
+    const hint = failureHint(key ? 'gateway_key_rejected' : 'gateway_key_missing', {});
     return new ProviderError('auth_mismatch', message, hint, status, details);
   }
   if (status === 429) {
     const wait = retryAfter?.trim();
-    const when = wait ? `retry after ${wait}${/^\d+(\.\d+)?$/.test(wait) ? ' s' : ''}` : 'wait for one to finish and try again';
     const concurrency = /concurren|max_concurrent|too many (active )?runs/i.test(said) || code === 'rate_limit_exceeded';
-    const hint =
-      concurrency || !said
-        ? `Hermes is already running as many turns as it allows (gateway.api_server.max_concurrent_runs in its config.yaml); ${when}.`
-        : `Hermes is rate-limiting requests; ${when}.`;
+    const busy = concurrency || !said;
+    const hint = wait
+      ? failureHint(busy ? 'gateway_busy_retry' : 'gateway_rate_limit_retry', { wait: `${wait}${/^\d+(\.\d+)?$/.test(wait) ? ' s' : ''}` })
+      : failureHint(busy ? 'gateway_busy' : 'gateway_rate_limit', {});
     return new ProviderError('rate_limit', message, hint, status, details);
   }
   if (status === 404) {
-    return new ProviderError(
-      'error',
-      message,
-      `This Hermes does not offer ${what}. Update Hermes Agent, or check HERMES_WEBUI_GATEWAY_BASE_URL (now ${baseUrl}).`,
-      status,
-      details,
-    );
+    return new ProviderError('error', message, failureHint('gateway_not_offered', { what, base_url: baseUrl }), status, details);
   }
-  if (status === 413) return new ProviderError('error', message, 'The message is larger than Hermes accepts (10 MB); send less at once.', status, details);
-  if (status >= 500)
-    return new ProviderError(
-      'error',
-      message,
-      'Hermes Agent failed on its side; its log ($HERMES_HOME/logs/gateway.log) says why. Try again.',
-      status,
-      details,
-    );
-  return new ProviderError('error', message, `Hermes Agent refused the request (HTTP ${status}).`, status, details);
+  if (status === 413) return new ProviderError('error', message, failureHint('gateway_too_large', {}), status, details);
+  if (status >= 500) return new ProviderError('error', message, failureHint('gateway_5xx', {}), status, details);
+  return new ProviderError('error', message, failureHint('gateway_refused', { status: String(status) }), status, details);
 }
 
 export function unreachable(baseUrl: string, err: unknown, key: string | null): ProviderError {
@@ -237,7 +220,7 @@ export function unreachable(baseUrl: string, err: unknown, key: string | null): 
   return new ProviderError(
     'no_response',
     `Could not reach Hermes Agent at ${baseUrl}: ${redactSecrets(reason, key)}`,
-    `Is it running? ${startHint(baseUrl)}`,
+    failureHint('gateway_unreachable', { base_url: baseUrl }),
     undefined,
     clean([e?.message, e?.cause?.message].filter(Boolean).join(': '), key),
   );
@@ -248,16 +231,12 @@ export function silent(baseUrl: string, ms: number, doing: string): ProviderErro
   return new ProviderError(
     'no_response',
     `Hermes Agent went silent: nothing for ${seconds} s while ${doing}`,
-    `The gateway at ${baseUrl} may be stuck or the connection dropped; its log ($HERMES_HOME/logs/gateway.log) may say why. HERMES_WEBUI_GATEWAY_READ_TIMEOUT sets how long to wait (now ${seconds} s).`,
+    failureHint('gateway_silent', { base_url: baseUrl, seconds: String(seconds) }),
   );
 }
 
 export function malformed(baseUrl: string, what: string): ProviderError {
-  return new ProviderError(
-    'error',
-    `Hermes Agent sent something this WebUI cannot read: ${what}`,
-    `Check that HERMES_WEBUI_GATEWAY_BASE_URL (now ${baseUrl}) is a Hermes API server, and that this WebUI and Hermes Agent are both up to date.`,
-  );
+  return new ProviderError('error', `Hermes Agent sent something this WebUI cannot read: ${what}`, failureHint('gateway_malformed', { base_url: baseUrl }));
 }
 
 /** Text of a JSON field when it is a non-empty string. */

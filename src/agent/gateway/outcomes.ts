@@ -1,3 +1,4 @@
+import { failureHint } from '../../shared/server-texts-en.js';
 import { ProviderError } from '../providers/types.js';
 import { num, str } from './http.js';
 
@@ -8,13 +9,7 @@ import { num, str } from './http.js';
 export class RunEnded extends ProviderError {}
 
 export function runFailed(error: string): ProviderError {
-  return new RunEnded(
-    'error',
-    `Hermes Agent could not finish: ${error}`,
-    "The failure happened inside Hermes (its model provider or a tool); $HERMES_HOME/logs/agent.log has the details. Check Hermes' model settings (`hermes model`) and try again.",
-    undefined,
-    error.slice(0, 1200),
-  );
+  return new RunEnded('error', `Hermes Agent could not finish: ${error}`, failureHint('gateway_run_failed', {}), undefined, error.slice(0, 1200));
 }
 
 export function streamError(raw: unknown): ProviderError {
@@ -23,19 +18,11 @@ export function streamError(raw: unknown): ProviderError {
 }
 
 export function cancelledElsewhere(): ProviderError {
-  return new RunEnded(
-    'interrupted',
-    'Hermes Agent cancelled the run',
-    'It was stopped on the Hermes side (another client, or the gateway restarting). Send your message again to retry.',
-  );
+  return new RunEnded('interrupted', 'Hermes Agent cancelled the run', failureHint('gateway_cancelled', {}));
 }
 
 export function emptyAnswer(): ProviderError {
-  return new ProviderError(
-    'no_response',
-    'Hermes Agent finished without an answer',
-    'Try again; if it keeps happening, check the gateway log ($HERMES_HOME/logs/gateway.log).',
-  );
+  return new ProviderError('no_response', 'Hermes Agent finished without an answer', failureHint('gateway_empty_answer', {}));
 }
 
 export function usageOf(raw: unknown): { input: number; output: number } | null {

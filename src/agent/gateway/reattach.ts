@@ -1,5 +1,6 @@
 import type { TurnInput, TurnOutput } from '../runtime.js';
 import { ProviderError } from '../providers/types.js';
+import { failureHint } from '../../shared/server-texts-en.js';
 import type { JournalRecord } from '../../runs/journal.js';
 import type { Message } from '../../shared/session.js';
 import { str } from './http.js';
@@ -180,6 +181,6 @@ function runForgotten(runId: string): ProviderError {
   return new RunEnded(
     'interrupted',
     `Hermes Agent no longer knows run ${runId}, so this reply could not be picked up again after the restart`,
-    'Hermes keeps finished runs only for a while, and forgets all of them when it restarts. Send your message again to retry.',
+    failureHint('gateway_run_forgotten', {}),
   );
 }

@@ -1,6 +1,7 @@
 import type { Logger } from '../../ports/platform.js';
 import { parseSse, type SseRecord } from '../providers/sse.js';
 import { ProviderError } from '../providers/types.js';
+import { failureHint } from '../../shared/server-texts-en.js';
 import { runEvent, type TurnInput, type TurnOutput, type TurnStep } from '../runtime.js';
 import type { RunEventPayloads } from '../../shared/run-events.js';
 import type { GatewayProfile } from './capabilities.js';
@@ -174,7 +175,7 @@ export async function followRun(
         throw new ProviderError(
           'no_response',
           `Hermes Agent's event stream for run ${runId} kept ending before the run finished (it is "${s}")`,
-          'The connection to the gateway is unreliable; try again. The run may still finish in Hermes (see `hermes sessions`).',
+          failureHint('gateway_stream_unreliable', {}),
         );
       }
       reconnects++;
@@ -300,7 +301,7 @@ async function readRunEvents(
           throw new ProviderError(
             'error',
             `Hermes Agent ended the run with an event this WebUI does not know: "${name}"`,
-            'Update Hermes WebUI (or check that Hermes Agent and this WebUI are compatible versions); Hermes may still have finished the run (see `hermes sessions`).',
+            failureHint('gateway_unknown_event', {}),
             undefined,
             JSON.stringify(d).slice(0, 1200),
           );

@@ -4,6 +4,7 @@ import { Channel } from '../channel.js';
 import { parseModelList, type CatalogModel } from '../catalog/probe.js';
 import type { Catalog } from '../catalog/catalog.js';
 import { ProviderError } from '../providers/types.js';
+import { failureHint } from '../../shared/server-texts-en.js';
 import type { ApprovalChoice } from '../tools/types.js';
 import type { AgentInfo, AgentRuntime, SteerInput, SteerOutcome, TurnInput, TurnOutput } from '../runtime.js';
 import { limitationsOf, profileFrom, type GatewayProfile } from './capabilities.js';
@@ -225,11 +226,7 @@ export class GatewayAgentRuntime implements AgentRuntime {
       throw err;
     }
     if (!profile.path) {
-      throw new ProviderError(
-        'error',
-        'This Hermes API server offers neither the runs API nor chat completions',
-        'Update Hermes Agent, or check HERMES_WEBUI_GATEWAY_BASE_URL.',
-      );
+      throw new ProviderError('error', 'This Hermes API server offers neither the runs API nor chat completions', failureHint('gateway_no_api', {}));
     }
     const model = this.#modelFor(input.model, profile);
     const reattach = input.resume?.gateway;

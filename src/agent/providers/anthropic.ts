@@ -266,7 +266,7 @@ function streamError(ctx: ProviderContext, model: string, raw: unknown): Provide
   const base = describeHttpFailure(ctx, model, status, JSON.stringify({ error: e }), null);
   const message = redactSecrets(`${ctx.providerId} reported ${String(e.type ?? 'an error')} mid-stream: ${String(e.message ?? 'no message')}`, ctx.apiKey);
   // No HTTP status for the apperror (the answer was a 200), but retries judge it by the one it stands for.
-  return new ProviderError(base.type, message, base.hint, undefined, base.details, { status });
+  return new ProviderError(base.type, message, base.codedHint, undefined, base.details, { status });
 }
 
 function isNum(v: unknown): v is number {

@@ -4,6 +4,7 @@ import { needsReasoningEcho, replayReasoning } from './reasoning-replay.js';
 import { openAIEffortFields } from '../reasoning.js';
 import { parseSse } from './sse.js';
 import { ProviderError, type FailureFacts, type ModelChunk, type ModelProvider, type ModelRequest } from './types.js';
+import { failureHint } from '../../shared/server-texts-en.js';
 
 export interface OpenAIProviderOptions {
   id: string;
@@ -250,7 +251,7 @@ function streamError(ctx: ProviderContext, raw: unknown): ProviderError {
   return new ProviderError(
     'error',
     `${ctx.providerId} reported an error mid-stream: ${message}`,
-    'The provider failed while answering; try again.',
+    failureHint('provider_stream_error', { provider: ctx.providerId }),
     typeof code === 'number' ? code : undefined,
     JSON.stringify(raw).slice(0, 1200),
     typeof code === 'number' ? { status: code } : {},
@@ -319,27 +320,26 @@ export function describeHttpFailure(ctx: ProviderContext, model: string, status:
   const extra = details(ctx, body);
   const facts: FailureFacts = { status, retryAfter };
   if (status === 401 || status === 403) {
-    const where = ctx.keyEnv
-      ? `${ctx.keyEnv} in $HERMES_HOME/.env (or model.api_key in config.yaml)`
-      : 'model.api_key in $HERMES_HOME/config.yaml (or the key variable in .env)';
-    const hint = ctx.apiKey ? `Check the API key: ${ctx.providerId} rejected the one in ${where}.` : `${ctx.providerId} needs an API key: set ${where}.`;
+    const provider = ctx.providerId;
+    const hint = ctx.keyEnv
+      ? failureHint(ctx.apiKey ? 'provider_key_rejected_env' : 'provider_key_missing_env', { provider, env: ctx.keyEnv })
+      : failureHint(ctx.apiKey ? 'provider_key_rejected_config' : 'provider_key_missing_config', { provider });
     return new ProviderError('auth_mismatch', message, hint, status, extra, facts);
   }
   if (status === 404 || MODEL_MISSING.test(said)) {
-    const hint = `The model "${model}" was not found at ${ctx.baseUrl}. Check the model name (model.default in config.yaml) and that base_url is right.`;
+    const hint = failureHint('provider_model_not_found', { model, base_url: ctx.baseUrl });
     return new ProviderError('model_not_found', message, hint, status, extra, facts);
   }
   if (status === 429) {
     const wait = retryAfter?.trim();
-    const when = wait
-      ? /^\d+(\.\d+)?$/.test(wait)
-        ? `retry after ${wait} s (Retry-After)`
-        : `retry after ${wait} (Retry-After)`
-      : 'wait a moment and try again';
-    return new ProviderError('rate_limit', message, `${ctx.providerId} is rate-limiting requests; ${when}.`, status, extra, facts);
+    const provider = ctx.providerId;
+    const hint = wait
+      ? failureHint('provider_rate_limit_retry', { provider, wait: /^\d+(\.\d+)?$/.test(wait) ? `${wait} s` : wait })
+      : failureHint('provider_rate_limit', { provider });
+    return new ProviderError('rate_limit', message, hint, status, extra, facts);
   }
-  if (status >= 500) return new ProviderError('error', message, 'The provider failed; try again.', status, extra, facts);
-  return new ProviderError('error', message, `${ctx.providerId} rejected the request (HTTP ${status}).`, status, extra, facts);
+  if (status >= 500) return new ProviderError('error', message, failureHint('provider_5xx', { provider: ctx.providerId }), status, extra, facts);
+  return new ProviderError('error', message, failureHint('provider_rejected', { provider: ctx.providerId, status: String(status) }), status, extra, facts);
 }
 
 /** `fetch` itself threw: refused connection, DNS failure, TLS error. */
@@ -349,7 +349,7 @@ export function unreachable(ctx: ProviderContext, err: unknown): ProviderError {
   return new ProviderError(
     'no_response',
     `Could not reach ${ctx.providerId} at ${ctx.baseUrl}: ${redactSecrets(reason, ctx.apiKey)}`,
-    `Is the server at ${ctx.baseUrl} running and reachable from this machine?`,
+    failureHint('provider_unreachable', { provider: ctx.providerId, base_url: ctx.baseUrl }),
     undefined,
     details(ctx, errorText(err)),
     { transport: errorCode(err) ?? errorText(err) },
@@ -376,7 +376,7 @@ export function streamCutOff(ctx: ProviderContext, err?: unknown): ProviderError
   return new ProviderError(
     'no_response',
     `${ctx.providerId} stopped mid-answer (the stream ended early${why})`,
-    'The connection dropped before the answer finished; try again.',
+    failureHint('provider_cut_off', { provider: ctx.providerId }),
     undefined,
     err ? details(ctx, errorText(err)) : undefined,
     { transport: (err ? errorCode(err) : undefined) ?? 'cut_off' },
@@ -388,6 +388,6 @@ export function malformed(ctx: ProviderContext, what: string): ProviderError {
   return new ProviderError(
     'error',
     `${ctx.providerId} sent a malformed stream: ${redactSecrets(what, ctx.apiKey)}`,
-    `The answer from ${ctx.baseUrl} could not be read; check base_url and api_mode in config.yaml, then try again.`,
+    failureHint('provider_malformed', { provider: ctx.providerId, base_url: ctx.baseUrl }),
   );
 }

@@ -1,5 +1,7 @@
 import type { ChatMessage, ToolSpec } from '../messages.js';
 import type { ReasoningEffort } from '../reasoning.js';
+import type { FailureHintCode } from '../../shared/server-texts.js';
+import type { CodedHint } from '../../shared/server-texts-en.js';
 
 export interface ModelRequest {
   model: string;
@@ -53,15 +55,29 @@ export interface FailureFacts {
 
 /** A provider failure, classified for the `apperror` event, with a hint a person can act on. */
 export class ProviderError extends Error {
+  /** The English hint (what the incumbent's clients show). */
+  readonly hint: string;
+  /** The hint's code and values (src/shared/server-texts.ts), for the web app to translate. */
+  readonly hintCode: FailureHintCode;
+  readonly hintArgs: Record<string, string>;
   constructor(
     readonly type: ProviderErrorType,
     message: string,
-    readonly hint: string,
+    /** Always coded (failureHint(code, values)), so every hint the server can send has a translation in the web app. */
+    hint: CodedHint<FailureHintCode>,
     readonly status?: number,
     readonly details?: string,
     readonly facts: FailureFacts = {},
   ) {
     super(message);
     this.name = 'ProviderError';
+    this.hint = hint.text;
+    this.hintCode = hint.code;
+    this.hintArgs = hint.args;
+  }
+
+  /** The hint as given, so a re-classified error keeps its code. */
+  get codedHint(): CodedHint<FailureHintCode> {
+    return { text: this.hint, code: this.hintCode, args: this.hintArgs };
   }
 }

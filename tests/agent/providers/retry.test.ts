@@ -11,6 +11,7 @@ import {
   type RetryNotice,
 } from '../../../src/agent/providers/retry.js';
 import { ProviderError, type ModelChunk, type ModelProvider } from '../../../src/agent/providers/types.js';
+import { failureHint } from '../../../src/shared/server-texts-en.js';
 
 const ctx: ProviderContext = { providerId: 'p', baseUrl: 'http://127.0.0.1:1/v1', apiKey: null };
 const NOW = Date.UTC(2026, 0, 1, 12, 0, 0);
@@ -93,7 +94,9 @@ describe('classifyFailure', () => {
 
   it('does not retry malformed answers, empty answers, plain errors or aborts', () => {
     expect(classifyFailure(malformed(ctx, 'not JSON'), NOW)).toEqual({ retry: false });
-    expect(classifyFailure(new ProviderError('no_response', 'The model returned an empty response', 'Try again'), NOW)).toEqual({ retry: false });
+    expect(classifyFailure(new ProviderError('no_response', 'The model returned an empty response', failureHint('model_empty_response', {})), NOW)).toEqual({
+      retry: false,
+    });
     expect(classifyFailure(new Error('ECONNRESET'), NOW)).toEqual({ retry: false });
     expect(classifyFailure(new DOMException('Aborted', 'AbortError'), NOW)).toEqual({ retry: false });
   });

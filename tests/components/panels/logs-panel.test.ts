@@ -2,6 +2,10 @@ import { expect, cleanup, fixture, nextFrame, stubFetch, waitFor } from '../help
 import '../../../components/panels/logs/hermes-logs-panel.js';
 import type { HermesLogsPanel } from '../../../components/panels/logs/hermes-logs-panel.js';
 import { classify } from '../../../components/panels/logs/log-levels.js';
+import { applyLanguage, loadMessages } from '../../../components/i18n/localization.js';
+import { logHintText } from '../../../components/panels/logs/log-hints.js';
+import { LOG_HINTS, type LogHintCode } from '../../../src/shared/server-texts.js';
+import { logHint } from '../../../src/shared/server-texts-en.js';
 
 const AGENT = [
   '2026-03-01 10:00:00,001 DEBUG run_agent: tokens counted',
@@ -41,13 +45,44 @@ describe('hermes-logs-panel', () => {
         const got = served[file]!;
         return got.length
           ? answer(file, tail, got.slice(-tail))
-          : { ...answer(file, tail, []), total_bytes: 0, mtime: null, hint: `Log file for ${file} not found yet.` };
+          : {
+              ...answer(file, tail, []),
+              total_bytes: 0,
+              mtime: null,
+              hint: `Log file for ${file} not found yet.`,
+              // The code and values beside the English; `errors` plays a server newer than this build.
+              ...(file === 'errors' ? { hint_code: 'log_file_gone_to_sea', hint_args: { file } } : { hint_code: 'log_file_missing', hint_args: { file } }),
+            };
       },
     });
   });
-  afterEach(() => {
+  afterEach(async () => {
     fetch.restore();
     cleanup();
+    await applyLanguage('en');
+    localStorage.removeItem('hermes:language');
+  });
+
+  it("every log hint code: the server's English word for word, and German in German", async () => {
+    await loadMessages('panels');
+    const codes = Object.keys(LOG_HINTS) as LogHintCode[];
+    const args = (c: LogHintCode) => Object.fromEntries(LOG_HINTS[c].map((n) => [n, `<${n}>`]));
+    const shown = (c: LogHintCode) => logHintText({ hint: 'fallback', hint_code: c, hint_args: args(c) });
+    for (const c of codes) expect(shown(c), c).to.equal(logHint(c, args(c) as never).text);
+    await applyLanguage('de');
+    for (const c of codes) expect(shown(c), c).to.not.be.oneOf([logHint(c, args(c) as never).text, 'fallback']);
+  });
+
+  it("says why a log is empty in the reader's language; a code it does not know in the server's English", async () => {
+    await loadMessages('panels');
+    await applyLanguage('de');
+    served.errors = [];
+    const el = await fixture<HermesLogsPanel>('hermes-logs-panel');
+    select(el, 'log-file', 'gateway');
+    const hint = () => shadow(el).querySelector('[data-role="log-hint"]')?.textContent?.trim();
+    await waitFor(() => hint() === 'Logdatei für gateway noch nicht gefunden.');
+    select(el, 'log-file', 'errors');
+    await waitFor(() => hint() === 'Log file for errors not found yet.');
   });
 
   it('reads levels from Hermes lines and our JSON lines; a traceback keeps the level of its record', () => {
