@@ -122,7 +122,7 @@ describe('a language comes in bundles, each there before the screens that show i
         const call = source.match(new RegExp(`loadScreen\\(\\s*('[\\w-]+'|\\[[^\\]]*\\])\\s*,\\s*\\(\\)\\s*=>\\s*import\\(\\s*'${spec}'\\s*\\)`));
         const loads = new Set((call?.[1] ?? '').match(/[\w-]+/g) ?? []);
         const missing = [...needed].filter((b) => !loads.has(b));
-        if (missing.length) problems.push(`${file}: import('${i.original}') shows messages of ${missing.join(', ')}: load them with loadScreen`);
+        if (missing.length) problems.push(`${file}: the lazy import of ${i.original} shows messages of ${missing.join(', ')}: load them with loadScreen`);
       }
     }
     expect(problems).toEqual([]);
