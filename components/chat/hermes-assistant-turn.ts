@@ -13,7 +13,15 @@ import './hermes-activity.js';
 import './hermes-markdown.js';
 import './hermes-turn-usage.js';
 import { proseWithLines } from './hermes-steer-line.js';
-import { failureHintText } from './failure-hints.js';
+
+/**
+ * The failure hints' sentences (chat/failure-hints.ts) are not in the first paint: fetched when
+ * the page is idle, and at the latest by the first failure shown (its English until then).
+ */
+let hints: typeof import('./failure-hints.js') | null = null;
+let hintsLoading: Promise<unknown> | null = null;
+const loadHints = () => (hintsLoading ??= import('./failure-hints.js').then((m) => (hints = m)));
+if (typeof requestIdleCallback === 'function') requestIdleCallback(() => void loadHints(), { timeout: 5000 });
 
 /**
  * One assistant turn, prose first: a single activity disclosure (reasoning + tools), the
@@ -85,7 +93,9 @@ export class HermesAssistantTurn extends LitElement {
     const hasActivity = !!turn.reasoning || turn.tools.length > 0;
     const waiting = this.live && !turn.text && !hasActivity && !turn.error;
     // The server's hint in the reader's language when it sent a code this build knows, else its English.
-    const hint = turn.error ? failureHintText(turn.error) : undefined;
+    let hint = turn.error?.hint;
+    if (turn.error && hints) hint = hints.failureHintText(turn.error);
+    else if (turn.error?.hintCode) void loadHints().then(() => this.requestUpdate());
     return html`
       ${
         turn.context
