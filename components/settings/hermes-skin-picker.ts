@@ -4,7 +4,7 @@ import { localized, msg } from '@lit/localize';
 import { styleMap } from 'lit/directives/style-map.js';
 import { drawnSkin, SKINS, type SkinId } from '../../src/shared/skins.js';
 import { baseStyles } from '../shared/styles.js';
-import { SKIN_SWATCHES } from './skin-swatches.js';
+import { skinSwatches } from './skin-swatches.js';
 
 /** The skins' words in the current language (proper names like Poseidon go through msg() too, and stay as they are in most languages). */
 /** The type sample in each swatch (letters, not words). */
@@ -58,10 +58,14 @@ export class HermesSkinPicker extends LitElement {
   override render() {
     const variant = this.theme === 'light' || (this.theme === 'system' && this.prefersLight) ? 'light' : 'dark';
     const current = drawnSkin(this.value);
+    const swatches = skinSwatches(
+      SKINS.map((s) => s.id),
+      variant,
+    );
     return html`<div class="grid" role="radiogroup" aria-label=${msg('Skin')} data-variant=${variant}>
       ${SKINS.map((s) => {
         const text = skinText()[s.id] ?? s;
-        const [bg, panel, fg, accent] = SKIN_SWATCHES[s.id][variant];
+        const [bg, panel, fg, accent] = swatches.get(s.id) ?? [];
         return html`<label class="skin" data-skin-option=${s.id} title=${text.hint}>
           <input type="radio" name="skin" value=${s.id} .checked=${s.id === current} @change=${() => this.#pick(s.id)} />
           <span class="swatch" aria-hidden="true" style=${styleMap({ '--sw-bg': bg, '--sw-panel': panel, '--sw-fg': fg, '--sw-accent': accent })}>

@@ -2,7 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page, Route } from 'playwright-core';
 import { deepText, hooks, startUi, type UiHarness } from '../helpers/browser.js';
 import { SKINS } from '../../src/shared/skins.js';
-import { SKIN_SWATCHES } from '../../components/settings/skin-swatches.js';
+import { paletteOf, readSkinBlocks } from '../helpers/skin-tokens.js';
+
+/** Each skin variant's bg, panel, fg and accent, from the stylesheets (as the picker previews them). */
+const blocks = await readSkinBlocks(process.cwd());
+type Palette = ReturnType<typeof paletteOf>;
+const SKIN_SWATCHES = Object.fromEntries(
+  SKINS.map((s) => [s.id, { dark: paletteOf(blocks, s.id, 'dark'), light: paletteOf(blocks, s.id, 'light') }]),
+) as Record<(typeof SKINS)[number]['id'], { dark: Palette; light: Palette }>;
 
 const rgb = (hex: string) => `rgb(${[1, 3, 5].map((i) => Number.parseInt(hex.slice(i, i + 2), 16)).join(', ')})`;
 const pageBg = (page: Page) => page.evaluate(() => getComputedStyle(document.body).backgroundColor);

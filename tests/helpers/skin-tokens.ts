@@ -170,3 +170,21 @@ export function contrastFailures(tokens: Map<string, string>): string[] {
   }
   return failures;
 }
+
+/** A skin variant's background, panel, text and accent as `#rrggbb`, as the skin picker previews them. */
+export function paletteOf(blocks: Block[], skin: string, theme: 'dark' | 'light'): [bg: string, panel: string, fg: string, accent: string] {
+  const t = tokensFor(blocks, skin, theme);
+  const hexOf = (name: string) => {
+    const c = colourOf(t, `var(${name})`);
+    return `#${[c.r, c.g, c.b].map((x) => Math.round(x).toString(16).padStart(2, '0')).join('')}`;
+  };
+  return [hexOf('--hermes-color-neutral'), hexOf('--hermes-color-surface'), hexOf('--hermes-color-primary'), hexOf('--hermes-color-secondary')];
+}
+
+/** The blocks of tokens.css then skins.css, read from disk as the app links them. */
+export async function readSkinBlocks(root: string): Promise<Block[]> {
+  const { readFile } = await import('node:fs/promises');
+  const { join } = await import('node:path');
+  const read = (file: string) => readFile(join(root, 'components/styles', file), 'utf8');
+  return parseBlocks(`${await read('tokens.css')}\n${await read('skins.css')}`);
+}

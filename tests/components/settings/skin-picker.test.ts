@@ -54,6 +54,28 @@ describe('hermes-skin-picker', () => {
     expect(swatchBg(el, 'default')).to.equal('rgb(234, 224, 213)');
   });
 
+  it('each swatch is its skin’s own colours: what the page shows with that skin and variant (read from the stylesheets, not a copy)', async () => {
+    for (const variant of ['dark', 'light'] as const) {
+      const el = await fixture<HermesSkinPicker>('hermes-skin-picker', { value: 'default', theme: variant });
+      for (const s of SKINS) {
+        const swatch = el.shadowRoot!.querySelector<HTMLElement>(`[data-skin-option="${s.id}"] .swatch`)!;
+        const shown = ['--sw-bg', '--sw-panel', '--sw-fg', '--sw-accent'].map((v) => swatch.style.getPropertyValue(v).trim());
+        root.dataset.skin = s.id;
+        root.dataset.theme = variant;
+        const page = getComputedStyle(root);
+        const tokens = ['--hermes-color-neutral', '--hermes-color-surface', '--hermes-color-primary', '--hermes-color-secondary'].map((t) =>
+          page.getPropertyValue(t).trim(),
+        );
+        expect(shown, `${s.id} ${variant}`).to.deep.equal(tokens);
+        expect(
+          shown.every((c) => /^#[0-9a-f]{6}$/i.test(c)),
+          `${s.id} ${variant}: ${shown}`,
+        ).to.equal(true);
+      }
+      cleanup();
+    }
+  });
+
   it('shows a skin only the incumbent draws as Calm Console, which is what the app shows', async () => {
     const el = await fixture<HermesSkinPicker>('hermes-skin-picker', { value: 'hepburn' });
     expect(checked(el)).to.equal('default');
